@@ -1,0 +1,49 @@
+# crazylab: developer entry points.  `make venv`, `make app`, `make test`, `make bench`.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.stamp
+PORT   ?= 8866
+
+# Lesson notebooks are checked by nbval; dashboards are executed by tests/ themselves.
+LESSONS    := $(sort $(wildcard notebooks/[0-9]*.ipynb))
+NBVAL_ARGS := --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+
+VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
+	--Voila.port_retries=0 --show_tracebacks=False --preheat_kernel=False \
+	--MappingKernelManager.cull_idle_timeout=300 --MappingKernelManager.cull_interval=60 \
+	"--VoilaConfiguration.extension_denylist=['jupyterlab-jupytext']"
+
+.PHONY: venv app test bench clean distclean
+
+venv: $(STAMP)
+
+# Re-installs only when pyproject.toml changes (or the venv is missing).
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[jupyter,test]'
+	@touch $@
+
+app: venv
+	@echo "crazylab: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops)"
+	PLOTLY_RENDERER=plotly_mimetype $(BIN)/voila $(VOILA_ARGS)
+
+test: venv
+	$(BIN)/ruff check .
+	rc=0; \
+	PLOTLY_RENDERER=plotly_mimetype $(BIN)/python -m pytest -q -p no:cacheprovider \
+		tests $(NBVAL_ARGS) $(LESSONS) || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5): failing"; exit 1; fi; \
+	exit $$rc
+
+bench: venv
+	$(BIN)/python bench/bench_engine.py
+
+clean:
+	rm -rf tests/screenshots test-results build dist .pytest_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name '*.egg-info' \
+		-o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,25 @@
+"""crazylab: an exact rules engine for the Crazy Eights family, for learning in Jupyter.
+
+>>> import crazylab as cl
+>>> game = cl.Game.new("crazy-eights", players=3, seed=7)
+>>> game.legal()[:2]  # doctest: +SKIP
+"""
+
+from .cards import JOKER, Card, CardError, card, cards
+from .game import Game, HandResult, IllegalMove, SetupError
+from .match import Match
+from .moves import Move, MoveError
+from .rules import PRESETS, RuleSet, RulesError, rules
+
+__all__ = [
+    "JOKER", "PRESETS", "Card", "CardError", "Game", "HandResult", "IllegalMove", "Match",
+    "Move", "MoveError", "RuleSet", "RulesError", "SetupError", "card", "cards", "new_game",
+    "rules",
+]
+__version__ = "0.1.0"
+
+
+def new_game(rules_name: str = "crazy-eights", players: int = 2, seed: int | None = None,
+             **options: object) -> Game:
+    """A freshly dealt hand: ``new_game("crazy-eights-quick", players=3, seed=1)``."""
+    return Game.new(rules(rules_name, **options), players, seed)

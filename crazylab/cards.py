@@ -1,0 +1,154 @@
+"""Cards as small integers, with the notation of ``notation.md``.
+
+A card is a :class:`Card`, an ``int`` subclass: ``suit * 13 + rank - 1`` for the 52 suited
+cards and 52 for a joker. Both jokers of a 54-card deck are the same value (they are
+interchangeable). Every card is interned, so ``Card.parse("6H") is Card.parse("6♥")``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_NAMES_ONE = ("club", "diamond", "heart", "spade")
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_NAMES = (
+    "ace", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "jack", "queen", "king",
+)
+JOKER_RANK = 14
+JOKER_CODE = 52
+ACE, JACK, QUEEN, KING, EIGHT, TWO = 1, 11, 12, 13, 8, 2
+
+_SUIT_ALIASES = {
+    **{s: i for i, s in enumerate(SUITS)},
+    **{s: i for i, s in enumerate(SUIT_SYMBOLS)},
+    **{s: i for i, s in enumerate("♧♢♡♤")},
+}
+_RANK_ALIASES = {**{r: i + 1 for i, r in enumerate(RANKS)}, "T": 10, "1": 1}
+_JOKER_ALIASES = {"JK", "🃏", "JOKER"}
+
+
+class CardError(ValueError):
+    """A text that is not a card (``11H``, ``8X``, the empty string)."""
+
+
+class Card(int):
+    """One playing card. ``str(card)`` is canonical (``10C``); ``card.display`` uses symbols."""
+
+    __slots__ = ()
+
+    @property
+    def rank(self) -> int:
+        """1 (ace) … 13 (king); 14 for a joker."""
+        return JOKER_RANK if self == JOKER_CODE else self % 13 + 1
+
+    @property
+    def suit(self) -> int | None:
+        """0 … 3 for ♣ ♦ ♥ ♠; ``None`` for a joker."""
+        return None if self == JOKER_CODE else self // 13
+
+    @property
+    def is_joker(self) -> bool:
+        return self == JOKER_CODE
+
+    @property
+    def suit_letter(self) -> str | None:
+        return None if self.suit is None else SUITS[self.suit]
+
+    def __str__(self) -> str:
+        return "JK" if self.is_joker else RANKS[self.rank - 1] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card('{self}')"
+
+    @property
+    def display(self) -> str:
+        """The display form with a suit symbol: ``6♥``, ``10♣``, ``🃏``."""
+        return "🃏" if self.is_joker else RANKS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def name(self) -> str:
+        """Words a learner reads: ``"six of hearts"``, ``"joker"``."""
+        if self.is_joker:
+            return "joker"
+        return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
+
+    @classmethod
+    def parse(cls, text: str | Card) -> Card:
+        """Parse ``6H``, ``6♥``, ``th``, ``JK``, ``🃏``…; raise :class:`CardError` otherwise."""
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, str):
+            raise CardError(f"{text!r} is not a card: write cards like 6H, 10C or JK")
+        key = text.strip()
+        card = _PARSED.get(key) or _PARSED.get(key.upper())
+        if card is None:
+            raise CardError(
+                f"{text!r} is not a card: write a rank (A 2-10 J Q K) then a suit "
+                "(C D H S or ♣ ♦ ♥ ♠), like 6H or 10♣, or JK for a joker"
+            )
+        return card
+
+    def _repr_html_(self) -> str:
+        from .render import card_html
+
+        return card_html(self)
+
+    def _repr_svg_(self) -> str:
+        from .render import card_svg
+
+        return card_svg(self)
+
+
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(53))
+JOKER = CARDS[JOKER_CODE]
+
+
+def _build_parse_table() -> dict[str, Card]:
+    table: dict[str, Card] = {alias: JOKER for alias in _JOKER_ALIASES}
+    for rank_text, rank in _RANK_ALIASES.items():
+        for suit_text, suit in _SUIT_ALIASES.items():
+            table[(rank_text + suit_text).upper()] = CARDS[suit * 13 + rank - 1]
+    return table
+
+
+_PARSED = _build_parse_table()
+
+
+def card(text: str | Card) -> Card:
+    """Shorthand for :meth:`Card.parse`."""
+    return Card.parse(text)
+
+
+def cards(texts: str | Iterable[str | Card]) -> list[Card]:
+    """Parse several cards: ``cards("6C KH 8S")`` or ``cards(["6C", "KH"])``."""
+    if isinstance(texts, str):
+        texts = texts.replace(",", " ").split()
+    return [Card.parse(t) for t in texts]
+
+
+def parse_suit(text: str) -> int:
+    """``D``, ``♦``, ``♢`` or ``diamonds`` → 1."""
+    key = text.strip()
+    if key in _SUIT_ALIASES:
+        return _SUIT_ALIASES[key]
+    key = key.upper()
+    if key in _SUIT_ALIASES:
+        return _SUIT_ALIASES[key]
+    for i, name in enumerate(SUIT_NAMES):
+        if key.lower() in (name, SUIT_NAMES_ONE[i]):
+            return i
+    raise CardError(f"{text!r} is not a suit: use C, D, H or S (♣ ♦ ♥ ♠)")
+
+
+def sort_key(c: Card) -> tuple[int, int]:
+    """Order a hand by suit, then rank; jokers last."""
+    return (4, 0) if c.is_joker else (c.suit, c.rank)
+
+
+def display(cs: Iterable[Card]) -> str:
+    """``6♣ K♥ 8♠``."""
+    return " ".join(c.display for c in cs)

@@ -1,0 +1,1 @@
+"""Crazy Breens special cards as small effects on the shared engine (not yet written)."""

@@ -1,0 +1,80 @@
+"""The event log: everything that happens in a hand, in order, with plain-word narration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, display
+
+#: kinds of events, in the words the explainers use
+KINDS = (
+    "dealt", "starter", "buried", "played", "called", "drew", "reshuffled", "passed", "ended",
+    "penalty", "skipped", "countered", "dropped", "flipped", "turn",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened. ``cards`` may be hidden from other seats (a draw)."""
+
+    kind: str
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    call: str | None = None
+    pile: int | None = None
+    count: int = 0
+    note: str = ""
+
+    @property
+    def private(self) -> bool:
+        """Whether the cards are known only to ``seat`` (cards drawn or dealt)."""
+        return self.kind in ("drew", "dealt")
+
+    def visible_to(self, viewer: int | None) -> Event:
+        """This event as ``viewer`` may see it (``None``: everyone sees everything)."""
+        if viewer is None or not self.private or viewer == self.seat:
+            return self
+        return Event(self.kind, self.seat, (), self.call, self.pile, self.count, self.note)
+
+    def describe(self, viewer: int | None = None, names: list[str] | None = None) -> str:
+        """A sentence for the move log: ``"Seat 0 played 8♠ and called ♦."``"""
+        e = self.visible_to(viewer)
+        who = (names[e.seat] if names and e.seat is not None else f"Seat {e.seat}")
+        shown = display(e.cards)
+        on_pile = f" on pile {e.pile}" if e.pile is not None else ""
+        k = e.kind
+        if k == "dealt":
+            return (f"{who} was dealt {shown}." if shown
+                    else f"{who} was dealt {e.count} cards.")
+        if k == "starter":
+            return f"The starter {shown} was turned face up{on_pile}." + _note(e)
+        if k == "buried":
+            return f"The starter {shown} was buried in the stock and another card turned."
+        if k == "played":
+            verb = "stacked" if len(e.cards) > 1 else "played"
+            return f"{who} {verb} {shown}{on_pile}." + _note(e)
+        if k == "called":
+            return f"{who} called {_call_words(e.call)}."
+        if k == "drew":
+            n = e.count or len(e.cards)
+            what = shown if shown else ("a card" if n == 1 else f"{n} cards")
+            return f"{who} drew {what}." + _note(e)
+        if k == "reshuffled":
+            return f"The discards were shuffled into a new stock of {e.count} cards." + _note(e)
+        if k == "passed":
+            return f"{who} passed." + _note(e)
+        if k == "ended":
+            return e.note or "The hand is over."
+        return f"{who}: {e.note}" if e.seat is not None else e.note
+
+
+def _note(e: Event) -> str:
+    return f" {e.note}" if e.note else ""
+
+
+def _call_words(call: str | None) -> str:
+    if call is None:
+        return "nothing"
+    if call in ("C", "D", "H", "S"):
+        return {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}[call]
+    return call

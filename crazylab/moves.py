@@ -1,0 +1,91 @@
+"""Moves and their notation: ``6C``, ``8S:D``, ``2H+2S``, ``5H@1``, ``8S@0:E``, ``draw``…"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, CardError
+
+DRAW, PASS, END, PLAY = "draw", "pass", "end", "play"
+
+
+class MoveError(ValueError):
+    """A text that is not a move."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One decision: play ``cards`` (one, or a same-rank stack) with an optional call and
+    pile, or ``draw`` / ``pass`` / ``end``. ``call`` is the canonical call text (``D``,
+    ``C#``, ``E``) or ``None``."""
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+    call: str | None = None
+    pile: int | None = None
+
+    def __str__(self) -> str:
+        if self.kind != PLAY:
+            return self.kind
+        text = "+".join(str(c) for c in self.cards)
+        if self.pile is not None:
+            text += f"@{self.pile}"
+        if self.call is not None:
+            text += f":{self.call}"
+        return text
+
+    @property
+    def card(self) -> Card:
+        """The first card played (the one that must be legal)."""
+        return self.cards[0]
+
+    @property
+    def top(self) -> Card:
+        """The last card placed: the new top of its pile."""
+        return self.cards[-1]
+
+    @property
+    def display(self) -> str:
+        if self.kind != PLAY:
+            return self.kind
+        text = " + ".join(c.display for c in self.cards)
+        if self.call is not None:
+            call = self.call
+            if len(call) == 1 and call in "CDHS":
+                call = "♣♦♥♠"["CDHS".index(call)]
+            text += f" calling {call}"
+        if self.pile is not None:
+            text += f" on pile {self.pile}"
+        return text
+
+    @classmethod
+    def parse(cls, text: str | Move) -> Move:
+        """Parse a move string; raise :class:`MoveError` with the reason otherwise."""
+        if isinstance(text, Move):
+            return text
+        if not isinstance(text, str) or not text.strip():
+            raise MoveError(f"{text!r} is not a move: play a card like 6C, or say draw, "
+                            "pass or end")
+        t = text.strip()
+        if t.lower() in (DRAW, PASS, END):
+            return cls(t.lower())
+        body, call = t, None
+        if ":" in t:
+            body, call = t.split(":", 1)
+            call = call.strip()
+            if not call:
+                raise MoveError(f"{text!r}: nothing is called after ':' (write 8S:D)")
+        pile = None
+        if "@" in body:
+            body, pile_text = body.split("@", 1)
+            if not pile_text.strip().isdigit():
+                raise MoveError(f"{text!r}: the pile after '@' must be a number, like 5H@1")
+            pile = int(pile_text)
+        try:
+            played = tuple(Card.parse(part) for part in body.split("+"))
+        except CardError as e:
+            raise MoveError(f"{text!r} is not a move: {e}") from None
+        return cls(PLAY, played, call, pile)
+
+
+DRAW_MOVE, PASS_MOVE, END_MOVE = Move(DRAW), Move(PASS), Move(END)

@@ -1,0 +1,133 @@
+"""Cards and positions as SVG, HTML and text, for notebooks without a kernel.
+
+Suit symbols are plain Unicode text (♣ ♦ ♥ ♠) drawn with a font stack that includes DejaVu,
+so they show in a browser, in nbconvert HTML and on GitHub.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from .cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
+
+if TYPE_CHECKING:
+    from .game import Game
+
+FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
+TWO_COLOURS = ("#111", "#c8102e", "#c8102e", "#111")
+FOUR_COLOURS = ("#1a7f37", "#1f5fbf", "#c8102e", "#111")
+
+
+def suit_colour(c: Card, four_colour: bool = False) -> str:
+    if c.is_joker:
+        return "#6f42c1"
+    return (FOUR_COLOURS if four_colour else TWO_COLOURS)[c.suit]
+
+
+def card_label(c: Card) -> str:
+    """A screen-reader label: ``"eight of spades"``."""
+    return c.name
+
+
+def card_svg(c: Card | None, width: int = 60, *, four_colour: bool = False,
+             face_down: bool = False, highlight: str | None = None, note: str = "") -> str:
+    """One card face (or back) as an inline SVG; ``highlight`` outlines it in that colour;
+    ``note`` prints a small line under the rank (a pitch name, say)."""
+    h = round(width * 1.4)
+    stroke = highlight or "#888"
+    sw = 3 if highlight else 1
+    if face_down or c is None:
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" '
+                f'viewBox="0 0 60 84" role="img" aria-label="face-down card">'
+                f'<rect x="1" y="1" width="58" height="82" rx="6" fill="#2b4c7e" '
+                f'stroke="{stroke}" stroke-width="{sw}"/>'
+                f'<rect x="6" y="6" width="48" height="72" rx="4" fill="none" '
+                f'stroke="#9fb6d9" stroke-dasharray="3 3"/></svg>')
+    colour = suit_colour(c, four_colour)
+    if c.is_joker:
+        rank, symbol = "JK", "🃏"
+        centre = (f'<text x="30" y="52" font-size="26" text-anchor="middle" '
+                  f'font-family="{FONT}" fill="{colour}">★</text>')
+    else:
+        rank, symbol = RANKS[c.rank - 1], SUIT_SYMBOLS[c.suit]
+        centre = (f'<text x="30" y="56" font-size="30" text-anchor="middle" '
+                  f'font-family="{FONT}" fill="{colour}">{symbol}</text>')
+    corner = symbol if not c.is_joker else ""
+    extra = (f'<text x="30" y="76" font-size="10" text-anchor="middle" font-family="{FONT}" '
+             f'fill="#444">{escape(note)}</text>') if note else ""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" '
+        f'viewBox="0 0 60 84" role="img" aria-label="{escape(card_label(c))}">'
+        f'<rect x="1" y="1" width="58" height="82" rx="6" fill="white" stroke="{stroke}" '
+        f'stroke-width="{sw}"/>'
+        f'<text x="6" y="17" font-size="14" font-weight="bold" font-family="{FONT}" '
+        f'fill="{colour}">{rank}</text>'
+        f'<text x="6" y="30" font-size="12" font-family="{FONT}" fill="{colour}">{corner}</text>'
+        f'{centre}{extra}</svg>'
+    )
+
+
+def card_html(c: Card, width: int = 60) -> str:
+    return f'<span style="display:inline-block;margin:2px">{card_svg(c, width)}</span>'
+
+
+def cards_html(cs: list[Card], width: int = 50, four_colour: bool = False) -> str:
+    inner = "".join(f'<span style="display:inline-block;margin:2px">'
+                    f'{card_svg(c, width, four_colour=four_colour)}</span>' for c in cs)
+    return f'<span style="white-space:normal">{inner}</span>'
+
+
+def game_text(game: Game) -> str:
+    """A plain-text picture of the position (every hand shown)."""
+    lines = [f"{game.rules.name}, {game.n} players, "
+             + ("hand over" if game.over else f"seat {game.to_play} to play ({game.phase})")]
+    for p, pile in enumerate(game.piles):
+        call = game.calls[p]
+        called = f" (called {game.rules.format_call(call)})" if call is not None else ""
+        label = f"pile {p}" if game.rules.piles > 1 else "discard"
+        lines.append(f"  {label}: {pile[-1].display}{called}  [{len(pile)} cards]")
+    lines.append(f"  stock: {len(game.stock_cards)} cards")
+    for s, hand in enumerate(game.hands):
+        lines.append(f"  seat {s}: {' '.join(c.display for c in sorted(hand, key=sort_key))}")
+    if game.over:
+        lines.append(f"  result: {game.result.reason}, winners {list(game.winners)}, "
+                     f"scores {list(game.scores)}")
+    return "\n".join(lines)
+
+
+def game_html(game: Game, viewer: int | None = None, four_colour: bool = False) -> str:
+    """The position as HTML: piles, stock, and hands (other hands face down if ``viewer``)."""
+    r = game.rules
+    rows = []
+    for p, pile in enumerate(game.piles):
+        call = game.calls[p]
+        called = ""
+        if call is not None:
+            text = r.format_call(call)
+            if r.call_kind == "suit":
+                text = f"{SUIT_SYMBOLS[call]} ({SUIT_NAMES[call]})"
+            called = f"<div>called: <b>{escape(text)}</b></div>"
+        label = f"Pile {p}" if r.piles > 1 else "Discard"
+        rows.append(f"<div style='display:inline-block;margin-right:16px;vertical-align:top'>"
+                    f"<div>{label}</div>{card_svg(pile[-1], 56, four_colour=four_colour)}"
+                    f"{called}</div>")
+    rows.append(f"<div style='display:inline-block;vertical-align:top'><div>Stock</div>"
+                f"{card_svg(None, 56, face_down=True)}<div>{len(game.stock_cards)} cards</div>"
+                "</div>")
+    hands = []
+    for s, hand in enumerate(game.hands):
+        marker = " ◀ to play" if (s == game.to_play and not game.over) else ""
+        if viewer is not None and s != viewer:
+            shown = f"{len(hand)} cards"
+        else:
+            shown = cards_html(sorted(hand, key=sort_key), 40, four_colour)
+        hands.append(f"<tr><td style='padding-right:8px'>Seat {s}{marker}</td>"
+                     f"<td>{shown}</td></tr>")
+    status = ""
+    if game.over:
+        status = (f"<p><b>{game.result.reason}</b>: winners {list(game.winners)}, "
+                  f"scores {list(game.scores)}</p>")
+    return (f"<div class='crazylab-position' style='font-family:{FONT}'>"
+            f"<div><b>{escape(r.name)}</b></div><div>{''.join(rows)}</div>"
+            f"<table>{''.join(hands)}</table>{status}</div>")

@@ -1,0 +1,319 @@
+"""Rule sets as data: a frozen :class:`RuleSet` per preset, composable with options.
+
+``rules("crazy-eights-quick", draw_limit=2)`` gives a house variant; option values that make
+no sense are refused with a message naming them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .cards import CARDS, EIGHT, JOKER_CODE, Card
+from .pitch import LETTERS, PitchMap
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "matching": ("suit_rank", "suit_pitch", "letter_step", "interval"),
+    "eights": ("call", "own_suit"),
+    "starter_eight": ("rebury", "keep", "dealer_declares"),
+    "starter_joker": ("rebury", "apply"),
+    "bury_position": ("random_not_top", "middle", "bottom"),
+    "draw_rule": ("until_playable", "up_to_n", "one", "fixed"),
+    "post_draw_first_card": ("drawn_only", "any"),
+    "reshuffle": ("never", "limited", "unlimited"),
+    "scoring": ("winner_collects", "minus_one_per_card", "none"),
+    "blocked_rule": ("void_redeal", "lowest_points_wins", "fewest_cards"),
+    "blocked_tiebreak": ("fewest_cards_then_draw", "shared"),
+    "blocked_scoring": ("difference", "opponents_total", "none"),
+    "void_hand_dealer": ("same", "rotate"),
+    "pitch_map": ("A_based", "C_based"),
+}
+
+#: C-16 hand-point values by rank (A … K), jokers separately
+CARD_VALUES = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
+
+
+class RulesError(ValueError):
+    """An unknown preset or an option value that makes no sense."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that distinguishes one rule set from another. Presets are instances."""
+
+    name: str
+    description: str = ""
+    min_players: int = 2
+    max_players: int = 5
+    hand_size: int = 5
+    hand_size_2p: int | None = None  # a different hand size for two players (AP: 7)
+    jokers: int = 0
+    removed_ranks: tuple[int, ...] = ()  # ranks taken out of the deck (MU level 1: 9 … K)
+    piles: int = 1
+    matching: str = "suit_rank"
+    intervals: tuple[int, ...] = ()  # semitones up that are playable (interval matching)
+    pitch_map: str = "A_based"
+    eights: str = "call"  # an eight calls a suit/pitch, or takes its own suit (MU main game)
+    starter_eight: str = "rebury"
+    starter_joker: str = "rebury"
+    bury_position: str = "random_not_top"
+    draw_rule: str = "until_playable"
+    draw_limit: int = 3  # cards per turn for up_to_n, cards drawn at once for fixed
+    must_play_drawn: bool = True
+    voluntary_draw: bool = False
+    chain: bool = False  # several plays in a turn, closed by `end` (MU)
+    optional_play: bool = False  # a player may draw instead of playing (MU)
+    post_draw_first_card: str = "drawn_only"
+    stacking: bool = False  # several cards of one rank at once (Crazy Breens)
+    specials: bool = False  # Crazy Breens special cards (2, A, K, Q, J, joker)
+    joker_draw: int = 2  # cards the victim of a joker draws
+    joker_victim_skips: bool = False
+    reshuffle: str = "never"
+    max_reshuffles: int = 3
+    scoring: str = "winner_collects"
+    joker_points: int = 50
+    blocked_rule: str = "void_redeal"
+    blocked_tiebreak: str = "fewest_cards_then_draw"
+    blocked_scoring: str = "difference"
+    void_hand_dealer: str = "same"
+    match_target: int | None = None
+    options_changed: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        problems = []
+        for name, choices in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                problems.append(f"{name} must be one of {', '.join(choices)} (got {value!r})")
+        for name in ("min_players", "max_players", "hand_size", "draw_limit", "piles", "jokers",
+                     "max_reshuffles", "joker_draw", "joker_points"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                problems.append(f"{name} must be a whole number (got {value!r})")
+        if problems:
+            raise RulesError(f"{self.name}: " + "; ".join(problems))
+        if self.min_players < 2:
+            problems.append(f"min_players must be at least 2 (got {self.min_players})")
+        if self.max_players < self.min_players:
+            problems.append("max_players must be at least min_players "
+                            f"(got {self.max_players} < {self.min_players})")
+        for name in ("hand_size", "draw_limit"):
+            if getattr(self, name) < 1:
+                problems.append(f"{name} must be at least 1 (got {getattr(self, name)})")
+        if self.hand_size_2p is not None and (
+            not isinstance(self.hand_size_2p, int) or self.hand_size_2p < 1
+        ):
+            problems.append(f"hand_size_2p must be None or at least 1 (got {self.hand_size_2p!r})")
+        if not 0 <= self.jokers <= 2:
+            problems.append(f"jokers must be 0, 1 or 2 (got {self.jokers})")
+        if not 1 <= self.piles <= 4:
+            problems.append(f"piles must be 1 to 4 (got {self.piles})")
+        if self.max_reshuffles < 0:
+            problems.append(f"max_reshuffles must not be negative (got {self.max_reshuffles})")
+        if self.joker_draw < 0:
+            problems.append(f"joker_draw must not be negative (got {self.joker_draw})")
+        if any(r not in range(1, 14) or r == EIGHT for r in self.removed_ranks):
+            problems.append(f"removed_ranks must be ranks 1-13 other than 8 (got {self.removed_ranks})")
+        if self.matching == "interval" and (
+            not self.intervals or any(i not in range(1, 12) for i in self.intervals)
+        ):
+            problems.append(f"intervals must be semitones 1-11 for interval matching "
+                            f"(got {self.intervals})")
+        if self.match_target is not None and (
+            not isinstance(self.match_target, int) or self.match_target < 1
+        ):
+            problems.append(f"match_target must be None or a positive number "
+                            f"(got {self.match_target!r})")
+        if self.matching in ("letter_step", "interval") and self.eights == "own_suit":
+            problems.append("eights='own_suit' needs suit matching")
+        if self.stacking and self.chain:
+            problems.append("stacking and chain cannot both be on")
+        if not problems:
+            biggest_hand = max(self.hand_size, self.hand_size_2p or 0)
+            needed = self.max_players * biggest_hand + self.piles
+            if needed > self.deck_size:
+                problems.append(
+                    f"{self.max_players} players × {biggest_hand} cards + {self.piles} starter(s) "
+                    f"need {needed} cards but the deck has {self.deck_size}: "
+                    "lower max_players or hand_size"
+                )
+        if problems:
+            raise RulesError(f"{self.name}: " + "; ".join(problems))
+
+    # -- derived facts ---------------------------------------------------------------------
+
+    @cached_property
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of a fresh deck, in a fixed order."""
+        suited = tuple(c for c in CARDS[:52] if c.rank not in self.removed_ranks)
+        return suited + (CARDS[JOKER_CODE],) * self.jokers
+
+    @property
+    def deck_size(self) -> int:
+        return 52 - 4 * len(set(self.removed_ranks)) + self.jokers
+
+    @cached_property
+    def pitches(self) -> PitchMap:
+        return PitchMap(self.pitch_map)
+
+    @property
+    def call_kind(self) -> str:
+        """What a wild names: ``suit``, ``letter`` (MU level 1) or ``pitch``."""
+        return {"letter_step": "letter", "interval": "pitch"}.get(self.matching, "suit")
+
+    @property
+    def call_values(self) -> tuple[int, ...]:
+        return tuple(range({"suit": 4, "letter": 7, "pitch": 12}[self.call_kind]))
+
+    def hand_size_for(self, players: int) -> int:
+        return self.hand_size_2p if players == 2 and self.hand_size_2p else self.hand_size
+
+    def is_wild(self, c: Card) -> bool:
+        return c == JOKER_CODE or c.rank == EIGHT
+
+    def calls_on_play(self, c: Card) -> bool:
+        """Whether playing ``c`` names a suit or pitch."""
+        return c == JOKER_CODE or (c.rank == EIGHT and self.eights == "call")
+
+    def card_points(self, c: Card) -> int:
+        return self.joker_points if c == JOKER_CODE else CARD_VALUES[c.rank - 1]
+
+    # -- matching ----------------------------------------------------------------------------
+
+    def reference(self, top: Card, call: int | None) -> int:
+        """The key of what a pile accepts: its top card and the call in force on it."""
+        if self.matching in ("suit_rank", "suit_pitch"):
+            suit = call if call is not None else top.suit
+            if self.is_wild(top):
+                match_value = 0
+            elif self.matching == "suit_rank":
+                match_value = top.rank
+            else:
+                pc = self.pitches.pitch(top)
+                match_value = 0 if pc is None else pc + 1
+            return match_value * 4 + (suit if suit is not None else 0)
+        if call is not None:
+            return call
+        if self.matching == "letter_step":
+            letter = self.pitches.letter(top)
+            return 0 if letter is None else letter
+        pc = self.pitches.pitch(top)
+        return 0 if pc is None else pc
+
+    @cached_property
+    def accepts(self) -> tuple[frozenset[Card], ...]:
+        """``accepts[reference]``: the cards playable on a pile with that reference."""
+        wild = frozenset(c for c in CARDS if self.is_wild(c))
+        pm = self.pitches
+        table = []
+        if self.matching in ("suit_rank", "suit_pitch"):
+            for key in range(14 * 4):
+                match_value, suit = divmod(key, 4)
+                ok = set(wild)
+                for c in CARDS[:52]:
+                    if c.suit == suit:
+                        ok.add(c)
+                    elif match_value and self.matching == "suit_rank" and c.rank == match_value:
+                        ok.add(c)
+                    elif match_value and pm.pitch(c) == match_value - 1:
+                        ok.add(c)
+                table.append(frozenset(ok))
+        elif self.matching == "letter_step":
+            for ref in range(7):
+                table.append(wild | {c for c in CARDS[:52]
+                                     if (pm.letter(c) is not None
+                                         and (pm.letter(c) - ref) % 7 in (1, 6))})
+        else:
+            allowed = set(self.intervals)
+            for ref in range(12):
+                table.append(wild | {c for c in CARDS[:52]
+                                     if (pm.pitch(c) is not None
+                                         and (pm.pitch(c) - ref) % 12 in allowed)})
+        return tuple(table)
+
+    # -- presentation ------------------------------------------------------------------------
+
+    def format_call(self, value: int) -> str:
+        kind = self.call_kind
+        if kind == "suit":
+            return "CDHS"[value]
+        if kind == "letter":
+            return LETTERS[value]
+        from .pitch import PITCH_NAMES
+
+        return PITCH_NAMES[value]
+
+    def options(self) -> dict[str, object]:
+        """Every option and its value (name and description left out)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if f.name not in ("name", "description", "options_changed")}
+
+
+_MUSIC = dict(
+    min_players=2, max_players=4, hand_size=5, jokers=2, starter_eight="rebury",
+    starter_joker="rebury", draw_rule="fixed", draw_limit=2, chain=True, optional_play=True,
+    reshuffle="unlimited", scoring="minus_one_per_card", blocked_rule="fewest_cards",
+    blocked_tiebreak="shared", joker_draw=2,
+)
+_APP = dict(
+    min_players=2, max_players=4, hand_size=5, hand_size_2p=7, reshuffle="limited",
+    max_reshuffles=3, match_target=100, blocked_rule="lowest_points_wins",
+)
+
+PRESETS: dict[str, RuleSet] = {
+    r.name: r
+    for r in (
+        RuleSet("crazy-eights", "Five-card Crazy Eights for 2-5: only eights wild, draw until "
+                "you can play, no reshuffle, blocked hand redealt, winner collects points",
+                max_players=5, voluntary_draw=True),
+        RuleSet("crazy-eights-classic", "The app's classic rule: 7 cards for two, 5 for three or "
+                "four; draw until you can play; up to 3 reshuffles; match to 100", **_APP),
+        RuleSet("crazy-eights-quick", "The app's quick rule: as classic, but draw at most 3 "
+                "cards, then pass", draw_rule="up_to_n", **_APP),
+        RuleSet("crazy-breens", "Crazy Breens: 7 cards, jokers draw 4, stack same ranks, "
+                "2 draw two, A skip, K plays the deck, Q drops a card, J counters",
+                max_players=6, hand_size=7, jokers=2, stacking=True, specials=True,
+                starter_eight="dealer_declares", starter_joker="apply", joker_draw=4,
+                reshuffle="unlimited", scoring="none", blocked_rule="fewest_cards",
+                blocked_tiebreak="shared"),
+        RuleSet("crazy-8s-music", "Musical Crazy 8s: match suit or pitch, chain cards, draw "
+                "two when you play none, jokers make the next player draw two",
+                **{**_MUSIC, "matching": "suit_pitch", "eights": "own_suit",
+                   "starter_eight": "keep"}),
+        RuleSet("crazy-8s-level-1", "Music level 1 (easy): one letter step up or down, A-G, "
+                "on a 34-card deck", matching="letter_step", removed_ranks=(9, 10, 11, 12, 13),
+                **_MUSIC),
+        RuleSet("crazy-8s-level-2", "Music level 2 (hard): one semitone up or down from either "
+                "of two piles", matching="interval", intervals=(1, 11), piles=2, **_MUSIC),
+        RuleSet("crazy-8s-level-3", "Music level 3 (crazy): a major or minor third up or down",
+                matching="interval", intervals=(3, 4, 8, 9), **_MUSIC),
+        RuleSet("crazy-8s-level-4", "Music level 4 (epic): one whole tone up only, on any of "
+                "four piles", matching="interval", intervals=(2,), piles=4, **_MUSIC),
+        RuleSet("crazy-8s-level-5", "Music level 5 (legendary): a perfect fourth or fifth up "
+                "or down", matching="interval", intervals=(5, 7), **_MUSIC),
+    )
+}
+
+
+def rules(name: str | RuleSet, **options: object) -> RuleSet:
+    """A preset by name, with options changed: ``rules("crazy-eights", draw_rule="one")``."""
+    if isinstance(name, RuleSet):
+        base = name
+    elif name in PRESETS:
+        base = PRESETS[name]
+    else:
+        raise RulesError(f"unknown rule set {name!r}; the presets are: {', '.join(PRESETS)}")
+    if not options:
+        return base
+    known = {f.name for f in dataclasses.fields(RuleSet)} - {"name", "options_changed"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise RulesError(f"unknown option(s) {', '.join(unknown)} for {base.name}; "
+                         f"options are: {', '.join(sorted(known - {'description'}))}")
+    if "intervals" in options and options["intervals"] is not None:
+        options["intervals"] = tuple(options["intervals"])  # type: ignore[arg-type]
+    if "removed_ranks" in options:
+        options["removed_ranks"] = tuple(options["removed_ranks"])  # type: ignore[arg-type]
+    changed = tuple(sorted(set(base.options_changed) | set(options)))
+    return dataclasses.replace(base, options_changed=changed, **options)  # type: ignore[arg-type]

@@ -1,0 +1,235 @@
+"""Helpers for tests that drive Voilà in headless Chromium.
+
+Nothing here is a pytest fixture: ``tests/conftest.py`` wraps these helpers in fixtures so
+that other test modules (and other conftest files) can reuse them or build their own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
+SCREENSHOT_DIR = REPO_ROOT / "tests" / "screenshots"  # gitignored
+
+CHROMIUM = "/usr/bin/chromium"
+# Without the background-networking switches Chromium keeps trying to reach the internet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 800}
+
+READY_PATH = "/voila/static/voila.js"  # a static file: polling it starts no kernel
+STARTUP_TIMEOUT = 60.0
+STOP_TIMEOUT = 10.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _children_map() -> dict[int, list[int]]:
+    """ppid -> [pid] for every process visible in /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        # The command name (field 2) is in parentheses and may contain spaces.
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def descendants(pid: int) -> set[int]:
+    """All live descendants of ``pid`` (kernels run in their own sessions, so a
+    process-group kill alone does not reach them)."""
+    children = _children_map()
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().decode(errors="replace").rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _kill(pids: set[int], sig: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+class VoilaServer(str):
+    """The base URL of a running Voilà (``http://127.0.0.1:PORT``), a plain ``str``,
+    with a few extras: ``.render(name)``, ``.root``, ``.port``, ``.proc``, ``.log_path``."""
+
+    root: Path
+    port: int
+    proc: subprocess.Popen
+    log_path: Path
+
+    def render(self, notebook: str) -> str:
+        """URL that renders ``notebook`` (path relative to the served directory)."""
+        return f"{self}/voila/render/{notebook.lstrip('/')}"
+
+    def log(self, last: int = 4000) -> str:
+        """The tail of Voilà's own log (stdout + stderr)."""
+        try:
+            return self.log_path.read_text(errors="replace")[-last:]
+        except OSError:
+            return ""
+
+    def kernel_pids(self) -> set[int]:
+        """Live descendant processes of the Voilà process (its kernels)."""
+        return {p for p in descendants(self.proc.pid) if _alive(p)}
+
+
+def voila_command(root: Path, port: int, *, show_tracebacks: bool = True,
+                  extra_args: tuple[str, ...] = ()) -> list[str]:
+    return [
+        sys.executable, "-m", "voila", str(root),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--Voila.port_retries=0",
+        f"--show_tracebacks={show_tracebacks}",
+        "--MappingKernelManager.cull_idle_timeout=300",
+        "--MappingKernelManager.cull_interval=60",
+        "--VoilaConfiguration.extension_denylist=['jupyterlab-jupytext']",
+        *extra_args,
+    ]
+
+
+def start_voila(root: Path | str, *, show_tracebacks: bool = True,
+                extra_args: tuple[str, ...] = (), timeout: float = STARTUP_TIMEOUT,
+                log_dir: Path | str | None = None) -> VoilaServer:
+    """Start Voilà in tree mode on ``root`` in its own process group and wait until it
+    serves a static file. Raises ``RuntimeError`` (with Voilà's log) if it does not."""
+    root = Path(root).resolve()
+    if not root.is_dir():
+        raise FileNotFoundError(f"Voilà root {root} is not a directory")
+    port = free_port()
+    log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="crazylab-voila-"))
+    log_path = log_dir / f"voila-{port}.log"
+    env = dict(os.environ)
+    env["PLOTLY_RENDERER"] = "plotly_mimetype"
+    env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+    env["PYTHONUNBUFFERED"] = "1"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            voila_command(root, port, show_tracebacks=show_tracebacks, extra_args=extra_args),
+            cwd=REPO_ROOT,  # Voilà reads voila.json from here; the command line overrides it
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = VoilaServer(f"http://127.0.0.1:{port}")
+    server.root, server.port, server.proc, server.log_path = root, port, proc, log_path
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                f"Voilà exited with code {proc.returncode} before it was ready:\n{server.log()}"
+            )
+        try:
+            with urllib.request.urlopen(server + READY_PATH, timeout=2) as resp:
+                if resp.status == 200:
+                    return server
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            stop_voila(server)
+            raise RuntimeError(
+                f"Voilà did not answer {READY_PATH} within {timeout:.0f} s:\n{server.log()}"
+            )
+        time.sleep(0.25)
+
+
+def stop_voila(server: VoilaServer, timeout: float = STOP_TIMEOUT) -> set[int]:
+    """SIGTERM Voilà's process group, wait, SIGKILL what is left, then kill any kernel
+    that outlived it. Returns the pids that had to be killed after the graceful stop."""
+    proc = server.proc
+    kernels = server.kernel_pids()  # collect before Voilà dies and they are re-parented
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait(timeout=timeout)
+    # Voilà shuts its kernels down on SIGTERM; give them a moment, then force it.
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and any(_alive(p) for p in kernels):
+        time.sleep(0.1)
+    leftovers = {p for p in kernels if _alive(p)}
+    if leftovers:
+        _kill(leftovers, signal.SIGKILL)
+        time.sleep(0.2)
+    still = {p for p in leftovers if _alive(p)}
+    if still:
+        raise RuntimeError(f"kernel processes outlived Voilà: {sorted(still)}")
+    return leftovers
+
+
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def screenshot_path(name: str) -> Path:
+    """``tests/screenshots/<name>.png`` with a file-system-safe name."""
+    stem = _SAFE.sub("_", name).strip("_") or "screenshot"
+    if stem.endswith(".png"):
+        stem = stem[:-4]
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOT_DIR / f"{stem}.png"
+
+
+def save_screenshot(page, name: str, *, full_page: bool = True) -> Path:
+    """Save a PNG of a Playwright ``page`` into ``tests/screenshots/`` and return its path."""
+    path = screenshot_path(name)
+    page.screenshot(path=str(path), full_page=full_page)
+    return path

@@ -1,0 +1,106 @@
+"""Shared fixtures. Add new fixtures below; browser plumbing lives in browser_support.py.
+
+Browser tests: mark them ``@pytest.mark.browser`` and use ``voila_server`` (serves
+``notebooks/``) with pytest-playwright's ``page``::
+
+    @pytest.mark.browser
+    def test_lobby(voila_server, page, screenshot):
+        page.goto(voila_server.render("index.ipynb"))
+        ...
+        screenshot(page)            # -> tests/screenshots/<test name>.png
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NOTEBOOKS_DIR,
+    VIEWPORT,
+    VoilaServer,
+    save_screenshot,
+    start_voila,
+    stop_voila,
+)
+
+# Kernels started by tests (nbval, Voilà) pick this up as well.
+os.environ.setdefault("PLOTLY_RENDERER", "plotly_mimetype")
+
+
+# --------------------------------------------------------------------------- Voilà
+
+
+@pytest.fixture(scope="session")
+def voila_factory(tmp_path_factory) -> Iterator[Callable[..., VoilaServer]]:
+    """Start Voilà on any directory: ``voila_factory(path)`` -> ``VoilaServer``.
+
+    One server per (directory, show_tracebacks) for the whole session; all are stopped
+    (process group SIGTERM, then SIGKILL, then any surviving kernel) at the end.
+    """
+    servers: dict[tuple[Path, bool], VoilaServer] = {}
+    log_dir = tmp_path_factory.mktemp("voila-logs")
+
+    def start(root: Path | str = NOTEBOOKS_DIR, *, show_tracebacks: bool = True) -> VoilaServer:
+        key = (Path(root).resolve(), show_tracebacks)
+        if key not in servers:
+            servers[key] = start_voila(key[0], show_tracebacks=show_tracebacks, log_dir=log_dir)
+        return servers[key]
+
+    yield start
+
+    errors = []
+    for server in servers.values():
+        try:
+            stop_voila(server)
+        except Exception as exc:  # keep stopping the others
+            errors.append(f"{server}: {exc}")
+    if errors:
+        raise RuntimeError("Voilà teardown problems:\n" + "\n".join(errors))
+
+
+@pytest.fixture(scope="session")
+def voila_server(voila_factory) -> VoilaServer:
+    """Voilà serving the repository's ``notebooks/`` (tracebacks shown, for tests).
+
+    A ``str`` holding the base URL, e.g. ``http://127.0.0.1:41234``;
+    ``voila_server.render("index.ipynb")`` gives a notebook's URL."""
+    if not NOTEBOOKS_DIR.is_dir():
+        pytest.fail(f"{NOTEBOOKS_DIR} does not exist")
+    return voila_factory(NOTEBOOKS_DIR)
+
+
+# --------------------------------------------------------------------------- Chromium
+# Overrides of pytest-playwright's fixtures: the Debian Chromium, never a downloaded one.
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (see .ci/run)")
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": list(CHROMIUM_ARGS),
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    return {**browser_context_args, "viewport": dict(VIEWPORT)}
+
+
+@pytest.fixture
+def screenshot(request) -> Callable[..., Path]:
+    """``screenshot(page, name=None)`` saves ``tests/screenshots/<name or test name>.png``."""
+
+    def take(page, name: str | None = None, *, full_page: bool = True) -> Path:
+        return save_screenshot(page, name or request.node.name, full_page=full_page)
+
+    return take
