@@ -9,11 +9,12 @@ PORT   ?= 8866
 # Lesson notebooks are checked by nbval; dashboards are executed by tests/ themselves.
 LESSONS    := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 NBVAL_ARGS := --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider tests $(NBVAL_ARGS) $(LESSONS)
 
 VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 	--Voila.port_retries=0 --show_tracebacks=False --preheat_kernel=False \
 	--MappingKernelManager.cull_idle_timeout=300 --MappingKernelManager.cull_interval=60 \
-	"--VoilaConfiguration.extension_denylist=['jupyterlab-jupytext']"
+	--VoilaConfiguration.extension_denylist=jupyterlab-jupytext
 
 .PHONY: venv app test bench clean distclean
 
@@ -31,9 +32,8 @@ app: venv
 
 test: venv
 	$(BIN)/ruff check .
-	rc=0; \
-	PLOTLY_RENDERER=plotly_mimetype $(BIN)/python -m pytest -q -p no:cacheprovider \
-		tests $(NBVAL_ARGS) $(LESSONS) || rc=$$?; \
+	@echo "PLOTLY_RENDERER=plotly_mimetype $(PYTEST)"; rc=0; \
+	PLOTLY_RENDERER=plotly_mimetype $(PYTEST) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5): failing"; exit 1; fi; \
 	exit $$rc
 

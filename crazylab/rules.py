@@ -216,7 +216,8 @@ class RuleSet:
                         ok.add(c)
                     elif match_value and self.matching == "suit_rank" and c.rank == match_value:
                         ok.add(c)
-                    elif match_value and pm.pitch(c) == match_value - 1:
+                    elif (match_value and self.matching == "suit_pitch"
+                          and pm.pitch(c) == match_value - 1):
                         ok.add(c)
                 table.append(frozenset(ok))
         elif self.matching == "letter_step":

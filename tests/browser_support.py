@@ -6,6 +6,7 @@ that other test modules (and other conftest files) can reuse them or build their
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -89,10 +90,8 @@ def _alive(pid: int) -> bool:
 
 def _kill(pids: set[int], sig: int) -> None:
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, sig)
-        except ProcessLookupError:
-            pass
 
 
 class VoilaServer(str):
@@ -131,7 +130,7 @@ def voila_command(root: Path, port: int, *, show_tracebacks: bool = True,
         f"--show_tracebacks={show_tracebacks}",
         "--MappingKernelManager.cull_idle_timeout=300",
         "--MappingKernelManager.cull_interval=60",
-        "--VoilaConfiguration.extension_denylist=['jupyterlab-jupytext']",
+        "--VoilaConfiguration.extension_denylist=jupyterlab-jupytext",
         *extra_args,
     ]
 
@@ -190,17 +189,13 @@ def stop_voila(server: VoilaServer, timeout: float = STOP_TIMEOUT) -> set[int]:
     proc = server.proc
     kernels = server.kernel_pids()  # collect before Voilà dies and they are re-parented
     if proc.poll() is None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             proc.wait(timeout=timeout)
     # Voilà shuts its kernels down on SIGTERM; give them a moment, then force it.
     deadline = time.monotonic() + timeout

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
 from browser_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -89,6 +88,13 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
         "headless": True,
         "args": list(CHROMIUM_ARGS),
     }
+
+
+@pytest.fixture(scope="session")
+def base_url() -> None:
+    """Servers here start on free ports, so no fixed base URL. (Also replaces
+    pytest-playwright's fallback fixture, which pytest 9 warns about.)"""
+    return None
 
 
 @pytest.fixture(scope="session")

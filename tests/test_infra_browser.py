@@ -36,7 +36,11 @@ def smoke_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("voila-smoke")
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(CELL)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(nb, root / "smoke.ipynb")
     return root
 
