@@ -23,7 +23,8 @@ from .events import Event
 from .game import Game, IllegalMove, SetupError
 from .moves import PLAY, Move, MoveError
 from .pitch import LETTERS, PitchError, parse_letter, parse_pitch
-from .rules import RuleSet, RulesError, rules as get_rules
+from .rules import RulesError, RuleSet
+from .rules import rules as get_rules
 
 EXAMPLES_DIR = Path(__file__).parent / "examples"
 TOP_KEYS = {"title", "description", "rules", "options", "players", "setup", "steps", "seed",
@@ -89,6 +90,10 @@ class Example:
 
     def replay(self) -> list[str]:
         """Check every expectation; return what differed (empty when the file holds)."""
+        return self.play()[1]
+
+    def play(self) -> tuple[Game, list[str]]:
+        """Replay the file, checking every expectation: the final game and what differed."""
         game = self.start()
         problems: list[str] = []
         for i, step in enumerate(self.steps, 1):
@@ -100,7 +105,7 @@ class Example:
                 except IllegalMove as e:
                     if not wants_error:
                         problems.append(f"step {i}: move {step.move} was refused: {e}")
-                        return problems
+                        return game, problems
                     if isinstance(wants_error, str) and wants_error.lower() not in str(e).lower():
                         problems.append(f"step {i}: expected an error containing "
                                         f"{wants_error!r}, got {str(e)!r}")
@@ -110,9 +115,9 @@ class Example:
                     if wants_error:
                         problems.append(f"step {i}: expected {step.move} to be refused, "
                                         "but it was played")
-                        return problems
+                        return game, problems
             problems += [f"step {i}: {p}" for p in check(game, step.expect, self.data)]
-        return problems
+        return game, problems
 
 
 def list_examples() -> list[str]:
@@ -372,13 +377,9 @@ def load_game(source: str | Path | dict[str, Any]) -> Game:
     """Load a saved game (a worked-example file) and replay its moves; refuse it whole if any
     move is illegal or the final state differs."""
     example = load_example(source)
-    problems = example.replay()
+    game, problems = example.play()
     if problems:
         raise ExampleError(f"{example.name}: {problems[0]}")
-    game = example.start()
-    for step in example.steps:
-        if step.move is not None and not step.expect.get("error"):
-            game.push(step.move)
     return game
 
 

@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING, Any
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, display, sort_key
 from .events import Event
 from .moves import DRAW, DRAW_MOVE, END, END_MOVE, PASS, PASS_MOVE, PLAY, Move, MoveError
-from .pitch import LETTERS, PITCH_NAMES, PitchError, interval_name, parse_letter, parse_pitch
+from .pitch import (
+    LETTERS,
+    PITCH_NAMES,
+    PitchError,
+    describe_interval,
+    describe_intervals,
+    describe_letter_step,
+    parse_letter,
+    parse_pitch,
+)
 from .rules import RuleSet
 from .rules import rules as get_rules
 
@@ -99,6 +108,7 @@ class Game:
         self.random_count = 0
         self.result: HandResult | None = None
         self.turns = 0
+        self.skipping: list[int] = []  # seats that lose their next turn (joker_victim_skips)
 
     @classmethod
     def new(cls, rules: RuleSet | str, players: int = 2, seed: int | None = None, *,
@@ -163,9 +173,8 @@ class Game:
                 if not r.calls_on_play(top):
                     raise SetupError(f"a call is in force only on a wild card, not on {top}")
                 game.calls[p] = game._parse_call(call)
-            elif r.calls_on_play(top) and r.is_wild(top):
-                if top.is_joker or r.call_kind != "suit":
-                    raise SetupError(f"the top card {top} is wild: give the call in force "
+            elif r.calls_on_play(top) and (top.is_joker or r.call_kind != "suit"):
+                raise SetupError(f"the top card {top} is wild: give the call in force "
                                      "('suit' or 'pitch')")
             game._update_ref(p)
         for i, hand in enumerate(game.hands):
@@ -361,7 +370,7 @@ class Game:
     def is_legal(self, move: Move | str) -> bool:
         try:
             return self._accept(self._canonical(move)) is not None
-        except (MoveError, IllegalMove):
+        except ValueError:  # not a move at all (bad card, call or pile text)
             return False
 
     def playable_cards(self, seat: int | None = None) -> list[Card]:
@@ -407,15 +416,14 @@ class Game:
         """Every play from ``hand``: each legal card (or same-rank stack) on each pile where it
         fits, once per possible call."""
         r = self.rules
-        accepts = r.accepts
+        tables = [r.accepts[ref] for ref in self.refs]
+        fitting = set().union(*(t.intersection(hand) for t in tables))
         out: list[Move] = []
         multi = r.piles > 1
-        for c in sorted(set(hand), key=sort_key):
+        for c in sorted(fitting):  # a card's int order is its sort_key order
             if first_only is not None and c not in first_only:
                 continue
-            piles = [p for p, ref in enumerate(self.refs) if c in accepts[ref]]
-            if not piles:
-                continue
+            piles = [p for p, t in enumerate(tables) if c in t] if multi else [0]
             stacks: list[tuple[Card, ...]] = [(c,)]
             if r.stacking:
                 rest = list(hand)
@@ -455,17 +463,20 @@ class Game:
         applied = self._accept(m)
         if applied is None:
             raise IllegalMove(self.explain(m))
+        if not self.keep_undo:  # fast path (simulations): no snapshot, so no rollback either
+            self.moves.append(m)
+            self._legal_cache = None
+            self._apply(applied)
+            return m
         snapshot = self._snapshot()
-        if self.keep_undo:
-            self._undo.append(snapshot)
+        self._undo.append(snapshot)
         self.moves.append(m)
         self._legal_cache = None
         try:
             self._apply(applied)
         except Exception:
             self._restore(snapshot)
-            if self.keep_undo:
-                self._undo.pop()
+            self._undo.pop()
             raise
         return m
 
@@ -540,7 +551,8 @@ class Game:
         if m in legal:
             return m
         if (m.kind == PLAY and m.call is None and self.rules.calls_on_play(m.top)
-                and len(m.cards) == len(self.hands[self.to_play])):
+                and len(m.cards) == len(self.hands[self.to_play])
+                and self.phase != "declare"):  # a Breens declaration is no play (effects.py)
             first = self.rules.format_call(0)
             if _move(m.cards, first, m.pile) in legal:
                 return m
@@ -586,6 +598,8 @@ class Game:
             victim = (seat + 1) % self.n
             got = self._draw_cards(victim, r.joker_draw, note="(the joker's draw two)")
             del got
+            if r.joker_victim_skips and victim not in self.skipping:  # MU-Q12 option
+                self.skipping.append(victim)
         if self.result:
             return
         if not self.hands[seat]:
@@ -672,6 +686,11 @@ class Game:
             self._finish_blocked()
             return
         self.to_play = (self.to_play + 1) % self.n
+        while self.to_play in self.skipping:  # a joker's victim loses this turn (MU-Q12 option)
+            self.skipping.remove(self.to_play)
+            self.events.append(Event("skipped", self.to_play,
+                                     note="skipped (a joker's victim loses a turn)"))
+            self.to_play = (self.to_play + 1) % self.n
         self._begin_turn()
 
     def _begin_turn(self) -> None:
@@ -762,6 +781,12 @@ class Game:
             from . import effects
 
             return effects.explain(self, m)
+        if self.rules.specials:
+            from . import effects
+
+            why = effects.explain_turn(self, m)
+            if why:
+                return why
         r = self.rules
         hand = self.hands[self.to_play]
         playable = self.playable_cards()
@@ -808,7 +833,8 @@ class Game:
         if m.pile is not None and not 0 <= m.pile < r.piles:
             return (f"There is no pile {m.pile}: the piles are numbered 0 to {r.piles - 1}."
                     if r.piles > 1 else "There is only one discard pile.")
-        if self.phase == "chain" and self.turn_plays == 0 and c not in self.drawn:
+        if (self.phase == "chain" and self.turn_plays == 0 and c not in self.drawn
+                and r.post_draw_first_card == "drawn_only"):
             drawn = display(self.drawn) or "nothing"
             return (f"After drawing, the first card you play must be one you drew ({drawn}).")
         if self.phase == "play" and self.turn_draws and r.must_play_drawn and not r.chain:
@@ -857,20 +883,35 @@ class Game:
                 ref = self.refs[p]
                 near = f"{LETTERS[(ref - 1) % 7]} or {LETTERS[(ref + 1) % 7]}"
                 letter = r.pitches.letter(c)
-                mine = LETTERS[letter] if letter is not None else "not a letter"
-                reasons.append(f"{c} is {mine}; on {LETTERS[ref]}{where} you may play {near} "
-                               "(one letter step)")
+                if letter is None:
+                    rel = "not a letter of the musical alphabet"
+                elif letter == ref:
+                    rel = f"{LETTERS[ref]} too, and the same letter never counts (MU-29)"
+                else:
+                    step = describe_letter_step(ref, letter)
+                    rel = f"{LETTERS[letter]}, {step} from {LETTERS[ref]}"
+                reasons.append(f"{c} is {rel}{where}; on {LETTERS[ref]} you may play {near} "
+                               "(one letter step up or down)")
             else:
                 ref = self.refs[p]
                 pc = r.pitches.pitch(c)
-                allowed = " or ".join(interval_name(i) for i in r.intervals)
-                rel = ("the same pitch" if pc == ref else
-                       f"a {interval_name((pc - ref) % 12)} up from {PITCH_NAMES[ref]}")
-                reasons.append(f"{c} ({r.pitches.spelling(c)}) is {rel}{where}; this level "
-                               f"accepts a {allowed} up")
+                rel = (f"the same pitch as {PITCH_NAMES[ref]}{where}, and a unison never counts "
+                       "(MU-29)" if pc == ref else
+                       f"{describe_interval((pc - ref) % 12)} from {PITCH_NAMES[ref]}{where}")
+                reasons.append(f"{c} ({r.pitches.spelling(c)}) is {rel}")
+        if r.call_kind == "pitch":
+            reasons.append(f"this level accepts {describe_intervals(r.intervals)}")
         return "; ".join(reasons)[0].upper() + "; ".join(reasons)[1:] + "."
 
     # -- views ---------------------------------------------------------------------------------
+
+    def public_extra(self) -> dict[str, Any]:
+        """Public state of a rule set's effects (Crazy Breens: pending hits), else ``{}``."""
+        if not self.rules.specials:
+            return {}
+        from . import effects
+
+        return effects.public_extra(self)
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: its own hand, the public table, and its legal moves."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .cards import CARDS, EIGHT, JOKER_CODE, Card
-from .pitch import LETTERS, PitchMap
+from .pitch import LETTERS, PITCH_MAPS, PitchMap
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "matching": ("suit_rank", "suit_pitch", "letter_step", "interval"),
@@ -27,7 +27,9 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "blocked_tiebreak": ("fewest_cards_then_draw", "shared"),
     "blocked_scoring": ("difference", "opponents_total", "none"),
     "void_hand_dealer": ("same", "rotate"),
-    "pitch_map": ("A_based", "C_based"),
+    "pitch_map": PITCH_MAPS.keys(),  # type: ignore[dict-item]  # live: register_pitch_map
+    "stack_targeting": ("distributed", "all_on_next"),
+    "mid_draw_counter": ("first_card", "any_card", "off"),
 }
 
 #: C-16 hand-point values by rank (A … K), jokers separately
@@ -69,6 +71,12 @@ class RuleSet:
     specials: bool = False  # Crazy Breens special cards (2, A, K, Q, J, joker)
     joker_draw: int = 2  # cards the victim of a joker draws
     joker_victim_skips: bool = False
+    # Crazy Breens options (rulings §5.5); they matter only with specials
+    stack_targeting: str = "distributed"  # BR-Q11: hit i lands on opponent i, or all on the next
+    mid_draw_counter: str = "first_card"  # BR-Q21: a drawn Jack counters (first card/any/off)
+    counter_stack: bool = True  # BR-Q19: a counter may be several Jacks
+    jack_counters_joker: bool = True  # BR-Q14
+    starter_queen_drop: bool = True  # BR-Q7: a Queen starter lets the dealer drop
     reshuffle: str = "never"
     max_reshuffles: int = 3
     scoring: str = "winner_collects"
@@ -91,6 +99,9 @@ class RuleSet:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 problems.append(f"{name} must be a whole number (got {value!r})")
+        for name in ("counter_stack", "jack_counters_joker", "starter_queen_drop"):
+            if not isinstance(getattr(self, name), bool):
+                problems.append(f"{name} must be true or false (got {getattr(self, name)!r})")
         if problems:
             raise RulesError(f"{self.name}: " + "; ".join(problems))
         if self.min_players < 2:
@@ -114,7 +125,8 @@ class RuleSet:
         if self.joker_draw < 0:
             problems.append(f"joker_draw must not be negative (got {self.joker_draw})")
         if any(r not in range(1, 14) or r == EIGHT for r in self.removed_ranks):
-            problems.append(f"removed_ranks must be ranks 1-13 other than 8 (got {self.removed_ranks})")
+            problems.append("removed_ranks must be ranks 1-13 other than 8 "
+                            f"(got {self.removed_ranks})")
         if self.matching == "interval" and (
             not self.intervals or any(i not in range(1, 12) for i in self.intervals)
         ):
@@ -210,16 +222,8 @@ class RuleSet:
         if self.matching in ("suit_rank", "suit_pitch"):
             for key in range(14 * 4):
                 match_value, suit = divmod(key, 4)
-                ok = set(wild)
-                for c in CARDS[:52]:
-                    if c.suit == suit:
-                        ok.add(c)
-                    elif match_value and self.matching == "suit_rank" and c.rank == match_value:
-                        ok.add(c)
-                    elif (match_value and self.matching == "suit_pitch"
-                          and pm.pitch(c) == match_value - 1):
-                        ok.add(c)
-                table.append(frozenset(ok))
+                table.append(wild | {c for c in CARDS[:52]
+                                     if c.suit == suit or self._same_value(c, match_value)})
         elif self.matching == "letter_step":
             for ref in range(7):
                 table.append(wild | {c for c in CARDS[:52]
@@ -232,6 +236,14 @@ class RuleSet:
                                      if (pm.pitch(c) is not None
                                          and (pm.pitch(c) - ref) % 12 in allowed)})
         return tuple(table)
+
+    def _same_value(self, c: Card, match_value: int) -> bool:
+        """Whether ``c`` matches a top card's rank (or pitch) key; 0 means nothing matches."""
+        if not match_value:
+            return False
+        if self.matching == "suit_rank":
+            return c.rank == match_value
+        return self.pitches.pitch(c) == match_value - 1
 
     # -- presentation ------------------------------------------------------------------------
 
@@ -316,5 +328,7 @@ def rules(name: str | RuleSet, **options: object) -> RuleSet:
         options["intervals"] = tuple(options["intervals"])  # type: ignore[arg-type]
     if "removed_ranks" in options:
         options["removed_ranks"] = tuple(options["removed_ranks"])  # type: ignore[arg-type]
+    if options.get("draw_rule") == "one" and "must_play_drawn" not in options:
+        options["must_play_drawn"] = False  # SR-Q18: draw one, then play or pass
     changed = tuple(sorted(set(base.options_changed) | set(options)))
     return dataclasses.replace(base, options_changed=changed, **options)  # type: ignore[arg-type]
