@@ -126,9 +126,10 @@ def test_SR_Q1_buried_eight_goes_anywhere_but_the_top():
     assert len(positions) > 10  # a random position, not a fixed one
 
 
-def test_SR_8_first_player_left_of_dealer():
+def test_SR_8_AP_5_first_player_left_of_dealer():
     assert Game.new("crazy-eights", 4, seed=1).to_play == 0
     assert Game.new("crazy-eights", 4, seed=1, dealer=0).to_play == 1
+    assert Game.new("crazy-eights-quick", 3, seed=1, dealer=1).to_play == 2
 
 
 def test_SR_9_one_card_per_turn():
@@ -409,3 +410,78 @@ def test_absurd_options_are_refused_by_name(options, named):
 def test_unknown_preset():
     with pytest.raises(cl.RulesError, match="crazy-eights-classic"):
         cl.rules("crazy-sevens")
+
+
+# -- the rest of §1, and a guard that every rule id has a test ----------------------------
+
+def test_C_1_C_8_clockwise_turns_and_play_or_no_play_turns():
+    game = pos("crazy-eights", 3, [["3H", "4C"], ["5H", "6D"], ["7H", "9S"]], stock=["2S"])
+    game.push("3H")  # a play turn
+    assert game.to_play == 1
+    game.push("5H")
+    assert game.to_play == 2
+    game.push("7H")
+    assert game.to_play == 0
+
+
+def test_C_4_C_5_card_model_and_determinism_hooks():
+    assert cl.card("JK").suit is None and cl.card("JK").rank == 14
+    deck = deck_with_top("AC", "2C", "3C", "4C", "5C", "6C", "7C", "9C", "10C", "JC", "QC")
+    a = Game.from_deck("crazy-eights", 2, deck, seed=1)
+    b = Game.from_deck("crazy-eights", 2, deck, seed=1)
+    assert a.fingerprint() == b.fingerprint() and a.top == cl.card("QC")
+    assert Game.new("crazy-eights", 2, seed=8).fingerprint() == \
+        Game.new("crazy-eights", 2, seed=8).fingerprint()
+
+
+def test_C_6_top_card_and_active_suit():
+    game = pos("crazy-eights", 2, [["3C"], ["4C"]], stock=["2S"], discard=["5D", "KH"])
+    assert game.top == cl.card("KH") and game.suit == "H"
+    game = pos("crazy-eights", 2, [["3C"], ["4C"]], stock=["2S"], discard=["8H"], suit="C")
+    assert game.suit == "C" and game.is_legal("3C")
+
+
+def test_C_11_observations_show_only_what_a_seat_may_see():
+    game = Game.new("crazy-eights", 3, seed=4)
+    obs = game.observation(1)
+    assert obs.hand == tuple(game.hand(1)) and obs.hand_sizes == (5, 5, 5)
+    assert obs.legal == () and obs.stock_size == game.stock_size
+    assert not hasattr(obs, "hands") and not hasattr(obs, "stock")
+    hidden = [e for e in obs.events if e.kind == "dealt" and e.seat != 1]
+    assert hidden and all(e.cards == () for e in hidden)
+    assert game.observation(0).legal == tuple(game.legal_moves())
+
+
+def test_C_13_blocked_after_n_stuck_turns_only():
+    game = pos("crazy-eights", 3, [["3D"], ["4S"], ["9C"]], stock=[], discard=["6H"])
+    game.push("pass")
+    game.push("pass")
+    assert game.idle == 2 and not game.over
+    game.push("pass")
+    assert game.over
+
+
+def test_C_15_hand_result_records_winners_reason_and_points():
+    game = pos("crazy-eights", 2, [["3H"], ["4S", "KD"]], stock=["2S"])
+    game.push("3H")
+    assert game.result == cl.HandResult((0,), "OUT", (14, 0))
+
+
+def test_SR_4_SR_5_SR_6_deal_stock_and_starter():
+    deck = deck_with_top("AC", "2C", "3C", "4C", "5C", "6C", "7C", "9C", "10C", "JC", "QC")
+    game = Game.from_deck("crazy-eights", 2, deck)
+    assert game.hand(0) == cl.cards("AC 3C 5C 7C 10C") and game.top == cl.card("QC")
+    assert game.stock == deck[11:]
+
+
+def test_every_rule_id_of_sections_1_to_3_has_a_test():
+    """Guard: each numbered rule C-n, SR-n and AP-n is named by some test."""
+    import re
+    from pathlib import Path
+
+    spec = (Path(__file__).resolve().parents[2] / "shared" / "spec" / "rulings.md").read_text()
+    ids = set(re.findall(r"\*\*((?:C|SR|AP)-\d+)\b", spec))
+    tests = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
+    named = {i for i in ids if re.search(i.replace("-", "[-_]") + r"(?!\d)", tests)}
+    assert len(ids) >= 16 + 25 + 18
+    assert ids - named == set()
