@@ -930,10 +930,11 @@ class Game:
         g._legal_cache = None
         return g
 
-    def play_random(self, rng: random.Random | int | None = None, max_moves: int = 100_000
+    def play_random(self, seed: random.Random | int | None = None, max_moves: int = 100_000
                     ) -> Game:
-        """Play uniformly random legal moves until the hand ends; return ``self``."""
-        rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        """Play uniformly random legal moves until the hand ends; return ``self``.
+        ``seed`` is a number or a ``random.Random`` to draw from."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         for _ in range(max_moves):
             if self.result:
                 return self
