@@ -1,0 +1,87 @@
+"""Cheap checks that the project's infrastructure files agree with each other."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+
+from browser_support import REPO_ROOT
+
+PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
+
+
+def _requirement_lines(path):
+    lines = []
+    for raw in path.read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _norm(req: str) -> str:
+    name, _, version = req.partition("==")
+    return f"{re.sub(r'[-_.]+', '-', name).lower()}=={version}"
+
+
+def test_binder_requirements_match_pyproject_pins():
+    lines = _requirement_lines(REPO_ROOT / "binder" / "requirements.txt")
+    assert "." in lines, "binder/requirements.txt must install the project itself"
+    pins = {_norm(x) for x in lines if x != "."}
+    jupyter = {_norm(x) for x in PYPROJECT["project"]["optional-dependencies"]["jupyter"]}
+    assert pins == jupyter
+
+
+def test_binder_runtime_and_start():
+    assert (REPO_ROOT / "binder" / "runtime.txt").read_text().strip() == "python-3.11"
+    start = REPO_ROOT / "binder" / "start"
+    assert os.access(start, os.X_OK)
+    assert start.read_text().rstrip().endswith('exec "$@"')
+
+
+def test_voila_json_is_published_mode():
+    cfg = json.loads((REPO_ROOT / "voila.json").read_text())
+    assert cfg["VoilaConfiguration"]["show_tracebacks"] is False
+    assert "jupyterlab-jupytext" in cfg["VoilaConfiguration"]["extension_denylist"]
+    assert cfg["MappingKernelManager"]["cull_idle_timeout"] > 0
+    assert cfg["MappingKernelManager"]["cull_interval"] > 0
+
+
+def test_ci_run_is_executable():
+    assert os.access(REPO_ROOT / ".ci" / "run", os.X_OK)
+
+
+def _sanitize(text: str) -> str:
+    cfg = (REPO_ROOT / "tests" / "nbval_sanitize.cfg").read_text()
+    # The same parse as nbval's get_sanitize_patterns.
+    pairs = re.findall(r"^regex: (.*)$\n^replace: (.*)$", cfg, flags=re.MULTILINE)
+    assert len(pairs) >= 8
+    for regex, replace in pairs:
+        text = re.sub(regex, replace, text)
+    return text
+
+
+def test_sanitizer_masks_volatile_output():
+    a = (
+        "id 3f2b8c1e-9d4a-4b7e-8f00-1a2b3c4d5e6f model 0123456789abcdef0123456789abcdef\n"
+        "<object object at 0x7f496086f390>\n"
+        "2026-12-02 16:09:25.416121 | 2026-12-02T16:09:25 | 2024-10-28 | 16:09:25\n"
+        "CPU times: user 916 \u03bcs, sys: 240 \u03bcs, total: 1.16 ms\nWall time: 1.16 ms\n"
+        "9.41 \u03bcs \u00b1 175 ns per loop (mean \u00b1 std. dev. of 2 runs, 3 loops each)\n"
+        "/tmp/ipykernel_5115/1673769944.py:2: UserWarning: careful\n"
+    )
+    b = (
+        "id 00000000-1111-4222-8333-444444444444 model ffffffffffffffffffffffffffffffff\n"
+        "<object object at 0x55d0c0ffee00>\n"
+        "2027-01-01 00:00:00.000001 | 2027-01-01T00:00:00 | 1999-01-01 | 01:02:03\n"
+        "CPU times: user 1 ms, sys: 0 ns, total: 1 ms\nWall time: 2.5 s\n"
+        "1.5 ms \u00b1 3 \u00b5s per loop (mean \u00b1 std. dev. of 7 runs, 1,000 loops each)\n"
+        "/var/tmp/ipykernel_77/42.py:2: UserWarning: careful\n"
+    )
+    assert a != b
+    assert _sanitize(a) == _sanitize(b)
+    # Ordinary text survives.
+    plain = "8 of \u2663 on 7 of \u2663: 2 cards left, score 10-3"
+    assert _sanitize(plain) == plain
