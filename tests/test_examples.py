@@ -2,9 +2,9 @@
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from spec_paths import shared_spec
 
 import crazylab as cl
 from crazylab.cli import main
@@ -16,7 +16,7 @@ from crazylab.examples import (
     load_game,
 )
 
-NOTATION = Path(__file__).resolve().parents[2] / "shared" / "spec" / "notation.md"
+NOTATION = shared_spec("notation.md")
 
 
 @pytest.mark.parametrize("name", list_examples())

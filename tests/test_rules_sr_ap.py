@@ -479,7 +479,9 @@ def test_every_rule_id_of_sections_1_to_3_has_a_test():
     import re
     from pathlib import Path
 
-    spec = (Path(__file__).resolve().parents[2] / "shared" / "spec" / "rulings.md").read_text()
+    from spec_paths import shared_spec
+
+    spec = shared_spec("rulings.md").read_text()
     ids = set(re.findall(r"\*\*((?:C|SR|AP)-\d+)\b", spec))
     tests = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
     named = {i for i in ids if re.search(i.replace("-", "[-_]") + r"(?!\d)", tests)}
