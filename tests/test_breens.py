@@ -106,11 +106,18 @@ def test_BR_3_BR_4_BR_5_seven_cards_each_rest_is_stock(n):
     assert g.stock_size + len(g.discard) == 54 - 7 * n
 
 
-def test_BR_6_BR_Q4_starter_is_the_dealers_play_with_any_dealer():
+def test_BR_6_BR_Q4_BR_M1_starter_is_the_dealers_play_with_any_dealer():
     g = stacked(H, "AC", dealer=1)  # dealer 1: player 1 of the effect is seat 2
     assert (g.to_play, g.phase, g.legal()) == (2, "penalty", ["pass"])
     push(g, "pass")
     assert (g.to_play, g.phase) == (3, "play")
+
+
+def test_BR_T14_BR_Q8_starter_ace_skips_seat_0():
+    g = stacked(H, "AC")
+    assert (g.to_play, g.phase, g.legal()) == (0, "penalty", ["pass"])
+    push(g, "pass")
+    assert (g.to_play, g.phase, g.hand_sizes) == (1, "play", [7, 7, 7, 7])
 
 
 def test_BR_7_BR_T17_initial_king_flips_again_and_chains():
@@ -120,7 +127,7 @@ def test_BR_7_BR_T17_initial_king_flips_again_and_chains():
     assert (g.to_play, g.phase, g.suit) == (0, "play", "H")
 
 
-def test_BR_8_C_2_first_player_is_left_of_the_dealer():
+def test_BR_8_BR_Q3_C_2_first_player_is_left_of_the_dealer():
     g = stacked(H, "JS", dealer=2)
     assert (g.to_play, g.phase) == (3, "play")
 
@@ -286,7 +293,7 @@ def test_BR_22_BR_Q15_jack_counters_a_skip_and_sets_its_suit():
         cl.card("JS"), "S", 2, "play", [1, 1, 2, 2])
 
 
-def test_BR_23_BR_Q43_jack_on_a_normal_turn_must_match_and_does_nothing():
+def test_BR_23_BR_Q43_BR_M8_jack_on_a_normal_turn_must_match_and_does_nothing():
     g = pos(["JH", "JC", "5S"], ["4H"])
     assert "JC" not in g.legal() and "JH+JC" in g.legal()
     push(g, "JH")
@@ -296,7 +303,7 @@ def test_BR_23_BR_Q43_jack_on_a_normal_turn_must_match_and_does_nothing():
 # -- advanced stacking: BR-24 ... BR-27 --
 
 
-def test_BR_24_BR_M3_stacked_hits_go_to_players_in_turn_order():
+def test_BR_24_BR_M3_BR_Q50_stacked_hits_go_to_players_in_creation_and_turn_order():
     g = pos(["2C", "2H", "2S", "5D"], ["7C"])
     push(g, "2C+2H+2S")
     assert [(p["seat"], p["draw"], p["hits"], p["by"]) for p in effects.pending(g)] == [
@@ -378,7 +385,7 @@ def test_BR_27_BR_Q18_BR_T6_counter_by_a_later_victim_ends_the_cycle():
     assert effects.pending(g) == []
 
 
-def test_BR_27_counter_cancels_later_victims():
+def test_BR_27_BR_T5_BR_M1_counter_is_an_action_that_cancels_later_victims():
     g = pos(["2C", "2H", "2S", "5D"], ["7C"], others=[["JH", "3D"], ["3H", "4H"], ["3S", "4S"]])
     push(g, "2C+2H+2S", "JH")
     assert (g.to_play, g.phase, g.hand_sizes, effects.pending(g)) == (2, "play", [1, 1, 2, 2], [])
@@ -387,7 +394,7 @@ def test_BR_27_counter_cancels_later_victims():
 # -- end: BR-28 ... BR-32 --
 
 
-def test_BR_28_C_10_BR_Q45_BR_T21_going_out_on_twos_ends_at_once():
+def test_BR_28_BR_M2_C_10_BR_Q45_BR_T21_going_out_on_twos_ends_at_once():
     g = pos(["2C", "2H"], ["7C"])
     push(g, "2C+2H")
     assert (g.over, g.winner, g.end_reason, g.stock_size) == (True, 0, "OUT", 8)
@@ -429,7 +436,7 @@ def test_BR_M3_BR_Q12_BR_T3_three_players_wrap_one_lost_turn():
     assert (g.to_play, g.phase, g.hand_sizes) == (0, "play", [1, 6, 4])
 
 
-def test_BR_M4_BR_Q23_BR_Q47_a_victim_gets_no_normal_turn():
+def test_BR_M4_BR_Q13_BR_Q23_BR_Q47_a_victim_resolves_at_their_turn_not_a_normal_turn():
     g = pos(["2C", "9C"], ["7C"], others=[["2H", "5C"], ["3H", "4H"], ["3S", "4S"]])
     push(g, "2C")
     assert g.legal() == ["draw"]  # 2♥ and 5♣ fit the pile, but a hit is not a turn
@@ -739,6 +746,20 @@ def test_BR_options_are_validated():
         rules(BR, counter_stack="yes")
 
 
+def test_every_BR_rule_resolution_step_and_ruling_is_named_by_a_test():
+    """Guard: each BR-n, BR-Mn and BR-Qn of rulings §5 is named by some test."""
+    from pathlib import Path
+
+    from spec_paths import shared_spec
+
+    spec = shared_spec("rulings.md").read_text()
+    ids = set(re.findall(r"\b(BR-(?:M|Q)?\d+)\b", spec))
+    tests = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
+    named = {i for i in ids if re.search(i.replace("-", "[-_]") + r"(?!\d)", tests)}
+    assert len(ids) >= 32 + 9 + 55
+    assert ids - named == set()
+
+
 # -- worked examples --
 
 BR_EXAMPLES = [n for n in list_examples() if n.startswith("br-")]
@@ -783,7 +804,8 @@ def _check_invariants(g: Game, deck: Counter) -> None:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), dealer=st.integers(0, 5),
        opts=OPTIONS)
-def test_property_random_games_conserve_cards_end_and_undo_exactly(seed, players, dealer, opts):
+def test_property_BR_M6_random_games_conserve_cards_end_and_undo_exactly(seed, players, dealer,
+                                                                          opts):
     g = Game.new(rules(BR, **opts), players, seed, dealer=dealer % players)
     deck = Counter(g.rules.deck)
     rng = random.Random(seed)
