@@ -9,7 +9,7 @@ from .cards import JOKER, Card, CardError, card, cards
 from .game import Game, HandResult, IllegalMove, SetupError
 from .match import Match
 from .moves import Move, MoveError
-from .rules import PRESETS, RuleSet, RulesError, rules
+from .rules import PRESETS, RulesError, RuleSet, rules
 
 __all__ = [
     "JOKER", "PRESETS", "Card", "CardError", "Game", "HandResult", "IllegalMove", "Match",

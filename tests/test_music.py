@@ -229,7 +229,7 @@ def test_MU_7_no_play_means_draw_two_at_once():
     assert g.hand_sizes == [3, 1] and g.stock_size == 1
 
 
-def test_MU_8_MU_Q9_first_card_after_a_draw_is_a_drawn_one():
+def test_MU_8_MU_Q9_MU_T4_first_card_after_a_draw_is_a_drawn_one():
     g = pos(MAIN, [["5D", "9D"], ["2C"]], discard=["5H"], stock=["KH", "3S", "4C"])
     g.push("draw")  # MU-Q8: optional, although 5D fits
     assert set(g.legal()) == {"KH", "end"}  # 5D fits but was not drawn
@@ -274,7 +274,7 @@ def test_MU_11_end_is_the_only_move_when_nothing_fits():
     assert g3.legal() == ["end"]
 
 
-def test_MU_12_MU_Q6_MU_Q30_eight_takes_its_own_suit_and_has_no_pitch():
+def test_MU_12_MU_Q6_MU_Q30_MU_T2_eight_takes_its_own_suit_and_has_no_pitch():
     g = pos(MAIN, [["8C", "KC", "KH", "2D"], ["2C"]], discard=["5H"], stock=["3S"])
     refused(g, "8C:D", "own suit")
     g.push("8C")
@@ -283,7 +283,7 @@ def test_MU_12_MU_Q6_MU_Q30_eight_takes_its_own_suit_and_has_no_pitch():
     assert not any(e.kind == "called" for e in g.events)
 
 
-def test_MU_13_MU_14_MU_Q7_MU_Q13_joker_left_neighbour_draws_two_each_time():
+def test_MU_13_MU_14_MU_Q7_MU_Q13_MU_T3_joker_left_neighbour_draws_two_each_time():
     g = pos(MAIN, [["JK", "JK", "9D", "QS"], ["2C"], ["3C"]], discard=["5H"],
             stock=["4C", "5C", "6C", "7C", "9C"])
     refused(g, "JK", "needs a suit")
@@ -326,6 +326,13 @@ def test_MU_15_MU_Q14_joker_as_the_last_card_still_makes_the_neighbour_draw():
     assert g.over and g.hand_sizes == [0, 3, 2]
 
 
+def test_C_10_MU_Q35_a_last_wild_needs_no_call_but_a_pile():
+    g = pos(LEVEL[2], [["8S"], ["5S"]], piles=[["3D"], ["KS"]], stock=["6D"])
+    refused(g, "8S", "which pile")
+    g.push("8S@1")
+    assert g.over and g.winner == 0 and g.calls == [None, None]
+
+
 def test_MU_16_MU_Q10_lazy_reshuffle_in_the_middle_of_a_draw():
     g = pos(MAIN, [["2S"], ["2C"]], discard=["4H", "6H", "9H", "5H"], stock=["3C"], seed=5)
     assert g.reshuffles == 0 and g.stock_size == 1  # lazy: nothing happens until needed
@@ -333,6 +340,21 @@ def test_MU_16_MU_Q10_lazy_reshuffle_in_the_middle_of_a_draw():
     assert g.reshuffles == 1 and g.top == card("5H") and g.discard == [card("5H")]
     assert g.hand_sizes == [3, 1] and g.stock_size == 2
     assert card("3C") in g.hands[0]
+
+
+def test_MU_16_reshuffles_have_no_limit():
+    assert cl.rules(MAIN).reshuffle == "unlimited"
+    g = Game.new(LEVEL[5], 4, seed=51)
+    rng = random.Random(51)
+    while not g.over:
+        moves = g.legal_moves()
+        plays = [m for m in moves if m.kind == "play"]
+        before = (g.stock_size, sum(len(p) > 1 for p in g.piles), g.reshuffles)
+        move = rng.choice(plays) if plays and rng.random() < 0.5 else rng.choice(moves)
+        g.push(move)
+        if move.kind == "draw" and before[0] == 0 and before[1]:
+            assert g.reshuffles == before[2] + 1  # an empty stock is refilled, every time
+    assert g.reshuffles > 3  # more than the app's limit of three: no limit here
 
 
 def test_MU_Q11_each_pile_keeps_its_top_and_its_call():
@@ -444,13 +466,22 @@ def test_MU_23_suits_do_not_count_in_the_levels(level):
 
 
 @pytest.mark.parametrize("level", [2, 3, 4, 5])
-def test_MU_26_MU_28_interval_levels_against_the_table(level):
+def test_MU_26_MU_28_MU_Q25_interval_levels_against_the_table(level):
     r = cl.rules(LEVEL[level])
     for ref in range(12):
         for c in r.deck:
             wild = c.is_joker or c.rank == 8
             oracle = wild or (pc_of(c) - ref) % 12 in ALLOWED[level]
             assert (c in r.accepts[ref]) == oracle
+
+
+def test_MU_T9_level_5_on_c_and_on_a():
+    g = pos(LEVEL[5], [["6H", "7S", "4D", "5C", "2H", "AD"], ["5S"]], discard=["3C"],
+            stock=["6D"])
+    assert set(g.legal()) == {"6H", "7S", "draw"}  # F (+5) and G (+7) on C
+    g2 = pos(LEVEL[5], [["6H", "7S", "4D", "5C", "2H", "3D"], ["5S"]], discard=["AC"],
+             stock=["6D"])
+    assert set(g2.legal()) == {"4D", "5C", "draw"}  # D (9 + 5 = 2) and E (9 + 7 = 4) on A
 
 
 def test_MU_24_MU_Q28_MU_Q35_a_wild_announces_the_pile_reference():
@@ -476,7 +507,7 @@ def test_MU_25_MU_Q21_calls_per_level():
         assert g.moves[-1].call == "C#" and g.reference(0) == "C#"  # … stored as the sharp
 
 
-def test_MU_27_MU_Q23_MU_Q24_the_player_chooses_a_pile_that_fits():
+def test_MU_27_MU_Q23_MU_Q24_MU_T6_the_player_chooses_a_pile_that_fits():
     g = pos(LEVEL[2], [["2C", "AS", "4H"], ["5S"]], piles=[["3D"], ["KS"]], stock=["6D"])
     refused(g, "2C@1", "pile 1")  # B is not a semitone from G♯
     g.push("2C")  # fits only pile 0: the pile may be left out
@@ -801,3 +832,18 @@ def test_music_audio_player_in_a_notebook():
     pytest.importorskip("IPython")
     player = melody(_played_game(LEVEL[1])).audio(rate=8000, max_notes=4)
     assert "audio" in player._repr_html_()
+
+
+def test_every_MU_rule_ruling_and_vector_has_a_test():
+    """Guard: each MU-n, MU-Dn, MU-Qn and MU-Tn of rulings §4 is named by some test."""
+    from pathlib import Path
+
+    from spec_paths import shared_spec
+
+    spec = shared_spec("rulings.md").read_text()
+    ids = set(re.findall(r"\*\*(MU-[DT]?\d+)\*\*", spec))
+    ids |= set(re.findall(r"^\| (MU-Q\d+) \|", spec, flags=re.M))
+    tests = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
+    named = {i for i in ids if re.search(i.replace("-", "[-_]") + r"(?!\d)", tests)}
+    assert len(ids) >= 32 + 6 + 37 + 11
+    assert ids - named == set()
