@@ -6,6 +6,7 @@ so they show in a browser, in nbconvert HTML and on GitHub.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 TWO_COLOURS = ("#111", "#c8102e", "#c8102e", "#111")
 FOUR_COLOURS = ("#1a7f37", "#1f5fbf", "#c8102e", "#111")
+HIGHLIGHT = "#e8a200"  # the outline of cards that just moved
 
 
 def suit_colour(c: Card, four_colour: bool = False) -> str:
@@ -68,13 +70,20 @@ def card_svg(c: Card | None, width: int = 60, *, four_colour: bool = False,
     )
 
 
+def _mark(c: Card, highlight: Collection[Card]) -> str | None:
+    return HIGHLIGHT if c in highlight else None
+
+
 def card_html(c: Card, width: int = 60) -> str:
     return f'<span style="display:inline-block;margin:2px">{card_svg(c, width)}</span>'
 
 
-def cards_html(cs: list[Card], width: int = 50, four_colour: bool = False) -> str:
+def cards_html(cs: list[Card], width: int = 50, four_colour: bool = False,
+               highlight: Collection[Card] = ()) -> str:
+    """A row of card faces; cards in ``highlight`` are outlined (what just moved)."""
     inner = "".join(f'<span style="display:inline-block;margin:2px">'
-                    f'{card_svg(c, width, four_colour=four_colour)}</span>' for c in cs)
+                    f'{card_svg(c, width, four_colour=four_colour, highlight=_mark(c, highlight))}'
+                    '</span>' for c in cs)
     return f'<span style="white-space:normal">{inner}</span>'
 
 
@@ -96,8 +105,10 @@ def game_text(game: Game) -> str:
     return "\n".join(lines)
 
 
-def game_html(game: Game, viewer: int | None = None, four_colour: bool = False) -> str:
-    """The position as HTML: piles, stock, and hands (other hands face down if ``viewer``)."""
+def game_html(game: Game, viewer: int | None = None, four_colour: bool = False,
+              highlight: Collection[Card] = ()) -> str:
+    """The position as HTML: piles, stock, and hands (other hands face down if ``viewer``);
+    cards in ``highlight`` are outlined."""
     r = game.rules
     rows = []
     for p, pile in enumerate(game.piles):
@@ -109,9 +120,10 @@ def game_html(game: Game, viewer: int | None = None, four_colour: bool = False) 
                 text = f"{SUIT_SYMBOLS[call]} ({SUIT_NAMES[call]})"
             called = f"<div>called: <b>{escape(text)}</b></div>"
         label = f"Pile {p}" if r.piles > 1 else "Discard"
+        face = card_svg(pile[-1], 56, four_colour=four_colour,
+                        highlight=_mark(pile[-1], highlight))
         rows.append(f"<div style='display:inline-block;margin-right:16px;vertical-align:top'>"
-                    f"<div>{label}</div>{card_svg(pile[-1], 56, four_colour=four_colour)}"
-                    f"{called}</div>")
+                    f"<div>{label}</div>{face}{called}</div>")
     rows.append(f"<div style='display:inline-block;vertical-align:top'><div>Stock</div>"
                 f"{card_svg(None, 56, face_down=True)}<div>{len(game.stock_cards)} cards</div>"
                 "</div>")
@@ -121,7 +133,7 @@ def game_html(game: Game, viewer: int | None = None, four_colour: bool = False) 
         if viewer is not None and s != viewer:
             shown = f"{len(hand)} cards"
         else:
-            shown = cards_html(sorted(hand, key=sort_key), 40, four_colour)
+            shown = cards_html(sorted(hand, key=sort_key), 40, four_colour, highlight)
         hands.append(f"<tr><td style='padding-right:8px'>Seat {s}{marker}</td>"
                      f"<td>{shown}</td></tr>")
     status = ""

@@ -1,0 +1,235 @@
+"""The dashboards in Voilà, driven in headless Chromium: each page loads, a hand is played by
+clicking cards until it ends, the explainer steps forward and back, and no error or traceback
+shows. Screenshots go to tests/screenshots/ (look at them). The card-click latency measured
+while playing is printed (``pytest -s``) and checked against a generous bound.
+
+The dashboards are also executed with nbclient (no browser), so a broken cell fails fast.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+DASHBOARDS = ["index.ipynb", "play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb"]
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+CLICKS = 20  # card clicks timed while playing
+
+# In-page timing of one action: from the click to the table's next redraw (data-seq changes).
+TIMED_CLICK = """
+async (selector) => {
+  const root = document.querySelector('.cl-table');
+  const before = root.dataset.seq;
+  const t0 = performance.now();
+  return await new Promise((resolve, reject) => {
+    const obs = new MutationObserver(() => {
+      if (root.dataset.seq !== before) { obs.disconnect(); resolve(performance.now() - t0); }
+    });
+    obs.observe(root, {attributes: true, attributeFilter: ['data-seq']});
+    setTimeout(() => { obs.disconnect(); reject(new Error('no redraw within 15 s')); }, 15000);
+    document.querySelector(selector).click();
+  });
+}
+"""
+
+
+@pytest.mark.parametrize("name", DASHBOARDS)
+def test_dashboard_executes_without_errors(name):
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    NotebookClient(nb, timeout=60, kernel_name="python3",
+                   resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors, errors
+
+
+def _no_errors_shown(page, errors: list[str]) -> None:
+    assert not errors, f"JavaScript errors: {errors}"
+    assert page.get_by_text("Traceback").count() == 0
+    assert page.locator(".jp-OutputArea-output[data-mime-type*='error']").count() == 0
+    for box in page.locator(".cl-errors, .crazylab-error, .clp-error").all():
+        assert not box.is_visible() or not box.inner_text().strip(), box.inner_text()
+
+
+def _open(page, url: str, ready: str, errors: list[str]) -> float:
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    t0 = time.perf_counter()
+    page.goto(url, timeout=90_000)
+    page.wait_for_selector(ready, timeout=90_000)
+    return time.perf_counter() - t0
+
+
+def _suits_have_glyphs(page) -> None:
+    """Headless Chromium draws nothing for a glyph no font has: measure a suit's width."""
+    width = page.evaluate("""() => {
+        const t = [...document.querySelectorAll('.cl-card svg text')]
+          .find(e => /[♣♦♥♠]/.test(e.textContent));
+        return t ? t.getBBox().width : -1; }""")
+    assert width > 5, f"suit symbols seem not to render (glyph width {width})"
+
+
+@pytest.mark.browser
+def test_index_links_every_dashboard(voila_server, page, screenshot):
+    errors: list[str] = []
+    _open(page, voila_server.render("index.ipynb"), "text=Explore", errors)
+    for target in ("play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb"):
+        assert page.locator(f"a[href='{target}']").count() == 1, target
+    screenshot(page, "index")
+    page.locator("a[href='score.ipynb']").click()
+    page.wait_for_selector("text=went out and scores 53 + 11 = 64", timeout=90_000)
+    screenshot(page, "index_to_score")
+    _no_errors_shown(page, errors)
+
+
+def _play(page, until_over: bool, clicks: int = 10_000) -> list[float]:
+    """Click legal cards (or the chooser's first option, or the offered button) as the
+    human; return the click → redraw times of the card clicks."""
+    timings: list[float] = []
+    for _ in range(400):
+        root = page.locator(".cl-table")
+        if root.get_attribute("data-over") == "true" or len(timings) >= clicks:
+            break
+        if root.get_attribute("data-your-turn") != "true":
+            page.wait_for_function(
+                "() => { const r = document.querySelector('.cl-table');"
+                " return r.dataset.yourTurn === 'true' || r.dataset.over === 'true'; }",
+                timeout=30_000)
+            continue
+        if page.locator(".cl-opt").count():
+            page.evaluate(TIMED_CLICK, ".cl-opt")
+        elif page.locator(".cl-card.cl-legal").count():
+            timings.append(page.evaluate(TIMED_CLICK, ".cl-card.cl-legal"))
+        else:
+            page.evaluate(TIMED_CLICK, ".cl-actions .cl-primary")
+    if until_over:
+        assert page.locator(".cl-table").get_attribute("data-over") == "true"
+    return timings
+
+
+@pytest.mark.browser
+def test_play_a_hand_by_clicking_until_it_ends(voila_server, page, screenshot):
+    errors: list[str] = []
+    url = (voila_server.render("play.ipynb")
+           + "?rules=crazy-eights-classic&opponents=2&seed=7&delay=0.15")
+    load = _open(page, url, ".cl-card", errors)
+    _suits_have_glyphs(page)
+    screenshot(page, "play_start_1280")
+    assert page.locator(".cl-opp").count() == 2
+
+    # an illegal click says why and changes nothing
+    illegal = page.locator(".cl-card:not(.cl-legal)")
+    if illegal.count():
+        hand_before = page.locator(".cl-card").count()
+        illegal.first.click()
+        page.wait_for_selector(".cl-status.cl-warn", timeout=15_000)
+        assert page.locator(".cl-card").count() == hand_before
+
+    # the hint explains every card
+    page.locator(".cl-card").first.focus()
+    page.keyboard.press("h")
+    page.wait_for_selector(".cl-hint", timeout=15_000)
+    screenshot(page, "play_hint_1280")
+
+    # keyboard: Enter on a focused legal card plays it (or opens its chooser)
+    legal = page.locator(".cl-card.cl-legal").first
+    assert legal.get_attribute("aria-label").endswith(", playable")
+    seq = page.locator(".cl-table").get_attribute("data-seq")
+    legal.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => document.querySelector('.cl-table').dataset.seq !== '{seq}'", timeout=15_000)
+
+    timings: list[float] = []
+    timings += _play(page, until_over=True)
+    assert page.locator(".cl-table").get_attribute("data-over") == "true"
+    assert "hand" in page.locator(".cl-status").inner_text()
+    screenshot(page, "play_hand_over_1280")
+    if len(timings) < CLICKS:  # the next hand, for enough timed clicks
+        page.evaluate(TIMED_CLICK, "[data-action='new_hand']")
+        timings += _play(page, until_over=False, clicks=CLICKS - len(timings))
+    _no_errors_shown(page, errors)
+    print(f"\nVoilà: play.ipynb request → table drawn {load:.2f} s; card click → table "
+          f"redrawn median {statistics.median(timings):.0f} ms over {len(timings)} clicks")
+    assert timings and statistics.median(timings) < 2000
+
+
+@pytest.mark.browser
+def test_play_table_reads_well_at_800px_and_with_four_colours(voila_server, page, screenshot):
+    errors: list[str] = []
+    page.set_viewport_size({"width": 800, "height": 900})
+    url = voila_server.render("play.ipynb") + "?rules=crazy-breens&opponents=3&seed=3&four=1"
+    _open(page, url, ".cl-card", errors)
+    _suits_have_glyphs(page)
+    width = page.evaluate("() => document.querySelector('.cl-table').scrollWidth")
+    assert width <= 800, f"the table is {width}px wide at an 800px window"
+    page.locator(".cl-card").first.focus()
+    page.keyboard.press("ArrowRight")
+    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert label and " of " in label
+    screenshot(page, "play_breens_800")
+    _no_errors_shown(page, errors)
+
+
+@pytest.mark.browser
+def test_explainer_steps_forward_and_back(voila_server, page, screenshot):
+    errors: list[str] = []
+    name = "sr-t1-t2-worked-turn-eight-calls-diamonds"
+    _open(page, voila_server.render("explain.ipynb") + f"?example={name}&step=2",
+          "text=Step 2 of 7", errors)
+    page.get_by_role("button", name="Next ▶").click()
+    page.wait_for_selector("text=Step 3 of 7", timeout=15_000)
+    page.wait_for_selector("text=called ♦ diamonds", timeout=15_000)
+    screenshot(page, "explain_step_3")
+    page.get_by_role("button", name="◀ Previous").click()
+    page.wait_for_selector("text=Step 2 of 7", timeout=15_000)
+    page.wait_for_selector("text=Refused:", timeout=15_000)
+    _no_errors_shown(page, errors)
+
+
+@pytest.mark.browser
+def test_explorer_updates_its_table(voila_server, page, screenshot):
+    errors: list[str] = []
+    _open(page, voila_server.render("explore.ipynb"), ".crazylab-legal", errors)
+    assert page.locator(".crazylab-legal tbody tr").count() == 4
+    hand = page.locator(".crazylab-explorer textarea")
+    hand.fill("6C KH 8S 3D 9H QS")
+    hand.blur()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.crazylab-legal tbody tr').length === 6",
+        timeout=15_000)
+    page.locator(".clp-card[data-card='2H']").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.crazylab-legal tbody tr').length === 7",
+        timeout=15_000)
+    screenshot(page, "explore")
+    _no_errors_shown(page, errors)
+
+
+@pytest.mark.browser
+def test_a_failing_callback_is_shown_under_the_table(voila_server, page, screenshot):
+    """Errors never vanish: an unknown bot level fails when the bot moves; the table shows
+    the error (with its traceback folded away) and plays on with a random move."""
+    errors: list[str] = []
+    url = voila_server.render("play.ipynb") + "?opponents=1&seed=2&delay=0&level=no-such-bot"
+    _open(page, url, ".cl-card", errors)
+    for _ in range(20):
+        if page.locator(".cl-errors").is_visible():
+            break
+        if page.locator(".cl-opt").count():
+            page.evaluate(TIMED_CLICK, ".cl-opt")
+        elif page.locator(".cl-card.cl-legal").count():
+            page.evaluate(TIMED_CLICK, ".cl-card.cl-legal")
+        else:
+            page.evaluate(TIMED_CLICK, ".cl-actions .cl-primary")
+    box = page.locator(".cl-errors")
+    assert box.is_visible() and "unknown bot level" in box.inner_text()
+    screenshot(page, "play_error_shown")
+    page.get_by_role("button", name="Dismiss").click()
+    page.wait_for_function("() => !document.querySelector('.cl-errors').innerText.trim()",
+                           timeout=15_000)
+    assert not errors

@@ -1,0 +1,462 @@
+"""The Jupyter widgets driven from Python: every control changes the state as the engine says,
+illegal clicks change nothing and say why, a whole hand against bots plays to the end, and
+only what seat 0 may see is synced to the browser."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+
+import pytest
+from crazylab.widgets import (
+    GameTable,
+    LegalMoveExplorer,
+    ScoreCalculator,
+    StepExplainer,
+    legal_table,
+    position,
+    query_params,
+    score_hands,
+)
+from crazylab.widgets.explainer import changes
+
+from crazylab.cards import Card, cards
+from crazylab.examples import list_examples, load_example
+from crazylab.game import Game
+from crazylab.rules import PRESETS
+
+WORKED_TURN = dict(hands=[["6C", "KH", "8S", "3D"], ["3H", "9C", "QD", "4S", "7D"]],
+                   stock=["2H", "JC", "5S", "4C", "9H"], discard=["6H"], to_play=0)
+
+
+def table_at(rules: str = "crazy-eights", delay: float = 5.0, **setup) -> GameTable:
+    """A table playing on from a dealt position; a long delay keeps the bots waiting so the
+    human's move can be inspected alone."""
+    table = GameTable(rules, opponents=len(setup["hands"]) - 1, seed=1, delay=delay)
+    table.set_game(Game.from_position(rules, len(setup["hands"]), **setup))
+    return table
+
+
+def engine_after(table: GameTable, move: str) -> tuple:
+    """The fingerprint the engine gives after ``move`` on a copy of the table's game."""
+    g = table.game.copy()
+    g.push(move)
+    return g.fingerprint()
+
+
+def _shown(view: dict, c: Card) -> bool:
+    text = json.dumps(view, ensure_ascii=False)
+    code = re.compile(rf"(?<![0-9A-Za-z]){re.escape(str(c))}(?![0-9A-Za-z])")
+    return bool(code.search(text)) or c.display in text or c.name in text
+
+
+# -- the game table ---------------------------------------------------------------------------
+
+
+def test_C11_view_holds_only_what_seat_0_may_see():
+    """C-11: other hands and the stock order never reach the browser."""
+    table = GameTable("crazy-eights", opponents=3, seed=11, delay=0)
+    for _ in range(3):  # a few turns: the bots play, nobody reshuffles in these rules
+        if table.game.over:
+            break
+        move = table.game.legal_moves()[0]
+        table.play(str(move)) if len(table.game.legal_moves()) > 0 else None
+    g, view = table.game, table.view
+    hidden = [c for s in range(1, g.n) for c in g.hands[s]] + list(g.stock_cards)
+    assert hidden
+    leaked = [str(c) for c in hidden if _shown(view, c)]
+    assert not leaked, f"hidden cards in the synced view: {leaked}"
+    assert sorted(c["card"] for c in view["hand"]) == sorted(str(c) for c in g.hands[0])
+    assert [o["count"] for o in view["opponents"]] == g.hand_sizes[1:]
+    assert view["stock"]["count"] == g.stock_size
+
+
+def test_SR10_legal_cards_are_marked_and_a_legal_click_plays_as_the_engine_says():
+    """SR-10: on 6♥, 6♣ and K♥ (and the eight) are legal; clicking 6♣ plays it."""
+    table = table_at(**WORKED_TURN)
+    marks = {c["card"]: c["legal"] for c in table.view["hand"]}
+    assert marks == {"6C": True, "KH": True, "8S": True, "3D": False}
+    expected = engine_after(table, "6C")
+    assert table.click_card("6C") is True
+    assert table.game.fingerprint() == expected
+    assert table.view["piles"][0]["top"] == "6C"
+    assert table.view["bot"] is not None and table.view["bot"]["seat"] == 1
+
+
+def test_SR10_illegal_click_changes_nothing_and_says_why():
+    """SR-10: 3♦ on 6♥ is refused with the engine's reason; nothing changes."""
+    table = table_at(**WORKED_TURN)
+    before, seq = table.game.fingerprint(), table.view["seq"]
+    assert table.click_card("3D") is False
+    assert table.game.fingerprint() == before
+    assert table.view["message"] == table.game.explain("3D")
+    assert "matches neither the rank nor the suit" in table.view["message"]
+    assert table.view["message_kind"] == "warn"
+    assert table.view["seq"] > seq  # the browser is told, even for a repeated click
+    assert table.click_card("QD") is False  # a card the human does not hold
+    assert table.game.fingerprint() == before
+
+
+def test_SR12_eight_opens_the_suit_chooser_and_the_call_is_in_force():
+    """SR-12: an eight asks for a suit; the called suit is what the next player follows."""
+    table = table_at(**WORKED_TURN)
+    before = table.game.fingerprint()
+    table.click_card("8S")
+    chooser = table.view["chooser"]
+    assert chooser["kind"] == "call"
+    assert [o["value"] for o in chooser["options"]] == ["C", "D", "H", "S"]
+    assert table.game.fingerprint() == before  # choosing is not yet playing
+    table.cancel()
+    assert table.view["chooser"] is None
+    table.click_card("8S")
+    expected = engine_after(table, "8S:D")
+    assert table.choose_call("♦") is True
+    assert table.game.fingerprint() == expected
+    assert table.game.suit == "D"
+    assert table.view["piles"][0]["in_force"] == "called ♦ diamonds"
+
+
+def test_SR15_draw_button_draws_as_the_engine_says_and_pass_appears_when_stuck():
+    """SR-15/SR-18: with nothing playable only Draw is offered; with the stock empty, Pass."""
+    table = table_at(hands=[["3D", "5H"], ["4S", "9S", "QS"]], stock=["2H", "JC"],
+                     discard=["KC"], to_play=0)
+    assert [a["move"] for a in table.view["actions"]] == ["draw"]
+    assert table.view["stock"]["can_draw"] is True
+    expected = engine_after(table, "draw")
+    assert table.press("draw") is True
+    assert table.game.fingerprint() == expected
+    assert "pass" not in table.game.legal()
+    assert table.play("pass") is False  # refused, with the engine's reason
+    assert table.view["message"] == table.game.explain("pass")
+    stuck = table_at(hands=[["3D", "5H"], ["4S", "9S", "QS"]], stock=[], discard=["KC"],
+                     to_play=0)
+    assert [a["move"] for a in stuck.view["actions"]] == ["pass"]
+    expected = engine_after(stuck, "pass")
+    stuck.press("pass")
+    assert stuck.game.fingerprint() == expected
+
+
+def test_MU_chain_end_button_and_pile_then_pitch_chooser():
+    """MU-22/MU-Q23: on two piles an eight asks for the pile, then the pitch; End closes a
+    chained turn."""
+    table = table_at("crazy-8s-level-2", hands=[["8C", "KD", "4C"], ["3H", "5D"]],
+                     stock=["2H", "7S", "9D"], piles=[["AH"], ["AD"]], to_play=0)
+    table.click_card("8C")
+    assert table.view["chooser"]["kind"] == "pile"
+    assert table.choose_pile(1)
+    chooser = table.view["chooser"]
+    assert chooser["kind"] == "call" and len(chooser["options"]) == 12
+    expected = engine_after(table, "8C@1:E")
+    assert table.choose_call("E") is True
+    assert table.game.fingerprint() == expected
+    assert table.game.phase == "chain"
+    assert [a["move"] for a in table.view["actions"]] == ["end"]
+    expected = engine_after(table, "end")
+    table.press("end")
+    assert table.game.fingerprint() == expected
+
+
+def test_BR12_stack_chooser_offers_each_legal_stack():
+    """BR-12: a same-rank stack is chosen in the chooser; its first card must be legal."""
+    table = table_at("crazy-breens", hands=[["5H", "5S", "9C"], ["3D", "4D", "6C"]],
+                     stock=["7C", "7D", "7H", "7S"], discard=["KH"], to_play=0)
+    if not table.game.legal_moves():
+        pytest.skip("Crazy Breens effects are not available")
+    table.click_card("5H")
+    chooser = table.view["chooser"]
+    assert chooser["kind"] == "stack"
+    assert {o["label"] for o in chooser["options"]} == {"5♥", "5♥ + 5♠"}
+    index = [o["label"] for o in chooser["options"]].index("5♥ + 5♠")
+    expected = engine_after(table, "5H+5S")
+    table.choose(index)
+    assert table.game.fingerprint() == expected
+
+
+def test_BR_Q5_a_wild_turned_up_for_the_human_opens_a_forced_call_chooser():
+    """BR-Q5: the dealer declares a starter eight; as dealer, the human gets the chooser
+    without clicking a card, and it cannot be cancelled away."""
+    deck = cards("3D 3H 3S 3C 4D 4H 4S 4C 5D 5H 5S 5C 6D 6H KD AC 2C 9D 9H 9S 10S")
+    game = Game.from_deck("crazy-breens", 2, deck[:14] + cards("8C") + deck[14:], dealer=0)
+    if game.phase != "declare":
+        pytest.skip("Crazy Breens effects are not available")
+    table = GameTable("crazy-breens", opponents=1, seed=1, delay=5.0)
+    table.set_game(game)
+    chooser = table.view["chooser"]
+    assert chooser["forced"] and chooser["kind"] == "call" and chooser["card"] == "8C"
+    table.cancel()
+    assert table.view["chooser"]["forced"]
+    expected = engine_after(table, "8C:H")
+    table.choose_call("H")
+    assert table.game.fingerprint() == expected
+
+
+def test_hint_lists_legal_cards_and_why_each_other_card_is_not():
+    table = table_at(**WORKED_TURN)
+    hint = table.hint()
+    assert table.show_hint is True
+    assert {h["card"] for h in hint["legal"]} == {"6♣", "K♥", "8♠"}
+    (other,) = hint["other"]
+    assert other["card"] == "3♦" and other["why"] == table.game.explain("3D")
+    assert any("rank" in h["why"] for h in hint["legal"] if h["card"] == "6♣")
+
+
+def test_bots_move_one_at_a_time_and_stale_tokens_are_ignored():
+    table = table_at(**WORKED_TURN)
+    table.click_card("KH")
+    token = table.view["bot"]["token"]
+    assert table.bot_step(token - 1) is False  # a second view's late request
+    assert table.game.to_play == 1
+    moves = len(table.game.moves)
+    assert table.bot_step(token) is True
+    assert len(table.game.moves) == moves + 1
+    assert table.bot_step(token) is False  # the same token cannot move twice
+
+
+def test_setting_the_delay_to_zero_lets_waiting_bots_move_at_once():
+    table = table_at(**WORKED_TURN)
+    table.click_card("KH")
+    assert table.bot_pending
+    table.delay = 0
+    assert not table.bot_pending and table.view["bot"] is None
+
+
+def test_whole_hand_against_bots_plays_to_the_end_and_the_match_records_it():
+    table = GameTable("crazy-eights-classic", opponents=3, seed=5, delay=0)
+    rng = random.Random(5)
+    for _ in range(500):
+        if table.game.over:
+            break
+        view = table.view
+        assert view["your_turn"]
+        if view["chooser"]:
+            table.choose(rng.randrange(len(view["chooser"]["options"])))
+            continue
+        legal = [c["card"] for c in view["hand"] if c["legal"]]
+        if legal:
+            table.click_card(rng.choice(legal))
+        else:
+            table.press(view["actions"][0]["move"])
+    g = table.game
+    assert g.over
+    assert table.view["over"] and table.view["message_kind"] == "result"
+    assert table.match.scores == list(g.scores)
+    assert table.view["scores"]["match"] == list(g.scores)
+    assert not table.errors
+    dealer = table.match.dealer
+    table.new_hand()
+    assert not table.game.over and len(table.match.hands) == 2
+    assert table.match.dealer != dealer or g.end_reason == "VOID"
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_rule_set_plays_a_hand_through_the_table(preset):
+    """The table is generic: each preset's phases are shown as clickable moves."""
+    table = GameTable(preset, opponents=1, seed=3, delay=0)
+    for _ in range(3000):
+        if table.game.over:
+            break
+        v = table.view
+        if v["chooser"]:
+            table.choose(0)
+        elif any(c["legal"] for c in v["hand"]):
+            table.click_card(next(c["card"] for c in v["hand"] if c["legal"]))
+        else:
+            assert v["actions"], f"no control for the legal moves {table.game.legal()}"
+            table.press(v["actions"][0]["move"])
+    assert table.game.over and not table.errors
+
+
+def test_browser_messages_drive_the_same_actions():
+    table = table_at(**WORKED_TURN)
+    table._on_message(table, {"action": "card", "card": "8S"})
+    assert table.view["chooser"]["kind"] == "call"
+    index = [o["value"] for o in table.view["chooser"]["options"]].index("H")
+    table._on_message(table, {"action": "choose", "index": index})
+    assert str(table.game.moves[-1]) == "8S:H"
+    table._on_message(table, {"action": "bot", "token": table.view["bot"]["token"]})
+    assert len(table.game.moves) == 2  # exactly one computer move per request
+    table._on_message(table, {"action": "no-such-thing"})
+    assert "no-such-thing" in table.error  # shown, not swallowed
+
+
+def test_callback_errors_are_shown_logged_and_the_game_goes_on(caplog):
+    def broken_bot(obs, rng):
+        raise RuntimeError("the bot fell over")
+
+    table = GameTable("crazy-eights", opponents=1, seed=2, bot=broken_bot, delay=0)
+    with caplog.at_level(logging.ERROR, logger="crazylab.widgets"):
+        for _ in range(50):
+            if table.game.over or table.errors:
+                break
+            table.play(table.game.legal()[0])
+    assert "the bot fell over" in table.error
+    assert any("the bot fell over" in r.getMessage() or r.exc_info for r in caplog.records)
+    assert table.your_turn or table.game.over  # a random move was played instead
+
+
+def test_settings_start_a_new_match_with_the_chosen_rules_and_opponents():
+    table = GameTable("crazy-eights", opponents=1, seed=4, delay=0)
+    table.preset = "crazy-eights-quick"
+    assert table.game.rules.name == "crazy-eights-quick" and table.view["rules"] == table.preset
+    table.opponents = 3
+    assert table.game.n == 4 and len(table.view["opponents"]) == 3
+    assert table.match.target == PRESETS["crazy-eights-quick"].match_target
+    table.four_colour = True
+    assert "#1a7f37" in json.dumps(table.view) or "#1f5fbf" in json.dumps(table.view)
+
+
+def test_from_query_reads_a_voila_query_string():
+    table = GameTable.from_query("rules=crazy-eights-quick&opponents=2&seed=9&delay=0&four=1")
+    assert (table.rules.name, table.players, table.delay, table.four_colour) == (
+        "crazy-eights-quick", 3, 0.0, True)
+    assert query_params("?example=x&step=3") == {"example": "x", "step": "3"}
+    bad = GameTable.from_query("rules=no-such-rules&opponents=9&delay=0")
+    assert "no-such-rules" in bad.error and bad.game.rules.name == "crazy-eights-classic"
+    assert GameTable.from_query("opponents=9&delay=0").players == 4  # clamped to the rules
+
+
+# -- the legal-move explorer ------------------------------------------------------------------
+
+
+def test_SR10_explorer_table_matches_the_engine():
+    ex = LegalMoveExplorer()
+    df = ex.table
+    assert list(df.index) == ["6♣", "3♦", "K♥", "8♠"]
+    assert df["legal"].to_dict() == {"6♣": True, "3♦": False, "K♥": True, "8♠": True}
+    assert df.loc["3♦", "rule"] == ex.game.explain("3D")
+    assert df.loc["8♠", "moves"] == "8S:C 8S:D 8S:H 8S:S"
+
+
+def test_SR11_explorer_follows_the_called_suit_not_the_eights_print():
+    ex = LegalMoveExplorer().set(top="8S", call="D", hand="3D KS 9C")
+    assert ex.table["legal"].to_dict() == {"9♣": False, "3♦": True, "K♠": False}
+    assert "called suit" in ex.table.loc["K♠", "rule"]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_explorer_agrees_with_the_engine_on_every_card_of_the_deck(preset):
+    r = PRESETS[preset]
+    tops = " ".join(str(c) for c in [c for c in r.deck if not r.is_wild(c)][:r.piles])
+    ex = LegalMoveExplorer(rules=preset, top=tops, hand="")
+    ex.deck_button.click()
+    assert ex.table is not None and len(ex.table) == len(set(r.deck) - set(cards(tops)))
+    game = ex.game
+    for v in ex.table.itertuples():
+        c = Card.parse(v.Index)
+        assert v.legal == any(m.cards[0] == c for m in game.legal_moves() if m.kind == "play")
+        assert v.rule
+
+
+def test_explorer_bad_input_is_a_message_not_an_error():
+    ex = LegalMoveExplorer()
+    ex.set(hand="6C 11H")
+    assert ex.table is None and "11H" in ex.message.value and not ex.errors
+    ex.set(hand="6C 6H")  # 6H is the top card
+    assert ex.table is None and "6H" in ex.message.value
+
+
+def test_dashboards_survive_a_bad_address():
+    """A bad query string is shown in the error area; the page still works with defaults."""
+    ex = LegalMoveExplorer.from_query("rules=nope&top=6H")
+    assert "reading the page" in ex.error_area.value and ex.table is not None
+    calc = ScoreCalculator.from_query("players=x")
+    assert calc.errors and calc.result.scores == (64, 0, 0)
+
+
+def test_explorer_card_picker_toggles_cards_in_the_hand():
+    ex = LegalMoveExplorer(hand="6C")
+    ex.picker.pick("QH")
+    assert ex.hand_box.value == "6C QH" and "Q♥" in ex.table.index
+    ex.picker.pick("6C")
+    assert ex.hand_box.value == "QH"
+
+
+def test_legal_table_function_for_lessons():
+    df = legal_table(position("crazy-eights-quick", "9H", "9C 2H 8D KS"))
+    assert df["legal"].to_dict() == {"9♣": True, "8♦": True, "2♥": True, "K♠": False}
+
+
+# -- the step-through explainer ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list_examples())
+def test_explainer_steps_through_every_shipped_example(name):
+    x = StepExplainer(name)
+    assert not x.errors, x.errors
+    n = len(load_example(name).steps)
+    assert x.slider.max == n and x.prev_button.disabled
+    for i in range(1, n + 1):
+        x.next_button.click()
+        assert x.index == i and f"Step {i} of {n}" in x.say_html.value
+        frame = x.frames[i]
+        if frame.error:
+            assert "Refused" in x.say_html.value
+        if frame.step.say:
+            assert frame.step.say[:20].replace("'", "&#x27;") in x.say_html.value
+    assert x.next_button.disabled and not x.errors
+    x.prev_button.click()
+    assert x.index == n - 1
+
+
+def test_explainer_shows_what_changed_and_deep_links_to_a_step():
+    name = "sr-t1-t2-worked-turn-eight-calls-diamonds"
+    x = StepExplainer.from_query(f"example={name}&step=3")
+    assert x.index == 3 and x.example.name == name
+    assert "8S:D" in x.say_html.value
+    assert "called diamonds ♦" in x.changes_html.value
+    assert "called ♦ diamonds" in x.changes_html.value
+    assert f"example={name}&amp;step=3" in x.link_html.value
+    x.go(99)
+    assert x.index == x.slider.max
+    x.picker.value = "sr-t4-scoring-64"
+    assert x.example.name == "sr-t4-scoring-64" and x.index == 0
+
+
+def test_explainer_changes_name_drawn_cards():
+    ex = load_example("sr-t3-draw-until-playable")
+    frames = ex.frames()
+    text = " ".join(changes(frames[1].game, frames[2]))
+    assert "drew 2♥" in text and "Stock: 3 → 2" in text
+
+
+def test_explainer_bad_example_is_shown_not_raised():
+    x = StepExplainer("no-such-example")
+    assert x.errors and "no-such-example" in x.error_area.value
+
+
+# -- the scoring calculator -------------------------------------------------------------------
+
+
+def test_SR22_seed_001_scoring_example_shows_its_working():
+    """SR-22: 8♦ 3♣ = 53 and Q♥ A♠ = 11, so the winner scores 64."""
+    calc = ScoreCalculator()
+    res = calc.result
+    assert res.scores == (64, 0, 0)
+    assert res.totals[1:] == (53, 11)
+    working = res.working()
+    assert working == ["Seat 1 holds 8♦ 50 + 3♣ 3 = 53 points.",
+                       "Seat 2 holds Q♥ 10 + A♠ 1 = 11 points.",
+                       "Seat 0 went out and scores 53 + 11 = 64."]
+    for line in working:
+        assert line in calc.working_html.value
+
+
+def test_scoring_clicks_give_and_take_back_cards():
+    calc = ScoreCalculator()
+    calc.picker.pick("KD")
+    assert calc.hand_boxes[1].value == "8D 3C KD" and calc.result.scores[0] == 74
+    calc.target_box.value = 2
+    calc.picker.pick("KD")  # moves the K♦ from seat 1 to seat 2
+    assert calc.hand_boxes[1].value == "8D 3C" and calc.hand_boxes[2].value == "QH AS KD"
+    calc.picker.pick("KD")
+    assert calc.result.scores[0] == 64
+
+
+def test_MU_scoring_is_minus_one_per_card_and_breens_keeps_none():
+    assert score_hands("crazy-8s-music", [[], ["5C", "JK"], ["2H"]], 0).scores == (0, -2, -1)
+    assert score_hands("crazy-breens", [[], ["5C", "JK"]], 0).scores == (0, 0)
+    calc = ScoreCalculator(rules="crazy-eights")
+    calc.set_hand(1, "8D 3X")
+    assert calc.result is None and "3X" in calc.message.value and not calc.errors

@@ -1,0 +1,147 @@
+"""Shared plumbing for the widgets: error areas that never swallow a callback's exception,
+call labels, and the query string of a Voilà page."""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+import os
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+from urllib.parse import parse_qs
+
+import ipywidgets as w
+
+from crazylab.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from crazylab.rules import RuleSet
+
+log = logging.getLogger("crazylab.widgets")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def error_text(exc: BaseException, where: str = "") -> str:
+    """The message an error area shows: what failed, then the traceback."""
+    head = f"{where} failed: " if where else ""
+    tb = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return f"{head}{type(exc).__name__}: {exc}\n\n{tb}"
+
+
+class ErrorReporting:
+    """Mixin: ``report_error`` logs an exception and shows it under the widget. Subclasses
+    implement ``_show_error(text)``; ``errors`` keeps every message (tests read it)."""
+
+    errors: list[str]
+
+    def report_error(self, exc: BaseException, where: str = "") -> None:
+        log.error("crazylab widget: %s failed", where or type(self).__name__,
+                  exc_info=(type(exc), exc, exc.__traceback__))
+        text = error_text(exc, where)
+        if not hasattr(self, "errors"):
+            self.errors = []
+        self.errors.append(text)
+        self._show_error(text)
+
+    def _show_error(self, text: str) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def clear_error(self) -> None:
+        self._show_error("")
+
+
+def guarded(method: F) -> F:
+    """Run a callback; an exception is logged and shown in the widget's error area instead
+    of vanishing into the kernel log."""
+
+    @functools.wraps(method)
+    def wrapper(self: ErrorReporting, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:
+            self.report_error(exc, method.__name__.lstrip("_"))
+            return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class ErrorArea(w.HTML):
+    """A red box under a composed widget; hidden while there is no error."""
+
+    def __init__(self) -> None:
+        super().__init__(value="", layout=w.Layout(display="none"))
+        self.add_class("crazylab-error")
+
+    def show(self, text: str) -> None:
+        if not text:
+            self.value = ""
+            self.layout.display = "none"
+            return
+        head, _, rest = text.partition("\n\n")
+        self.value = (
+            "<div role='alert' style='border:2px solid #c8102e;background:#fff1f1;"
+            "color:#600;padding:6px 10px;border-radius:6px;font-family:sans-serif'>"
+            f"<b>Something went wrong.</b> {html.escape(head)}"
+            + (f"<details><summary>Details</summary><pre style='white-space:pre-wrap;"
+               f"font-size:11px'>{html.escape(rest)}</pre></details>" if rest else "")
+            + "</div>")
+        self.layout.display = ""
+
+
+def call_label(rules: RuleSet, call: str) -> str:
+    """``D`` → ``♦ diamonds``; pitches and letters are shown as they are."""
+    if rules.call_kind == "suit" and call in SUITS:
+        i = SUITS.index(call)
+        return f"{SUIT_SYMBOLS[i]} {SUIT_NAMES[i]}"
+    return call
+
+
+def call_in_force(rules: RuleSet, game_or_obs: Any, pile: int) -> str:
+    """What the next play must follow on ``pile``, in words (from public information)."""
+    top = game_or_obs.piles[pile][-1]
+    call = game_or_obs.calls[pile]
+    if isinstance(call, int):  # a Game stores calls as numbers
+        call = rules.format_call(call)
+    if rules.call_kind == "suit":
+        if call is not None:
+            return f"called {call_label(rules, call)}"
+        if top.suit is None:
+            return "anything"
+        text = f"suit {SUIT_SYMBOLS[top.suit]} {SUIT_NAMES[top.suit]}"
+        if rules.matching == "suit_pitch" and rules.pitches.pitch(top) is not None:
+            text += f" or pitch {rules.pitches.spelling(top)}"
+        return text
+    kind = "letter" if rules.call_kind == "letter" else "pitch"
+    if call is not None:
+        return f"called {kind} {call}"
+    ref = rules.reference(top, None)
+    return f"{kind} {rules.format_call(ref)}"
+
+
+def build_or_default(cls: Any, kwargs: dict[str, Any], defaults: dict[str, Any]) -> Any:
+    """``cls(**kwargs)`` from a page's address; if the address asks for something impossible
+    (an unknown rule set, a word where a number goes), the defaults, with the problem shown
+    in the widget's error area."""
+    try:
+        return cls(**kwargs)
+    except Exception as e:
+        widget = cls(**defaults)
+        widget.report_error(e, "reading the page's address")
+        return widget
+
+
+def query_params(query: str | None = None) -> dict[str, str]:
+    """The page's query parameters (``?example=…&step=…``) as a dict of strings.
+
+    Voilà puts the request's query string into the kernel's environment as
+    ``QUERY_STRING``; with a preheated kernel it must be waited for with
+    ``voila.utils.get_query_string``. Outside Voilà the result is empty."""
+    if query is None:
+        if os.environ.get("VOILA_PREHEAT") == "True":  # pragma: no cover - Voilà preheat
+            from voila.utils import get_query_string
+
+            query = get_query_string() or ""
+        else:
+            query = os.environ.get("QUERY_STRING", "")
+    return {k: v[-1] for k, v in parse_qs(query.lstrip("?")).items()}

@@ -1,0 +1,232 @@
+"""The legal-move explorer: pick a rule set, the top card (and the call in force) and a hand,
+and see every card of the hand with whether it is legal and the rule that decides it."""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from crazylab.cards import CardError, cards, sort_key
+from crazylab.game import Game, SetupError
+from crazylab.moves import PLAY
+from crazylab.render import cards_html
+from crazylab.rules import PRESETS, RuleSet
+from crazylab.rules import rules as get_rules
+
+from ._common import (
+    ErrorArea,
+    ErrorReporting,
+    build_or_default,
+    call_in_force,
+    guarded,
+    query_params,
+)
+from .picker import CardPicker
+from .reasons import verdicts
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def position(rules: str | RuleSet, top: str, hand: str, call: str | None = None) -> Game:
+    """A position for exploring: seat 0 holds ``hand`` and is to play on ``top`` (several
+    tops, one per pile, separated by spaces), with ``call`` in force if the top is wild."""
+    rs = get_rules(rules) if isinstance(rules, str) else rules
+    tops = cards(top)
+    if len(tops) != rs.piles:
+        raise SetupError(f"{rs.name} has {rs.piles} discard pile(s): give {rs.piles} top "
+                         f"card(s), not {len(tops)}")
+    kwargs: dict[str, Any] = {}
+    if call:
+        kwargs["suit" if rs.call_kind == "suit" else "pitch"] = call
+    return Game.from_position(rs, 2, hands=[cards(hand), []], piles=[[t] for t in tops],
+                              to_play=0, **kwargs)
+
+
+def legal_table(game: Game) -> pd.DataFrame:
+    """One row per card of the hand to play: legal or not, its legal moves, and the rule that
+    decides it."""
+    import pandas as pd
+
+    rows = [{"card": v.card.display, "legal": v.legal,
+             "moves": " ".join(str(m) for m in v.moves), "rule": v.reason}
+            for v in verdicts(game)]
+    return pd.DataFrame(rows, columns=["card", "legal", "moves", "rule"]).set_index("card")
+
+
+def whole_deck(rules: RuleSet, tops: str) -> str:
+    """Every card of the deck except the top card(s), as hand text."""
+    left = Counter(rules.deck) - Counter(cards(tops))
+    return " ".join(str(c) for c in sorted(left.elements(), key=sort_key))
+
+
+class LegalMoveExplorer(ErrorReporting, w.VBox):
+    """Try positions and see which cards are legal, and why."""
+
+    def __init__(self, rules: str = "crazy-eights", top: str = "6H",
+                 hand: str = "6C KH 8S 3D", call: str | None = None,
+                 four_colour: bool = False) -> None:
+        self.errors: list[str] = []
+        self.four_colour = four_colour
+        self.game: Game | None = None
+        self.table: pd.DataFrame | None = None
+        style = {"description_width": "initial"}
+        self.rules_box = w.Dropdown(options=list(PRESETS), value=rules, description="Rule set",
+                                    style=style)
+        self.top_box = w.Text(value=top, description="Top card(s)", style=style,
+                              continuous_update=False, placeholder="6H (one per pile)")
+        self.call_box = w.Dropdown(description="Call in force", style=style)
+        self.hand_box = w.Textarea(value=hand, description="Hand", style=style,
+                                   continuous_update=False, placeholder="6C KH 8S 3D",
+                                   layout=w.Layout(width="100%", max_width="640px"))
+        self.deck_button = w.Button(description="Whole deck", tooltip="Put every other card "
+                                    "of the deck in the hand")
+        self.clear_button = w.Button(description="Clear hand", tooltip="Empty the hand")
+        self.picker = CardPicker(get_rules(rules).deck,
+                                 label="Click cards to add them to the hand or take them out")
+        self.message = w.HTML()
+        self.position_html = w.HTML()
+        self.table_html = w.HTML()
+        self.error_area = ErrorArea()
+        self._set_calls(call)
+        self.picker.on_pick(self._toggle)
+        self.deck_button.on_click(self._on_deck)
+        self.clear_button.on_click(self._on_clear)
+        for box in (self.top_box, self.call_box, self.hand_box):
+            box.observe(self._on_change, "value")
+        self.rules_box.observe(self._on_rules, "value")
+        super().__init__([
+            w.HBox([self.rules_box, self.top_box, self.call_box],
+                   layout=w.Layout(flex_flow="row wrap")),
+            self.hand_box, w.HBox([self.deck_button, self.clear_button]),
+            self.message, self.position_html, self.table_html, self.picker, self.error_area,
+        ])
+        self.add_class("crazylab-explorer")
+        self.update()
+
+    @classmethod
+    def from_query(cls, query: str | None = None, **defaults: Any) -> LegalMoveExplorer:
+        """An explorer set up from ``?rules=…&top=…&hand=…&call=…`` (cards as ``6H``)."""
+        q = query_params(query)
+        kwargs = {**defaults, **{k: q[k] for k in ("rules", "top", "hand", "call") if k in q}}
+        return build_or_default(cls, kwargs, defaults)
+
+    @property
+    def rules(self) -> RuleSet:
+        return get_rules(self.rules_box.value)
+
+    def _show_error(self, text: str) -> None:
+        self.error_area.show(text)
+
+    def _set_calls(self, value: str | None = None) -> None:
+        r = self.rules
+        options = [("none (the top card's own)", "")] + [
+            (r.format_call(v), r.format_call(v)) for v in r.call_values]
+        self.call_box.options = options
+        self.call_box.value = value if value in [o[1] for o in options] else ""
+
+    @guarded
+    def _on_rules(self, _change: Any = None) -> None:
+        self.picker.set_deck(self.rules.deck)
+        self._set_calls(None)
+        self.update()
+
+    @guarded
+    def _on_change(self, _change: Any = None) -> None:
+        self.update()
+
+    @guarded
+    def _on_deck(self, _button: Any = None) -> None:
+        self.hand_box.value = whole_deck(self.rules, self.top_box.value)
+
+    @guarded
+    def _on_clear(self, _button: Any = None) -> None:
+        self.hand_box.value = ""
+
+    @guarded
+    def _toggle(self, c: Any) -> None:
+        hand = cards(self.hand_box.value)
+        if c in hand:
+            hand.remove(c)
+        else:
+            hand.append(c)
+        self.hand_box.value = " ".join(str(x) for x in hand)
+
+    def set(self, *, rules: str | None = None, top: str | None = None,
+            hand: str | None = None, call: str | None = None) -> LegalMoveExplorer:
+        """Change several inputs at once (from Python); returns the explorer."""
+        with self.hold_trait_notifications():
+            if rules is not None:
+                self.rules_box.value = rules
+            if top is not None:
+                self.top_box.value = top
+            if hand is not None:
+                self.hand_box.value = hand
+            if call is not None:
+                self.call_box.value = call
+        self.update()
+        return self
+
+    @guarded
+    def update(self) -> None:
+        """Rebuild the position and the table from the inputs."""
+        self.clear_error()
+        try:
+            game = position(self.rules, self.top_box.value, self.hand_box.value,
+                            self.call_box.value or None)
+        except (SetupError, CardError, ValueError) as e:
+            self.game, self.table = None, None
+            self.message.value = (f"<div role='status' style='color:#8a4b00'><b>Cannot set up "
+                                  f"this position:</b> {html.escape(str(e))}</div>")
+            self.table_html.value = ""
+            self.position_html.value = ""
+            return
+        self.game = game
+        self.table = legal_table(game)
+        self.picker.tags = {str(c): "in hand" for c in game.hands[0]}
+        legal = [c for c, row in self.table.iterrows() if row["legal"]]
+        self.message.value = (
+            f"<div role='status'><b>{len(legal)} of {len(self.table)}</b> card(s) can be "
+            f"played: {html.escape(' '.join(legal)) or 'none'}.</div>")
+        self.position_html.value = position_html(game, self.four_colour)
+        self.table_html.value = table_html(self.table)
+
+
+def position_html(game: Game, four_colour: bool = False) -> str:
+    """The top card(s) with what they ask for, and the hand with its legal cards outlined."""
+    r = game.rules
+    piles = "".join(
+        f"<div style='display:inline-block;text-align:center;margin-right:14px'>"
+        f"<div>{'Pile ' + str(p) if r.piles > 1 else 'Top card'}</div>"
+        f"{cards_html([pile[-1]], 56, four_colour)}"
+        f"<div style='font-size:0.9em'>{html.escape(call_in_force(r, game, p))}</div></div>"
+        for p, pile in enumerate(game.piles))
+    legal = {m.cards[0] for m in game.legal_moves() if m.kind == PLAY}
+    hand = sorted(game.hands[0], key=sort_key)
+    return (f"<div style='display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;"
+            f"font-family:DejaVu Sans,sans-serif'><div>{piles}</div><div><div>Hand (legal "
+            f"cards outlined)</div>{cards_html(hand, 44, four_colour, legal)}</div></div>")
+
+
+def table_html(df: pd.DataFrame) -> str:
+    """The explorer's table, with legal rows marked for the eye and for screen readers."""
+    rows = []
+    for card, row in df.iterrows():
+        mark = "✔ legal" if row["legal"] else "✘ not legal"
+        colour = "#e9f7ee" if row["legal"] else "#fbeaea"
+        rows.append(f"<tr style='background:{colour}'><th scope='row' style='font-size:1.1em'>"
+                    f"{html.escape(str(card))}</th><td>{mark}</td>"
+                    f"<td><code>{html.escape(row['moves'])}</code></td>"
+                    f"<td>{html.escape(row['rule'])}</td></tr>")
+    return ("<table class='crazylab-legal' style='border-collapse:collapse;font-family:"
+            "DejaVu Sans,sans-serif'><thead><tr><th>card</th><th>legal?</th><th>moves</th>"
+            "<th>the rule that decides it</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>"
+            "<style>.crazylab-legal td,.crazylab-legal th{border-bottom:1px solid #ddd;"
+            "padding:3px 8px;text-align:left;vertical-align:top}</style>")
+
+
+__all__ = ["LegalMoveExplorer", "legal_table", "position", "table_html", "whole_deck"]

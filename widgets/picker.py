@@ -1,0 +1,62 @@
+"""A grid of every card of a deck to click: cards are tagged (for example with the seat they
+were given to) and the tag is printed under each card."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets as t
+
+from crazylab.cards import Card, sort_key
+from crazylab.render import card_svg
+
+from ._common import ErrorReporting, guarded
+
+HERE = Path(__file__).parent
+
+
+class CardPicker(ErrorReporting, anywidget.AnyWidget):
+    """Click cards of a deck. ``on_pick(callback)`` receives each clicked :class:`Card`;
+    ``tags`` maps card text (``"8D"``) to a short label shown under it."""
+
+    _esm = HERE / "picker.js"
+    _css = HERE / "picker.css"
+
+    cards = t.List().tag(sync=True)
+    tags = t.Dict().tag(sync=True)
+    label = t.Unicode("Click a card").tag(sync=True)
+    error = t.Unicode("").tag(sync=True)
+
+    def __init__(self, deck: Iterable[Card] = (), *, four_colour: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.errors: list[str] = []
+        self._callbacks: list[Callable[[Card], None]] = []
+        self.four_colour = four_colour
+        self.set_deck(deck)
+        self.on_msg(self._on_message)
+
+    def set_deck(self, deck: Iterable[Card]) -> None:
+        unique = sorted(set(deck), key=sort_key)
+        self.cards = [{"card": str(c), "label": c.name,
+                       "svg": card_svg(c, 40, four_colour=self.four_colour)} for c in unique]
+
+    def on_pick(self, callback: Callable[[Card], None]) -> None:
+        self._callbacks.append(callback)
+
+    def pick(self, card: str | Card) -> None:
+        """What a click does: pass the card to every callback."""
+        c = Card.parse(card)
+        for callback in self._callbacks:
+            callback(c)
+
+    def _show_error(self, text: str) -> None:
+        self.error = text
+
+    @guarded
+    def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: Any = None) -> None:
+        if content.get("action") == "pick":
+            self.pick(content["card"])

@@ -1,0 +1,297 @@
+"""The scoring calculator: enter (or click) the cards left in each loser's hand and see each
+card's points, each hand's total and what the winner scores under the rule set's scoring.
+
+The points come from ``rules.card_points``; the final scores come from the engine itself:
+the calculator sets up the position, lets the winner play a last card, and reads
+``game.scores``, so the working shown and the engine can never disagree silently."""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as w
+
+from crazylab.cards import Card, CardError, cards, sort_key
+from crazylab.game import Game, SetupError
+from crazylab.render import cards_html
+from crazylab.rules import PRESETS, RuleSet
+from crazylab.rules import rules as get_rules
+
+from ._common import ErrorArea, ErrorReporting, build_or_default, guarded, query_params
+from .picker import CardPicker
+
+SCORING_WORDS = {
+    "winner_collects": "The winner collects the points of every card left in the other hands.",
+    "minus_one_per_card": "Each player loses one point per card left in hand.",
+    "none": "This rule set keeps no score: the round's winner simply wins.",
+}
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The working of a scored hand."""
+
+    rules: RuleSet
+    winner: int
+    hands: tuple[tuple[Card, ...], ...]
+    points: tuple[tuple[int, ...], ...]  # each card's points, seat by seat
+    totals: tuple[int, ...]
+    scores: tuple[int, ...]  # from the engine
+
+    def working(self, names: list[str] | None = None) -> list[str]:
+        """The calculation in words, seat by seat, then the winner's line."""
+        names = names or [f"Seat {s}" for s in range(len(self.hands))]
+        lines = []
+        for s, hand in enumerate(self.hands):
+            if s == self.winner:
+                continue
+            if hand:
+                parts = " + ".join(f"{c.display} {p}" for c, p in zip(hand, self.points[s],
+                                                                       strict=True))
+                lines.append(f"{names[s]} holds {parts} = {self.totals[s]} points.")
+            else:
+                lines.append(f"{names[s]} holds no cards: 0 points.")
+        w_name = names[self.winner]
+        kind = self.rules.scoring
+        others = [s for s in range(len(self.hands)) if s != self.winner]
+        if kind == "winner_collects":
+            sums = " + ".join(str(self.totals[s]) for s in others)
+            lines.append(f"{w_name} went out and scores {sums} = {self.scores[self.winner]}.")
+        elif kind == "minus_one_per_card":
+            lines.append(", ".join(f"{names[s]} {self.scores[s]:+d}"
+                                   for s in range(len(self.hands))) + " (one per card).")
+        else:
+            lines.append(f"{w_name} wins the round; nobody scores points.")
+        return lines
+
+
+def score_hands(rules: str | RuleSet, hands: list[list[Card | str]], winner: int) -> Scored:
+    """Score a hand that ``winner`` went out of, with ``hands`` left in the other seats
+    (the winner's entry is ignored). The scores are the engine's."""
+    rs = get_rules(rules) if isinstance(rules, str) else rules
+    left = [tuple(Card.parse(c) for c in h) if s != winner else () for s, h in enumerate(hands)]
+    n = len(left)
+    if not rs.min_players <= n <= rs.max_players:
+        raise SetupError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {n}")
+    if not 0 <= winner < n:
+        raise SetupError(f"the winner must be a seat from 0 to {n - 1}")
+    last, tops = _last_play(rs, [c for h in left for c in h])
+    game_hands: list[list[Card]] = [list(h) for h in left]
+    game_hands[winner] = [last]
+    game = Game.from_position(rs, n, hands=game_hands, piles=[[t] for t in tops],
+                              to_play=winner)
+    game.push(str(last) if rs.piles == 1 else f"{last}@0")
+    points = tuple(tuple(rs.card_points(c) for c in h) for h in left)
+    return Scored(rs, winner, tuple(left), points, tuple(sum(p) for p in points),
+                  tuple(game.scores))
+
+
+def _last_play(rs: RuleSet, used: list[Card]) -> tuple[Card, list[Card]]:
+    """A last card for the winner and the top card of each pile (the first one fits it),
+    from cards nobody holds: plain cards, no wild and no Breens special, so playing the last
+    card only ends the hand."""
+    free = Counter(rs.deck) - Counter(used)
+    plain = [c for c in sorted(free, key=sort_key)
+             if not rs.is_wild(c) and c.rank in (3, 4, 5, 6, 7, 9, 10)]
+    for top in plain:
+        for last in plain:
+            if last == top or last not in rs.accepts[rs.reference(top, None)]:
+                continue
+            others = [c for c in plain if c not in (top, last)][:rs.piles - 1]
+            if len(others) == rs.piles - 1:
+                return last, [top, *others]
+    raise SetupError("the hands use so many cards that no last play can be set up")
+
+
+class ScoreCalculator(ErrorReporting, w.VBox):
+    """Type or click the cards left in each hand; see the points and the winner's score."""
+
+    def __init__(self, rules: str = "crazy-eights", players: int = 3, winner: int = 0,
+                 hands: dict[int, str] | None = None, four_colour: bool = False) -> None:
+        self.errors: list[str] = []
+        self.four_colour = four_colour
+        self.result: Scored | None = None
+        self._building = False
+        hands = hands if hands is not None else {1: "8D 3C", 2: "QH AS"}
+        style = {"description_width": "initial"}
+        self.rules_box = w.Dropdown(options=list(PRESETS), value=rules, description="Rule set",
+                                    style=style)
+        self.players_box = w.BoundedIntText(value=players, min=2, max=6, description="Players",
+                                            style=style, layout=w.Layout(width="140px"))
+        self.winner_box = w.Dropdown(description="Went out", style=style)
+        self.hand_boxes: list[w.Text] = []
+        self.hands_area = w.VBox()
+        self.target_box = w.ToggleButtons(description="Clicks go to", style=style)
+        self.picker = CardPicker(label="Click a card to give it to the chosen seat "
+                                       "(click again to take it back)")
+        self.message = w.HTML()
+        self.working_html = w.HTML()
+        self.error_area = ErrorArea()
+        self._hands_text = {int(k): v for k, v in hands.items()}
+        self.picker.on_pick(self._toggle)
+        self.rules_box.observe(self._on_rules, "value")
+        self.players_box.observe(self._on_players, "value")
+        self.winner_box.observe(self._on_winner, "value")
+        super().__init__([
+            w.HBox([self.rules_box, self.players_box, self.winner_box],
+                   layout=w.Layout(flex_flow="row wrap")),
+            self.hands_area, self.message, self.working_html, self.target_box, self.picker,
+            self.error_area,
+        ])
+        self.add_class("crazylab-scoring")
+        self._rebuild(winner)
+
+    @classmethod
+    def from_query(cls, query: str | None = None, **defaults: Any) -> ScoreCalculator:
+        """A calculator set up from ``?rules=…&players=3&winner=0&seat1=8D+3C&seat2=QH+AS``."""
+        q = query_params(query)
+        kwargs: dict[str, Any] = dict(defaults)
+        if "rules" in q:
+            kwargs["rules"] = q["rules"]
+        for key in ("players", "winner"):
+            if key in q:
+                kwargs[key] = int(q[key]) if q[key].isdigit() else q[key]
+        seats = {int(k[4:]): v for k, v in q.items() if k.startswith("seat") and k[4:].isdigit()}
+        if seats:
+            kwargs["hands"] = seats
+        return build_or_default(cls, kwargs, defaults)
+
+    @property
+    def rules(self) -> RuleSet:
+        return get_rules(self.rules_box.value)
+
+    @property
+    def players(self) -> int:
+        return self.players_box.value
+
+    @property
+    def winner(self) -> int:
+        return self.winner_box.value
+
+    def _show_error(self, text: str) -> None:
+        self.error_area.show(text)
+
+    def set_hand(self, seat: int, text: str) -> None:
+        """Type the cards left in ``seat``'s hand (``"8D 3C"``)."""
+        self.hand_boxes[seat].value = text
+
+    def _rebuild(self, winner: int = 0) -> None:
+        r = self.rules
+        self.players_box.min, self.players_box.max = r.min_players, r.max_players
+        n = self.players
+        for s, box in enumerate(self.hand_boxes):
+            self._hands_text[s] = box.value
+            box.unobserve(self._on_hand, "value")
+        self.hand_boxes = []
+        for s in range(n):
+            box = w.Text(value=self._hands_text.get(s, ""), description=f"Seat {s} holds",
+                         continuous_update=False,
+                         placeholder="cards left, e.g. 8D 3C", style={"description_width":
+                                                                      "initial"})
+            box.observe(self._on_hand, "value")
+            self.hand_boxes.append(box)
+        self.hands_area.children = self.hand_boxes
+        self._building = True
+        try:
+            self.winner_box.options = [(f"Seat {s}", s) for s in range(n)]
+            self.winner_box.value = min(winner, n - 1)
+        finally:
+            self._building = False
+        self._sync_targets()
+        self.picker.set_deck(r.deck)
+        self.update()
+
+    def _sync_targets(self) -> None:
+        seats = [s for s in range(self.players) if s != self.winner]
+        current = self.target_box.value if self.target_box.value in seats else seats[0]
+        self.target_box.options = [(f"Seat {s}", s) for s in seats]
+        self.target_box.value = current
+        for s, box in enumerate(self.hand_boxes):
+            box.disabled = s == self.winner
+            if s == self.winner:
+                box.placeholder = "went out: no cards"
+
+    @guarded
+    def _on_rules(self, _change: Any = None) -> None:
+        r = self.rules
+        self.players_box.value = min(max(self.players, r.min_players), r.max_players)
+        self._rebuild(self.winner)
+
+    @guarded
+    def _on_players(self, _change: Any = None) -> None:
+        self._rebuild(self.winner)
+
+    @guarded
+    def _on_winner(self, _change: Any = None) -> None:
+        if self._building:
+            return
+        self._sync_targets()
+        self.update()
+
+    @guarded
+    def _on_hand(self, _change: Any = None) -> None:
+        self.update()
+
+    @guarded
+    def _toggle(self, c: Card) -> None:
+        """A click on a card: take it back from the chosen seat, or give it to that seat
+        (moving it from another seat that holds it)."""
+        seat = self.target_box.value
+        target = self.hand_boxes[seat]
+        mine = cards(target.value)
+        if c in mine:
+            mine.remove(c)
+            target.value = " ".join(str(x) for x in mine)
+            return
+        for s, box in enumerate(self.hand_boxes):
+            if s != seat and box.value.strip():
+                hand = cards(box.value)
+                if c in hand:
+                    hand.remove(c)
+                    box.value = " ".join(str(x) for x in hand)
+                    break
+        target.value = (target.value + " " + str(c)).strip()
+
+    @guarded
+    def update(self) -> None:
+        """Score the hands as they are typed now."""
+        self.clear_error()
+        r = self.rules
+        try:
+            hands = [cards(b.value) if s != self.winner else []
+                     for s, b in enumerate(self.hand_boxes)]
+            self.result = score_hands(r, hands, self.winner)
+        except (SetupError, CardError, ValueError) as e:
+            self.result = None
+            self.message.value = (f"<div role='status' style='color:#8a4b00'><b>Cannot score "
+                                  f"this:</b> {html.escape(str(e))}</div>")
+            self.working_html.value = ""
+            return
+        res = self.result
+        self.picker.tags = {str(c): f"seat {s}" for s, h in enumerate(res.hands) for c in h}
+        self.message.value = f"<div role='status'>{html.escape(SCORING_WORDS[r.scoring])}</div>"
+        rows = []
+        for s, hand in enumerate(res.hands):
+            if s == res.winner:
+                rows.append(f"<tr><th scope='row'>Seat {s}</th><td>went out</td><td></td>"
+                            f"<td><b>{res.scores[s]:+d}</b></td></tr>")
+                continue
+            faces = cards_html(list(hand), 36, self.four_colour) if hand else "—"
+            each = " + ".join(f"{c.display}&nbsp;{p}" for c, p in zip(hand, res.points[s],
+                                                                       strict=True))
+            rows.append(f"<tr><th scope='row'>Seat {s}</th><td>{faces}<div>{each}</div></td>"
+                        f"<td>{res.totals[s]}</td><td><b>{res.scores[s]:+d}</b></td></tr>")
+        working = "".join(f"<li>{html.escape(line)}</li>" for line in res.working())
+        self.working_html.value = (
+            "<table class='crazylab-score' style='border-collapse:collapse'><thead><tr>"
+            "<th>seat</th><th>cards left (points each)</th><th>hand total</th>"
+            "<th>scores</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+            f"<div><b>Working</b><ol style='margin:2px 0'>{working}</ol></div>"
+            "<style>.crazylab-score td,.crazylab-score th{border-bottom:1px solid #ddd;"
+            "padding:3px 10px;text-align:left;vertical-align:top}</style>")
+
+
+__all__ = ["ScoreCalculator", "Scored", "score_hands"]

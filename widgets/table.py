@@ -1,0 +1,673 @@
+"""The game table: play a hand or a match against 1-3 computer opponents under any rule set.
+
+Everything the browser shows is one synced trait, ``view``, built only from what the human
+seat may see (``game.observation(0)`` plus the engine's explanations of that seat's own
+cards). The browser sends actions (``card``, ``move``, ``choose``, ``bot`` …) as messages;
+the same actions are methods here, so the table can be driven and tested from Python.
+
+Opponents move one at a time: the browser asks for the next bot move after ``delay``
+seconds (so nothing blocks the kernel); with ``delay=0`` the bots move at once.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets as t
+
+from crazylab.cards import Card, CardError
+from crazylab.game import Game, IllegalMove
+from crazylab.match import Match
+from crazylab.moves import DRAW, END, PASS, PLAY, Move
+from crazylab.observe import Observation
+from crazylab.render import card_svg
+from crazylab.rules import PRESETS, RuleSet
+from crazylab.rules import rules as get_rules
+
+from ._common import (
+    ErrorReporting,
+    build_or_default,
+    call_in_force,
+    call_label,
+    guarded,
+    query_params,
+)
+from .players import Bot, bot_levels, random_bot, resolve_bot
+from .reasons import card_moves, legal_reason
+
+HERE = Path(__file__).parent
+HUMAN = 0
+MAX_LOG = 80
+
+ACTION_LABELS = {DRAW: "Draw", PASS: "Pass", END: "End turn"}
+ACTION_KEYS = {DRAW: "d", PASS: "p", END: "e"}
+#: button labels for phases added by rule sets (Crazy Breens); other phases use ACTION_LABELS
+PHASE_LABELS = {
+    ("penalty", DRAW): "Draw a penalty card",
+    ("penalty", PASS): "Lose the turn",
+    ("drop", END): "Drop nothing",
+}
+PHASE_HELP = {
+    "chain": "Play another card that fits, or end your turn.",
+    "penalty": "You are hit: counter with a Jack (click it) or take the penalty.",
+    "drop": "Your Queen lets you drop one card of your hand: click it, or drop nothing.",
+    "declare": "A wild card was turned up for you: call the suit that counts now.",
+}
+#: the chooser's questions, in the order they are asked
+DIMENSIONS: tuple[tuple[str, Callable[[Move], Any]], ...] = (
+    ("stack", lambda m: m.cards),
+    ("pile", lambda m: m.pile),
+    ("call", lambda m: m.call),
+)
+
+
+class GameTable(ErrorReporting, anywidget.AnyWidget):
+    """A card table for one human (seat 0) against computer opponents.
+
+    >>> table = GameTable("crazy-eights-classic", opponents=2, seed=1, delay=0)
+    >>> table.click_card("8S")   # a legal eight opens the suit chooser  # doctest: +SKIP
+    >>> table.choose_call("D")                                          # doctest: +SKIP
+    """
+
+    _esm = HERE / "table.js"
+    _css = HERE / "table.css"
+
+    view = t.Dict().tag(sync=True)
+    error = t.Unicode("").tag(sync=True)
+    delay = t.Float(0.7).tag(sync=True)
+    four_colour = t.Bool(False).tag(sync=True)
+    show_hint = t.Bool(False).tag(sync=True)
+    preset = t.Unicode("crazy-eights-classic").tag(sync=True)
+    opponents = t.Int(1).tag(sync=True)
+    level = t.Unicode("random").tag(sync=True)
+
+    def __init__(self, rules: str | RuleSet = "crazy-eights-classic", opponents: int = 1, *,
+                 seed: int | None = None, bot: str | Bot | None = None,
+                 delay: float = 0.7, four_colour: bool = False,
+                 target: int | None | str = "rules", names: Sequence[str] | None = None,
+                 **kwargs: Any) -> None:
+        self._ready = False
+        self.errors: list[str] = []
+        self._rules = get_rules(rules) if isinstance(rules, str) else rules
+        self._custom_bot: Bot | None = bot if callable(bot) else None
+        levels = bot_levels()
+        level = "custom" if self._custom_bot else (bot or _default_level(levels))
+        super().__init__(delay=delay, four_colour=four_colour, preset=self._rules.name,
+                         opponents=opponents, level=level, **kwargs)
+        self._seed = random.randrange(2**31) if seed is None else int(seed)
+        self._rng = random.Random(self._seed)
+        self._target = target
+        self._names = list(names) if names else None
+        self._message, self._message_kind = "", "info"
+        self._pending: list[Move] = []
+        self._pending_card: Card | None = None
+        self._token = 0
+        self._seq = 0
+        self.match: Match
+        self.on_msg(self._on_message)
+        self._clamp_opponents()
+        self._ready = True
+        self.new_match()
+
+    @classmethod
+    def from_query(cls, query: str | None = None, **defaults: Any) -> GameTable:
+        """A table set up from a page's query string: ``?rules=crazy-eights-quick&
+        opponents=2&seed=5&delay=0.3&level=random&four=1``."""
+        q = query_params(query)
+        kwargs: dict[str, Any] = dict(defaults)
+        if "rules" in q:
+            kwargs["rules"] = q["rules"]
+        for key, conv in (("opponents", int), ("seed", int), ("delay", float)):
+            if key in q:
+                kwargs[key] = _number(conv, q[key])
+        if "level" in q:
+            kwargs["bot"] = q["level"]
+        if q.get("four", "") not in ("", "0", "false"):
+            kwargs["four_colour"] = True
+        return build_or_default(cls, kwargs, defaults)
+
+    # -- state --------------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._rules
+
+    @property
+    def game(self) -> Game:
+        """The hand being played (the kernel holds it; the browser never sees it whole)."""
+        return self.match.game
+
+    @property
+    def observation(self) -> Observation:
+        return self.game.observation(HUMAN)
+
+    @property
+    def players(self) -> int:
+        return self.opponents + 1
+
+    @property
+    def names(self) -> list[str]:
+        if self._names and len(self._names) >= self.players:
+            return self._names[:self.players]
+        return ["You"] + [f"Bot {s}" for s in range(1, self.players)]
+
+    @property
+    def message(self) -> str:
+        return self._message
+
+    @property
+    def your_turn(self) -> bool:
+        return not self.game.over and self.game.to_play == HUMAN
+
+    @property
+    def bot_pending(self) -> bool:
+        return not self.game.over and self.game.to_play != HUMAN
+
+    def bot_for(self, seat: int) -> Bot:
+        if self._custom_bot is not None:
+            return self._custom_bot
+        return resolve_bot(self.level) if self.level != "custom" else random_bot
+
+    def _show_error(self, text: str) -> None:
+        self.error = text
+
+    # -- actions (the browser sends these as messages) ----------------------------------------
+
+    @guarded
+    def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: Any = None) -> None:
+        action = content.get("action")
+        if action == "card":
+            self.click_card(content["card"])
+        elif action == "move":
+            self.play(content["move"])
+        elif action == "choose":
+            self.choose(int(content["index"]))
+        elif action == "cancel":
+            self.cancel()
+        elif action == "bot":
+            self.bot_step(content.get("token"))
+        elif action == "new_hand":
+            self.new_hand()
+        elif action == "new_match":
+            self.new_match()
+        elif action == "clear_error":
+            self.error = ""
+        else:
+            raise ValueError(f"unknown action {action!r} from the browser")
+
+    @guarded
+    def click_card(self, card: str | Card) -> bool:
+        """The human clicks a card of their hand: play it if only one move starts with it,
+        open the chooser if several do (a call, a pile, a stack), else say why not."""
+        try:
+            c = Card.parse(card)
+        except CardError as e:
+            return self._refuse(str(e))
+        self._pending, self._pending_card = [], None
+        if c not in self.game.hands[HUMAN]:
+            return self._refuse(f"You do not hold {c.display}.")
+        if not self.your_turn:
+            return self._refuse(self._wait_text())
+        moves = list(card_moves(self.game, c))
+        if not moves:
+            return self._refuse(self.game.explain(str(c)) or f"{c.display} cannot be played now.")
+        if len(moves) == 1:
+            return self.play(moves[0])
+        self._pending, self._pending_card = moves, c
+        self._say("", "info")
+        self._refresh()
+        return True
+
+    @guarded
+    def choose(self, index: int) -> bool:
+        """Pick option ``index`` of the open chooser (a stack, a pile or a call)."""
+        step = self._chooser_step()
+        if step is None:
+            return self._refuse("There is nothing to choose right now.")
+        _name, key, values = step
+        if not 0 <= index < len(values):
+            return self._refuse(f"There is no option {index}.")
+        chosen = values[index]
+        self._pending = [m for m in self._pending if key(m) == chosen]
+        if len(self._pending) == 1:
+            return self.play(self._pending[0])
+        self._refresh()
+        return True
+
+    def choose_call(self, call: str) -> bool:
+        """Pick a call by its text (``D``, ``♦``, ``C#``…) in an open call chooser."""
+        step = self._chooser_step()
+        if step is None or step[0] != "call":
+            return self._refuse("No call is being chosen right now.")
+        canonical = self.game._format_call_text(call)
+        return self.choose(step[2].index(canonical))
+
+    def choose_pile(self, pile: int) -> bool:
+        step = self._chooser_step()
+        if step is None or step[0] != "pile":
+            return self._refuse("No pile is being chosen right now.")
+        return self.choose(step[2].index(pile))
+
+    @guarded
+    def cancel(self) -> None:
+        """Close the chooser (a forced one, for a card not in the hand, opens again)."""
+        self._pending, self._pending_card = [], None
+        self._say("", "info")
+        self._refresh()
+
+    @guarded
+    def play(self, move: str | Move) -> bool:
+        """The human makes ``move`` (``"6C"``, ``"8S:D"``, ``"draw"``…). An illegal move
+        changes nothing; the table says why."""
+        self._pending, self._pending_card = [], None
+        if self.game.over:
+            return self._refuse("The hand is over: press New hand to deal again.")
+        if not self.your_turn:
+            return self._refuse(self._wait_text())
+        try:
+            self.game.push(move, seat=HUMAN)
+        except IllegalMove as e:
+            return self._refuse(str(e))
+        self._after_move()
+        return True
+
+    def press(self, action: str) -> bool:
+        """Press the Draw, Pass or End button (only shown when legal)."""
+        return self.play(action)
+
+    @guarded
+    def bot_step(self, token: int | None = None) -> bool:
+        """Play one computer move (the browser asks after ``delay``). A stale ``token`` is
+        ignored, so two open views cannot move twice."""
+        if token is not None and token != self._token:
+            return False
+        if not self.bot_pending:
+            return False
+        self._one_bot_move()
+        self._after_move(from_bot=True)
+        return True
+
+    def run_bots(self, limit: int = 10_000) -> None:
+        """Play every pending computer move now."""
+        for _ in range(limit):
+            if not self.bot_pending:
+                break
+            self._one_bot_move()
+        self._after_move(from_bot=True, run=False)
+
+    @guarded
+    def new_hand(self) -> None:
+        """Deal the next hand of the match (a new match once it is over). Mid-hand, the hand
+        is abandoned unscored and redealt by the same dealer."""
+        m = self.match
+        if m.over:
+            self.new_match()
+            return
+        if m.game.over:
+            m.next_hand()
+        else:
+            self.match = Match(self._rules, self.players, seed=self._rng.randrange(2**31),
+                               target=m.target, dealer=m.dealer, scores=m.scores)
+            self.match.hands[:0] = [h for h in m.hands if h.over]  # keep the hands played
+        self._start_hand()
+
+    @guarded
+    def new_match(self) -> None:
+        """Start a match from zero with the current rule set and opponents."""
+        target = self._rules.match_target if self._target == "rules" else self._target
+        self.match = Match(self._rules, self.players, seed=self._rng.randrange(2**31),
+                           target=target)  # type: ignore[arg-type]
+        self._start_hand()
+
+    @guarded
+    def set_game(self, game: Game) -> None:
+        """Play on from a given position (a worked example's, say): seat 0 is the human. The
+        match starts again with this hand."""
+        self._ready = False
+        try:
+            self._rules = game.rules
+            self.preset = game.rules.name
+            self.opponents = game.n - 1
+        finally:
+            self._ready = True
+        match = Match(game.rules, game.n, seed=self._rng.randrange(2**31), dealer=game.dealer,
+                      target=self.match.target)
+        match.game, match.hands = game, [game]
+        self.match = match
+        self._start_hand()
+
+    def hint(self, show: bool = True) -> dict[str, Any]:
+        """Show (or hide) the hint: which cards are legal and why each other one is not."""
+        self.show_hint = show
+        return self.view.get("hint", {})
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _start_hand(self) -> None:
+        self._pending, self._pending_card = [], None
+        self._say(f"New hand of {self._rules.name}. Dealer: {self.names[self.game.dealer]}.",
+                  "info")
+        self._after_move(from_bot=True)
+
+    def _one_bot_move(self) -> None:
+        g = self.game
+        seat = g.to_play
+        obs = g.observation(seat)
+        try:
+            move = self.bot_for(seat)(obs, self._rng)
+            g.push(move, seat=seat)
+        except IllegalMove as e:
+            self.report_error(e, f"the {self.level} bot's move")
+            g.push(random_bot(obs, self._rng), seat=seat)
+        except Exception as e:
+            self.report_error(e, f"the {self.level} bot")
+            g.push(random_bot(obs, self._rng), seat=seat)
+
+    def _after_move(self, from_bot: bool = False, run: bool = True) -> None:
+        if run and self.bot_pending and self.delay <= 0:
+            for _ in range(10_000):
+                if not self.bot_pending:
+                    break
+                self._one_bot_move()
+        if self.game.over:
+            self.match.record()
+            self._say(self._result_text(), "result")
+        elif not from_bot or self.your_turn:
+            self._say("", "info")
+        self._token += 1
+        self._refresh()
+
+    def _refuse(self, why: str) -> bool:
+        self._say(why, "warn")
+        self._refresh()
+        return False
+
+    def _say(self, text: str, kind: str) -> None:
+        self._message, self._message_kind = text, kind
+
+    def _wait_text(self) -> str:
+        return f"Wait: it is {self.names[self.game.to_play]}'s turn."
+
+    def _chooser_step(self) -> tuple[str, Callable[[Move], Any], list[Any]] | None:
+        if not self._pending:
+            return None
+        for name, key in DIMENSIONS:
+            values: list[Any] = []
+            for m in self._pending:
+                if key(m) not in values:
+                    values.append(key(m))
+            if len(values) > 1:
+                return name, key, values
+        return None
+
+    def _result_text(self) -> str:
+        g, names = self.game, self.names
+        res = g.result
+        assert res is not None
+        if res.reason == "VOID":
+            text = "The hand is void: everyone passed with the stock empty; nobody scores."
+        else:
+            who = " and ".join(names[s] for s in res.winners) or "nobody"
+            verb = "wins" if len(res.winners) == 1 and res.winners[0] != HUMAN else "win"
+            if res.reason == "OUT":
+                text = f"{who} went out and {verb} the hand."
+            else:
+                text = f"The hand is blocked: {who} {verb} it."
+            text = text[0].upper() + text[1:]
+        points = [f"{names[s]} {'score' if s == HUMAN else 'scores'} {p:+d}"
+                  for s, p in enumerate(res.scores) if p]
+        if points:
+            text += " " + "; ".join(points) + "."
+        m = self.match
+        if m.over:
+            w = m.winner
+            text += (f" Match over: {names[w]} {'win' if w == HUMAN else 'wins'} "
+                     f"with {m.scores[w]} points." if w is not None
+                     else " Match over: a tie at the top.")
+        return text
+
+    def _turn_text(self, obs: Observation) -> str:
+        moves = obs.legal
+        kinds = {m.kind for m in moves}
+        if obs.phase == "penalty" and PLAY not in kinds:
+            return ("You are hit and cannot counter: "
+                    + ("draw the penalty." if DRAW in kinds else "you lose the turn."))
+        if obs.phase in PHASE_HELP:
+            return PHASE_HELP[obs.phase]
+        if obs.phase != "play":
+            return (f"Your turn ({obs.phase}): choose a marked card or a button.")
+        if PLAY in kinds:
+            return "Your turn: play a marked card" + (" or draw." if DRAW in kinds else ".")
+        if kinds == {DRAW}:
+            return "Your turn: no card fits, so draw from the stock."
+        if kinds == {PASS}:
+            return "Your turn: nothing fits and you cannot draw, so pass."
+        return "Your turn."
+
+    @t.observe("preset", "opponents")
+    def _on_settings(self, change: dict[str, Any]) -> None:
+        if not self._ready:
+            return
+        self._apply_settings(change)
+
+    @guarded
+    def _apply_settings(self, change: dict[str, Any]) -> None:
+        if change["name"] == "preset" and change["new"] != self._rules.name:
+            self._rules = get_rules(change["new"])
+        self._clamp_opponents()
+        self.new_match()
+
+    def _clamp_opponents(self) -> None:
+        r = self._rules
+        lo, hi = max(1, r.min_players - 1), min(3, r.max_players - 1)
+        if not lo <= self.opponents <= hi:
+            self._ready = False
+            self.opponents = min(max(self.opponents, lo), hi)
+            self._ready = True
+
+    @t.observe("level", "four_colour", "show_hint", "delay")
+    def _on_display(self, change: dict[str, Any]) -> None:
+        if not self._ready:
+            return
+        if change["name"] == "delay":  # with no delay left, pending bots move now
+            guarded(GameTable._after_move)(self, from_bot=True)
+        else:
+            guarded(GameTable._refresh)(self)
+
+    def _refresh(self) -> None:
+        self._open_forced_chooser()
+        self._seq += 1
+        self.view = self._build_view()
+
+    # -- the view: what seat 0 may see ------------------------------------------------------
+
+    def _build_view(self) -> dict[str, Any]:
+        g = self.game
+        obs = g.observation(HUMAN)
+        r = obs.rules
+        names = self.names
+        four = self.four_colour
+        mine = self.your_turn
+        legal_by_card: dict[Card, list[Move]] = {}
+        for m in obs.legal:
+            if m.kind == PLAY:
+                legal_by_card.setdefault(m.cards[0], []).append(m)
+        hand = []
+        hint_legal, hint_other = [], []
+        for c in obs.hand:
+            moves = legal_by_card.get(c, [])
+            if mine:
+                why = (legal_reason(g, c, tuple(moves)) if moves
+                       else g.explain(str(c)) or "Not playable now.")
+            else:
+                why = ""
+            entry = {"card": str(c), "display": c.display, "label": c.name,
+                     "legal": bool(moves), "why": why,
+                     "svg": card_svg(c, 64, four_colour=four)}
+            hand.append(entry)
+            if mine:
+                (hint_legal if moves else hint_other).append(
+                    {"card": c.display, "why": why,
+                     "moves": [str(m) for m in moves][:6] + (["…"] if len(moves) > 6 else [])})
+        piles = []
+        for p, pile in enumerate(obs.piles):
+            top = pile[-1]
+            piles.append({
+                "index": p,
+                "label": f"Pile {p}" if r.piles > 1 else "Discard pile",
+                "top": str(top), "display": top.display, "name": top.name,
+                "svg": card_svg(top, 80, four_colour=four),
+                "count": len(pile),
+                "in_force": call_in_force(r, obs, p),
+                "called": obs.calls[p] is not None,
+            })
+        actions = [{"move": m.kind, "label": self._action_label(m.kind, obs),
+                    "key": ACTION_KEYS[m.kind]}
+                   for m in obs.legal if m.kind != PLAY]
+        opponents = [{"seat": s, "name": names[s], "count": obs.hand_sizes[s],
+                      "to_play": (not obs.over and obs.to_play == s),
+                      "dealer": s == g.dealer}
+                     for s in range(1, obs.players)]
+        extra = dict(obs.extra)
+        pending = [f"{names[seat]} {'are' if seat == HUMAN else 'is'} hit: "
+                   + (f"{left} card{'s' if left != 1 else ''} to draw and " if left else "")
+                   + "the turn is lost"
+                   for seat, left, _hits in extra.get("pending", ())]  # type: ignore[attr-defined]
+        message = self._message or (self._turn_text(obs) if mine else
+                                    (f"{names[obs.to_play]} is thinking…"
+                                     if not obs.over else ""))
+        kind = self._message_kind if self._message else "info"
+        m = self.match
+        return {
+            "seq": self._seq,
+            "rules": r.name,
+            "description": r.description,
+            "call_kind": r.call_kind,
+            "players": obs.players,
+            "names": names,
+            "to_play": obs.to_play,
+            "your_turn": mine,
+            "phase": obs.phase,
+            "over": obs.over,
+            "hand": hand,
+            "hand_size": len(obs.hand),
+            "piles": piles,
+            "stock": {"count": obs.stock_size, "can_draw": mine and any(
+                x.kind == DRAW for x in obs.legal), "reshuffles": obs.reshuffles,
+                "svg": card_svg(None, 64, face_down=True)},
+            "opponents": opponents,
+            "back_svg": card_svg(None, 30, face_down=True),
+            "actions": actions if mine else [],
+            "chooser": self._chooser_view(),
+            "pending": pending,
+            "message": message,
+            "message_kind": kind,
+            "log": [_log_line(e.describe(viewer=HUMAN, names=names), names)
+                    for e in obs.events[-2 * MAX_LOG:] if e.kind != "turn"][-MAX_LOG:],
+            "hint": {"legal": hint_legal, "other": hint_other} if mine else {},
+            "scores": {
+                "kept": r.scoring != "none",
+                "hand": list(obs.scores) if obs.over else None,
+                "match": list(m.scores),
+                "target": m.target,
+                "hands_played": sum(1 for h in m.hands if h.over),
+                "match_over": m.over,
+                "dealer": g.dealer,
+            },
+            "bot": ({"token": self._token, "seat": obs.to_play}
+                    if self.bot_pending and self.delay > 0 else None),
+            "settings": {
+                "presets": [{"name": n, "description": p.description}
+                            for n, p in _presets_with(self._rules).items()],
+                "opponents": list(range(max(1, r.min_players - 1), min(3, r.max_players - 1) + 1)),
+                "levels": list(bot_levels()) + (["custom"] if self._custom_bot else []),
+            },
+        }
+
+    def _action_label(self, kind: str, obs: Observation) -> str:
+        r = obs.rules
+        if (obs.phase, kind) in PHASE_LABELS:
+            return PHASE_LABELS[obs.phase, kind]
+        if kind == DRAW and r.draw_rule == "fixed" and obs.phase in ("play", "chain"):
+            return f"Draw {r.draw_limit}"
+        if kind == END and obs.phase not in ("play", "chain"):
+            return "Decline (end)"
+        return ACTION_LABELS[kind]
+
+    def _open_forced_chooser(self) -> None:
+        """Plays of a card the human does not hold (a wild turned up by an effect that the
+        human must call) open the chooser by themselves."""
+        if self._pending or not self.your_turn:
+            return
+        hand = set(self.game.hands[HUMAN])
+        loose = [m for m in self.game.legal_moves() if m.kind == PLAY and m.cards[0] not in hand]
+        if loose:
+            self._pending, self._pending_card = loose, loose[0].cards[0]
+
+    def _chooser_view(self) -> dict[str, Any] | None:
+        step = self._chooser_step()
+        if step is None or self._pending_card is None:
+            return None
+        name, _key, values = step
+        c = self._pending_card
+        r, g = self._rules, self.game
+        options = []
+        for i, v in enumerate(values):
+            if name == "stack":
+                label, aria = " + ".join(x.display for x in v), "play " + ", then ".join(
+                    x.name for x in v)
+            elif name == "pile":
+                top = g.piles[v][-1]
+                label, aria = f"Pile {v} ({top.display})", f"pile {v}, top card {top.name}"
+            else:
+                label = call_label(r, v)
+                aria = f"call {label.split(' ', 1)[-1] if r.call_kind == 'suit' else v}"
+            options.append({"index": i, "label": label, "aria": aria, "value": str(v)})
+        what = {"suit": "suit", "letter": "letter", "pitch": "pitch"}[r.call_kind]
+        title = {
+            "stack": f"Play {c.display} alone or stack more {c.display[:-1] or c.display}s?",
+            "pile": f"On which pile do you play {c.display}?",
+            "call": f"{c.display} is wild: call a {what}.",
+        }[name]
+        forced = c not in self.game.hands[HUMAN]
+        return {"card": str(c), "kind": name, "title": title, "options": options,
+                "forced": forced}
+
+
+def _number(conv: Callable[[str], Any], text: str) -> Any:
+    """A number from the address; a bad one is kept as text so the constructor refuses it."""
+    try:
+        return conv(text)
+    except ValueError:
+        return text
+
+
+def _log_line(text: str, names: list[str]) -> str:
+    """An event's sentence with the table's names for seats (``Bot 2``, ``You``)."""
+    text = text.replace("You was ", "You were ")
+    return _SEAT.sub(lambda m: (f"{names[int(m[2])]} (seat 0)" if m[2] == "0"
+                                else names[int(m[2])]) if int(m[2]) < len(names) else m[0],
+                     text)
+
+
+_SEAT = re.compile(r"\b(Seat|seat) (\d)\b")
+
+
+def _default_level(levels: dict[str, Bot]) -> str:
+    names = [n for n in levels if n != "random"]
+    return names[0] if names else "random"
+
+
+def _presets_with(r: RuleSet) -> dict[str, RuleSet]:
+    presets = dict(PRESETS)
+    if PRESETS.get(r.name) != r:
+        presets[r.name] = r
+    return presets
+
+
+__all__ = ["GameTable", "HUMAN"]
