@@ -514,12 +514,17 @@ def pending(game: Game) -> list[dict[str, Any]]:
 
 
 def public_extra(game: Game) -> dict[str, Any]:
-    """Public Breens state for observations: pending hits as ``(seat, cards left, hits)``
-    and the decision the actor owes (``drop`` or ``declare``), if any."""
+    """Public Breens state for observations: pending hits as ``(seat, cards left, hits)``,
+    who made them and with what (``hit_by``: ``(seat, "two" | "ace" | "joker")``, while hits
+    are pending), and the decision the actor owes (``drop`` or ``declare``), if any."""
     if not hasattr(game, "penalties"):
         return {}
-    return {"pending": tuple((e[0], e[1] - e[3], e[2]) for e in game.penalties),
-            "awaiting": game.phase if game.phase in ("drop", "declare") else ""}
+    out: dict[str, Any] = {
+        "pending": tuple((e[0], e[1] - e[3], e[2]) for e in game.penalties),
+        "awaiting": game.phase if game.phase in ("drop", "declare") else ""}
+    if game.penalties:
+        out["hit_by"] = (game.br_actor, _rank_name(game.penalties[0][4]))
+    return out
 
 
 def describe_pending(game: Game) -> str:

@@ -4,7 +4,8 @@ they are saved with their outputs (nbval compares the cells marked ``# NBVAL_CHE
     .venv/bin/python notebooks/build_notebooks.py          # all of them
     .venv/bin/python notebooks/build_notebooks.py 01 play  # only names containing these
 
-Lessons 04-07 belong to other authors and are not touched here.
+Lesson 04 is built by build_breens_notebook.py (with this module's ``build``), lessons
+06-07 by build_music_notebooks.py; lesson 05 belongs to another author.
 """
 
 from __future__ import annotations
@@ -41,22 +42,43 @@ the app's classic and quick rules, Crazy Breens and the musical Crazy 8s.
 | page | what it does |
 |---|---|
 | [**Play**](play.ipynb) | a hand or a match against 1-3 computer opponents, under any rule set |
-| [**Explore**](explore.ipynb) | pick a top card and a hand: which cards are legal, and the rule that decides |
+| [**Explore**](explore.ipynb) | a top card and a hand: which cards are legal, and the rule that decides |
 | [**Explain**](explain.ipynb) | worked examples step by step, with what changed at each step |
 | [**Score**](score.ipynb) | the points of the cards left, and what the winner scores |
 
-Deep links work: [the eight that calls diamonds, step 3](explain.ipynb?example=sr-t1-t2-worked-turn-eight-calls-diamonds&step=3),
-[the quick rule with three opponents](play.ipynb?rules=crazy-eights-quick&opponents=3).
+Deep links work:
+[the eight that calls diamonds, step 3](explain.ipynb?example=sr-t1-t2-worked-turn-eight-calls-diamonds&step=3),
+[the quick rule with three opponents](play.ipynb?rules=crazy-eights-quick&opponents=3),
+[Crazy Breens against two bots](play.ipynb?rules=crazy-breens&opponents=2).
 
-Lessons: [01 Crazy Eights basics](01_crazy_eights_basics.ipynb) ·
-[02 Classic vs quick](02_classic_vs_quick.ipynb) · [03 Play a match](03_play_a_match.ipynb)
+## Lessons
+
+Each lesson runs from top to bottom in seconds, with seeded games, and ends with a table to play.
 """),
     code("""
-from IPython.display import HTML
+import html
+import json
+from pathlib import Path
+
+from IPython.display import HTML, display
 
 from crazylab import cards
 from crazylab.render import cards_html
 
+
+def lesson_link(path):
+    \"\"\"A link to a lesson, named by its number and the first heading of its first cell.\"\"\"
+    first = "".join(json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"])
+    title = first.splitlines()[0].lstrip("# ").strip()
+    title = title.split(": ", 1)[1] if title.startswith("Lesson ") else title
+    title = title[0].upper() + title[1:]
+    return (f"<li><a href='{html.escape(path.name)}'>{path.name[:2]} · "
+            f"{html.escape(title)}</a></li>")
+
+
+lessons = sorted(Path().glob("[0-9][0-9]_*.ipynb"))  # Voilà runs this in notebooks/
+display(HTML("<ul class='crazylab-lessons' style='line-height:1.7'>"
+             + "".join(lesson_link(p) for p in lessons) + "</ul>"))
 HTML(cards_html(cards("8C 8D 8H 8S"), width=56))
 """),
 ]
@@ -410,7 +432,11 @@ NOTEBOOKS = {
 }
 
 
-def build(name: str, cells: list[tuple[str, str]], execute: bool) -> Path:
+def build(name: str, cells: list[tuple[str, str]], execute: bool, *,
+          widget_state: bool = True) -> Path:
+    """Write ``name`` from ``cells``; with ``execute``, run it first so the outputs are saved
+    (``widget_state=False`` leaves the widgets' state out: smaller files, blank widgets until
+    the notebook runs again)."""
     nb = nbf.v4.new_notebook()
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.metadata["language_info"] = {"name": "python"}
@@ -422,6 +448,7 @@ def build(name: str, cells: list[tuple[str, str]], execute: bool) -> Path:
     path = HERE / name
     if execute:
         NotebookClient(nb, timeout=120, kernel_name="python3", record_timing=False,
+                       store_widget_state=widget_state,
                        resources={"metadata": {"path": str(HERE)}}).execute()
     nbf.validate(nb)
     nbf.write(nb, path)

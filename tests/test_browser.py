@@ -74,15 +74,37 @@ def _suits_have_glyphs(page) -> None:
 
 
 @pytest.mark.browser
-def test_index_links_every_dashboard(voila_server, page, screenshot):
+def test_index_links_every_dashboard_and_lesson(voila_server, page, screenshot):
     errors: list[str] = []
     _open(page, voila_server.render("index.ipynb"), "text=Explore", errors)
-    for target in ("play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb"):
+    lessons = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    assert len(lessons) >= 6
+    for target in ["play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb", *lessons]:
         assert page.locator(f"a[href='{target}']").count() == 1, target
     screenshot(page, "index")
     page.locator("a[href='score.ipynb']").click()
     page.wait_for_selector("text=went out and scores 53 + 11 = 64", timeout=90_000)
     screenshot(page, "index_to_score")
+    _no_errors_shown(page, errors)
+
+
+@pytest.mark.browser
+def test_breens_lesson_shows_who_is_hit_and_the_counter(voila_server, page, screenshot):
+    """Lesson 4 in Voilà: its explainers render, and its seeded table opens with the human hit
+    by the dealer's starter 2 (BR-6, BR-18): the banner names the hit and the Jack that
+    counters; clicking the Jack ends the cycle (BR-22, BR-27)."""
+    errors: list[str] = []
+    _open(page, voila_server.render("04_crazy_breens.ipynb"), ".cl-pending li", errors)
+    assert page.locator(".crazylab-explainer").count() >= 10
+    banner = page.locator(".cl-pending li.cl-now.cl-you")
+    assert "You are hit by Bot 2's 2" in banner.inner_text()
+    assert "counter with a Jack: click J♣" in banner.inner_text()
+    assert page.locator(".cl-card.cl-legal").count() == 1
+    page.locator(".cl-table").scroll_into_view_if_needed()
+    screenshot(page, "lesson_04_hit", full_page=False)
+    page.evaluate(TIMED_CLICK, ".cl-card.cl-legal")
+    page.wait_for_function("() => !document.querySelector('.cl-pending li')", timeout=15_000)
+    assert "countered" in page.locator(".cl-log").inner_text()
     _no_errors_shown(page, errors)
 
 

@@ -22,6 +22,7 @@ from crazylab.widgets import (
 )
 from crazylab.widgets.explainer import changes
 
+from crazylab import effects
 from crazylab.cards import Card, cards
 from crazylab.examples import list_examples, load_example
 from crazylab.game import Game
@@ -190,6 +191,64 @@ def test_BR_Q5_a_wild_turned_up_for_the_human_opens_a_forced_call_chooser():
     expected = engine_after(table, "8C:H")
     table.choose_call("H")
     assert table.game.fingerprint() == expected
+
+
+def hit_table(hands: list[list[str]], move: str, stock: list[str] | None = None) -> GameTable:
+    """A Crazy Breens table where the last seat has just made ``move`` (not the human)."""
+    game = Game.from_position("crazy-breens", len(hands), hands=hands, discard=["7C"],
+                              stock=stock or ["10C", "10D", "10H", "10S", "6C", "6D"],
+                              to_play=len(hands) - 1)
+    game.push(move)
+    table = GameTable("crazy-breens", opponents=len(hands) - 1, seed=1, delay=5.0)
+    table.set_game(game)
+    return table
+
+
+def test_BR_22_BR_M4_the_banner_says_who_hit_the_human_and_which_jacks_counter():
+    table = hit_table([["JH", "JS", "5D"], ["2C", "9D", "4S"]], "2C")
+    (pending,) = effects.pending(table.game)
+    (line,) = table.view["pending"]
+    assert line["now"] and line["you"]
+    text = line["text"]
+    assert f"{table.names[pending['by']]}'s 2" in text and f"draw {pending['left']} " in text
+    counters = {m.cards[0].display for m in table.game.legal_moves() if m.kind == "play"}
+    assert counters == {"J♥", "J♠"} and all(c in text for c in counters)
+    assert [c["card"] for c in table.view["hand"] if c["legal"]] == ["JH", "JS"]
+    expected = engine_after(table, "JS")
+    table.click_card("JS")  # alone or with J♥ on it (BR-Q19): the chooser asks
+    labels = [o["label"] for o in table.view["chooser"]["options"]]
+    table.choose(labels.index("J♠"))
+    assert table.game.fingerprint() == expected
+    assert table.view["pending"] == []
+
+
+def test_BR_M4_without_a_jack_the_banner_says_there_is_no_counter():
+    table = hit_table([["5D", "6H"], ["AC", "9D", "4S"]], "AC")
+    (line,) = table.view["pending"]
+    assert "skipped" in line["text"] and "no Jack" in line["text"]
+    assert [a["move"] for a in table.view["actions"]] == ["pass"]
+
+
+def test_BR_26_the_banner_offers_the_jack_drawn_as_the_first_penalty_card():
+    table = hit_table([["5D", "6H"], ["2C", "9D", "4S"]], "2C", stock=["JS", "9S", "10C"])
+    table.press("draw")
+    assert table.game.legal() == ["JS", "draw"]
+    (line,) = table.view["pending"]
+    assert "J♠ you just drew" in line["text"] and "1 more card" in line["text"]
+
+
+def test_BR_M3_BR_24_stacked_twos_mark_each_victim_in_turn():
+    table = table_at("crazy-breens", hands=[["2C", "2H", "2S", "5D"], ["3D", "4D"],
+                                            ["3H", "4H"], ["3S", "4S"]],
+                     stock=["10C", "10D", "10H", "10S", "6C", "6D", "6H", "6S"],
+                     discard=["7C"], to_play=0)
+    table.play("2C+2H+2S")
+    lines = table.view["pending"]
+    assert [p["seat"] for p in lines] == [p["seat"] for p in effects.pending(table.game)]
+    assert [p["now"] for p in lines] == [True, False, False]
+    assert lines[0]["text"].startswith("Now: Bot 1 is hit by your 2s")
+    assert all(p["text"].startswith("Then: ") for p in lines[1:])
+    assert [o["hit"] for o in table.view["opponents"]] == ["hit: draw 2"] * 3
 
 
 def test_hint_lists_legal_cards_and_why_each_other_card_is_not():

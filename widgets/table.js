@@ -27,9 +27,10 @@ function opponentsHtml(v) {
       const fan = Array.from({ length: Math.min(o.count, 10) }, () => `<span class="cl-back">${v.back_svg}</span>`).join("");
       const turn = o.to_play ? `<span class="cl-turn">${v.bot ? "thinking…" : "to play"}</span>` : "";
       const dealer = o.dealer ? ` <span class="cl-dealer" title="dealer">D</span>` : "";
-      return `<div class="cl-opp${o.to_play ? " cl-active" : ""}" role="group" aria-label="${esc(o.name)}: ${o.count} card${o.count === 1 ? "" : "s"}${o.to_play ? ", to play" : ""}">
+      const hit = o.hit ? `<div class="cl-hit">${esc(o.hit)}</div>` : "";
+      return `<div class="cl-opp${o.to_play ? " cl-active" : ""}${o.hit ? " cl-is-hit" : ""}" role="group" aria-label="${esc(o.name)}: ${o.count} card${o.count === 1 ? "" : "s"}${o.to_play ? ", to play" : ""}${o.hit ? ", " + esc(o.hit) : ""}">
         <div class="cl-fan" aria-hidden="true">${fan || "<span class='cl-empty'>no cards</span>"}</div>
-        <div class="cl-opp-name">${esc(o.name)}${dealer} · <b>${o.count}</b> card${o.count === 1 ? "" : "s"} ${turn}</div>
+        <div class="cl-opp-name">${esc(o.name)}${dealer} · <b>${o.count}</b> card${o.count === 1 ? "" : "s"} ${turn}</div>${hit}
       </div>`;
     })
     .join("");
@@ -202,7 +203,9 @@ function render({ model, el }) {
       const status = $(".cl-status");
       status.textContent = v.message;
       status.className = `cl-status cl-${v.message_kind}`;
-      $(".cl-pending").innerHTML = (v.pending || []).map((p) => `<li>${esc(p)}</li>`).join("");
+      $(".cl-pending").innerHTML = (v.pending || [])
+        .map((p) => `<li class="${p.now ? "cl-now" : ""}${p.you ? " cl-you" : ""}">${esc(p.text)}</li>`)
+        .join("");
       $(".cl-pending").style.display = v.pending && v.pending.length ? "" : "none";
       setHtml(".cl-chooser-slot", chooserHtml(v.chooser));
       setHtml(".cl-actions", actionsHtml(v, model));

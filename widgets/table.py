@@ -58,6 +58,8 @@ PHASE_HELP = {
     "drop": "Your Queen lets you drop one card of your hand: click it, or drop nothing.",
     "declare": "A wild card was turned up for you: call the suit that counts now.",
 }
+#: how the banner names the card that made a cycle of hits
+SOURCE_WORDS = {"two": "2", "ace": "Ace", "joker": "joker"}
 #: the chooser's questions, in the order they are asked
 DIMENSIONS: tuple[tuple[str, Callable[[Move], Any]], ...] = (
     ("stack", lambda m: m.cards),
@@ -529,15 +531,11 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         actions = [{"move": m.kind, "label": self._action_label(m.kind, obs),
                     "key": ACTION_KEYS[m.kind]}
                    for m in obs.legal if m.kind != PLAY]
+        pending, hit = _pending_view(obs, names)
         opponents = [{"seat": s, "name": names[s], "count": obs.hand_sizes[s],
                       "to_play": (not obs.over and obs.to_play == s),
-                      "dealer": s == g.dealer}
+                      "dealer": s == g.dealer, "hit": hit.get(s, "")}
                      for s in range(1, obs.players)]
-        extra = dict(obs.extra)
-        pending = [f"{names[seat]} {'are' if seat == HUMAN else 'is'} hit: "
-                   + (f"{left} card{'s' if left != 1 else ''} to draw and " if left else "")
-                   + "the turn is lost"
-                   for seat, left, _hits in extra.get("pending", ())]  # type: ignore[attr-defined]
         message = self._message or (self._turn_text(obs) if mine else
                                     (f"{names[obs.to_play]} is thinking…"
                                      if not obs.over else ""))
@@ -639,6 +637,52 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                 "forced": forced}
 
 
+def _pending_view(obs: Observation, names: list[str]) -> tuple[list[dict[str, Any]],
+                                                                   dict[int, str]]:
+    """The open cycle of hits (Crazy Breens) as banner lines, in the order they resolve, and a
+    short badge per victim. Built from public state only (who is hit, by whom, how many cards
+    are left), plus the human's own counters when the human is the one resolving."""
+    extra = dict(obs.extra)
+    hits: tuple[tuple[int, int, int], ...] = extra.get("pending", ())  # type: ignore[assignment]
+    if not hits or obs.over:
+        return [], {}
+    actor, source = extra.get("hit_by", (None, ""))  # type: ignore[misc]
+    total = sum(h for _s, _l, h in hits)
+    word = SOURCE_WORDS.get(source, source) + ("s" if total > 1 else "")
+    by = ("your" if actor == HUMAN else f"{names[actor]}'s") if actor is not None else "a"
+    lines, badges = [], {}
+    for seat, left, count in hits:
+        now = obs.phase == "penalty" and obs.to_play == seat
+        you = seat == HUMAN
+        times = "" if count == 1 else f" {count} times"
+        more = " more" if now and obs.turn_draws else ""
+        who = "You are" if you else f"{names[seat]} is"
+        if left:
+            text = (f"{who} hit{times} by {by} {word}: {'you must ' if you else ''}draw "
+                    f"{left}{more} card{'s' if left != 1 else ''} and lose the turn")
+        else:
+            text = f"{who} skipped{times} by {by} {word}: the turn is lost"
+        if you and now:
+            jacks = sorted({m.cards[0] for m in obs.legal if m.kind == PLAY})
+            if jacks and obs.turn_draws:
+                text += (f", or counter now with the {jacks[0].display} you just drew "
+                         "(BR-26)")
+            elif jacks:
+                text += (" — or counter with a Jack: click "
+                         + " or ".join(c.display for c in jacks) + " (BR-22)")
+            elif not obs.turn_draws:
+                text += (" (a Jack cannot counter a joker in these rules)"
+                         if source == "joker" and not obs.rules.jack_counters_joker
+                         else " (no Jack in your hand to counter with)")
+        elif not (now and obs.turn_draws) and (source != "joker"
+                                               or obs.rules.jack_counters_joker):
+            text += ", unless you counter with a Jack" if you else ", unless countered with a Jack"
+        lead = "" if len(hits) == 1 else "Now: " if now else "Then: "
+        lines.append({"seat": seat, "now": now, "you": you, "text": lead + text + "."})
+        badges[seat] = f"hit: draw {left}" if left else "hit: skipped"
+    return lines, badges
+
+
 def _number(conv: Callable[[str], Any], text: str) -> Any:
     """A number from the address; a bad one is kept as text so the constructor refuses it."""
     try:
@@ -650,6 +694,8 @@ def _number(conv: Callable[[str], Any], text: str) -> Any:
 def _log_line(text: str, names: list[str]) -> str:
     """An event's sentence with the table's names for seats (``Bot 2``, ``You``)."""
     text = text.replace("You was ", "You were ")
+    if names[HUMAN] == "You":  # "hit once by seat 0's two" reads "by your two"
+        text = text.replace("by seat 0's ", "by your ")
     return _SEAT.sub(lambda m: (f"{names[int(m[2])]} (seat 0)" if m[2] == "0"
                                 else names[int(m[2])]) if int(m[2]) < len(names) else m[0],
                      text)
