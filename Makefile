@@ -23,7 +23,7 @@ venv: $(STAMP)
 # Re-installs only when pyproject.toml changes (or the venv is missing).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[jupyter,test]'
+	$(BIN)/python -m pip install --quiet -e '.[jupyter,test,lab]'
 	@touch $@
 
 app: venv
@@ -38,6 +38,7 @@ test: venv
 	exit $$rc
 
 bench: venv
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_engine.py
 
 clean:

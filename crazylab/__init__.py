@@ -10,11 +10,12 @@ from .game import Game, HandResult, IllegalMove, SetupError
 from .match import Match
 from .moves import Move, MoveError
 from .rules import PRESETS, RulesError, RuleSet, rules
+from .sim import simulate  # the lab; pandas is imported only when it runs
 
 __all__ = [
     "JOKER", "PRESETS", "Card", "CardError", "Game", "HandResult", "IllegalMove", "Match",
     "Move", "MoveError", "RuleSet", "RulesError", "SetupError", "card", "cards", "new_game",
-    "rules",
+    "rules", "simulate",
 ]
 __version__ = "0.1.0"
 

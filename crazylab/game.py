@@ -17,7 +17,17 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError, display, sort_key
+from .cards import (
+    CARDS,
+    JOKER,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    CardError,
+    display,
+    sort_key,
+)
 from .events import Event
 from .moves import DRAW, DRAW_MOVE, END, END_MOVE, PASS, PASS_MOVE, PLAY, Move, MoveError
 from .pitch import (
@@ -56,7 +66,7 @@ class HandResult:
 
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
-                        "_undo", "_legal_cache", "setup", "title"})
+                        "_undo", "_legal_cache", "_plays_table", "setup", "title"})
 
 
 def _clone(value: Any) -> Any:
@@ -92,6 +102,7 @@ class Game:
         self.setup: dict[str, Any] = {}
         self._undo: list[dict[str, Any]] = []
         self._legal_cache: list[Move] | None = None
+        self._plays_table = () if r.stacking else _single_plays(r)
         # state
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.stock_cards: list[Card] = []  # top of the stock is the END of this list
@@ -116,7 +127,7 @@ class Game:
         """Shuffle a fresh deck with ``seed`` and deal it."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
         deck = list(game.rules.deck)
-        random.Random(game.seed).shuffle(deck)
+        _shuffle(random.Random(game.seed), deck)
         game._deal(deck)
         game.setup = {"seed": game.seed, "dealer": game.dealer}
         return game
@@ -215,8 +226,8 @@ class Game:
     def _deal(self, deck: list[Card]) -> None:
         r, n = self.rules, self.n
         size = r.hand_size_for(n)
-        for k in range(size * n):
-            self.hands[(self.dealer + 1 + k) % n].append(deck[k])
+        for k in range(n):  # one card at a time from the dealer's left: every n-th card
+            self.hands[(self.dealer + 1 + k) % n].extend(deck[k:size * n:n])
         self.stock_cards = deck[size * n:][::-1]
         for seat, hand in enumerate(self.hands):
             self.events.append(Event("dealt", seat, tuple(hand), count=len(hand)))
@@ -242,7 +253,7 @@ class Game:
                 continue
             self.piles[pile].append(c)
             self._update_ref(pile)
-            self.events.append(Event("starter", None, (c,), pile=self._pile_label(pile)))
+            self.events.append(_event("starter", None, (c,), pile=self._pile_label(pile)))
             return
         raise SetupError("no starter could be turned")  # pragma: no cover
 
@@ -353,15 +364,28 @@ class Game:
         return pile if self.rules.piles > 1 else None
 
     def _update_ref(self, pile: int) -> None:
-        self.refs[pile] = self.rules.reference(self.piles[pile][-1], self.calls[pile])
+        call = self.calls[pile]
+        self.refs[pile] = self.rules.references[self.piles[pile][-1]][
+            0 if call is None else call + 1]
 
     # -- legal moves ---------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to play, each exactly once."""
-        if self._legal_cache is None:
-            self._legal_cache = [] if self.result else self._generate()
-        return self._legal_cache
+        legal = self._legal_cache
+        if legal is None:
+            if self.result:
+                legal = []
+            elif self.phase == "play":
+                legal = self._legal_play()
+            elif self.phase == "chain":
+                legal = self._legal_chain()
+            else:
+                from . import effects
+
+                legal = effects.legal(self)
+            self._legal_cache = legal
+        return legal
 
     def legal(self) -> list[str]:
         """The legal moves in canonical notation."""
@@ -382,20 +406,13 @@ class Game:
         accepts = self.rules.accepts
         return any(c in accepts[ref] for ref in self.refs)
 
-    def _generate(self) -> list[Move]:
-        if self.phase == "play":
-            return self._legal_play()
-        if self.phase == "chain":
-            return self._legal_chain()
-        from . import effects
-
-        return effects.legal(self)
-
     def _legal_play(self) -> list[Move]:
         r = self.rules
         plays = self._plays(self.hands[self.to_play])
         if r.chain:  # musical game: play, or draw two (always possible, MU-Q37)
             return plays + [DRAW_MOVE] if (plays == [] or r.optional_play) else plays
+        if plays and not r.voluntary_draw and (r.must_play_drawn or not self.turn_draws):
+            return plays  # the usual case: play one of them
         limit_ok = (r.draw_rule == "until_playable"
                     or self.turn_draws < (1 if r.draw_rule == "one" else r.draw_limit))
         if plays:
@@ -416,22 +433,25 @@ class Game:
         """Every play from ``hand``: each legal card (or same-rank stack) on each pile where it
         fits, once per possible call."""
         r = self.rules
+        if r.piles == 1 and not r.stacking and first_only is None:  # the common case, fast
+            fitting = r.accepts[self.refs[0]].intersection(hand)
+            plays = self._plays_table[0]
+            return [m for c in sorted(fitting) for m in plays[c]] if fitting else []
         tables = [r.accepts[ref] for ref in self.refs]
         fitting = set().union(*(t.intersection(hand) for t in tables))
+        if first_only is not None:
+            fitting &= first_only
+        if not r.stacking:  # one card at a time: each card's plays are tabulated
+            return [m for c in sorted(fitting) for p, t in enumerate(tables) if c in t
+                    for m in self._plays_table[p][c]]
         out: list[Move] = []
         multi = r.piles > 1
         for c in sorted(fitting):  # a card's int order is its sort_key order
-            if first_only is not None and c not in first_only:
-                continue
             piles = [p for p, t in enumerate(tables) if c in t] if multi else [0]
-            stacks: list[tuple[Card, ...]] = [(c,)]
-            if r.stacking:
-                rest = list(hand)
-                rest.remove(c)
-                same = [x for x in rest if x.rank == c.rank]
-                stacks = _ordered_stacks(c, same)
-            calls = ([r.format_call(v) for v in r.call_values] if r.calls_on_play(c)
-                     else [None])
+            rest = list(hand)
+            rest.remove(c)
+            stacks = _ordered_stacks(c, [x for x in rest if x.rank == c.rank])
+            calls = r.call_texts if r.calls_on_play(c) else (None,)
             for p in piles:
                 for stack in stacks:
                     for call in calls:
@@ -456,13 +476,17 @@ class Game:
         :class:`IllegalMove` with the reason, leaving the game unchanged."""
         if seat is not None and seat != self.to_play and not self.over:
             raise IllegalMove(f"It is seat {self.to_play}'s turn, not seat {seat}'s.")
-        try:
-            m = self._canonical(move)
-        except (MoveError, PitchError, CardError) as e:
-            raise IllegalMove(str(e)) from None
-        applied = self._accept(m)
-        if applied is None:
-            raise IllegalMove(self.explain(m))
+        legal = self._legal_cache
+        if legal is not None and move.__class__ is Move and move in legal:
+            m = applied = move  # already canonical and legal (bots, simulations)
+        else:
+            try:
+                m = self._canonical(move)
+            except (MoveError, PitchError, CardError) as e:
+                raise IllegalMove(str(e)) from None
+            applied = self._accept(m)
+            if applied is None:
+                raise IllegalMove(self.explain(m))
         if not self.keep_undo:  # fast path (simulations): no snapshot, so no rollback either
             self.moves.append(m)
             self._legal_cache = None
@@ -535,6 +559,9 @@ class Game:
         return PITCH_NAMES[parse_pitch(text)]
 
     def _parse_call(self, text: str) -> int:
+        calls = self.rules.call_texts
+        if text in calls:  # canonical already (every legal move's call)
+            return calls.index(text)
         try:
             canonical = self._format_call_text(str(text))
         except (CardError, PitchError) as e:
@@ -575,7 +602,7 @@ class Game:
                 effects.apply(self, m)
         elif m.kind == PASS:
             if self.phase == "play":
-                self.events.append(Event("passed", self.to_play))
+                self.events.append(_event("passed", self.to_play))
                 self._end_turn()
             else:
                 from . import effects
@@ -594,7 +621,7 @@ class Game:
         self._place(seat, m)
         self.turn_plays += len(m.cards)
         r = self.rules
-        if m.top.is_joker and not r.specials and self.n > 1:
+        if m.cards[-1] == JOKER and not r.specials and self.n > 1:
             victim = (seat + 1) % self.n
             got = self._draw_cards(victim, r.joker_draw, note="(the joker's draw two)")
             del got
@@ -622,14 +649,13 @@ class Game:
             hand.remove(c)
         p = m.pile or 0
         self.piles[p].extend(m.cards)
-        top = m.top
         self.calls[p] = (self._parse_call(m.call)
-                         if m.call is not None and self.rules.calls_on_play(top) else None)
+                         if m.call is not None and self.rules.calls_on_play(m.cards[-1]) else None)
         self._update_ref(p)
         self.idle = 0
-        self.events.append(Event("played", seat, m.cards, pile=m.pile))
+        self.events.append(_event("played", seat, m.cards, pile=m.pile))
         if m.call is not None and self.hands[seat]:
-            self.events.append(Event("called", seat, call=m.call, pile=m.pile))
+            self.events.append(_event("called", seat, call=m.call, pile=m.pile))
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""
@@ -644,14 +670,21 @@ class Game:
 
     def _draw_cards(self, seat: int, count: int, note: str = "") -> list[Card]:
         """``seat`` takes up to ``count`` cards from the stock, reshuffling lazily."""
-        got = []
-        for _ in range(count):
-            c = self._take_from_stock()
-            if c is None:
-                break
-            got.append(c)
+        stock = self.stock_cards
+        rest = len(stock) - count
+        if rest >= 0:  # no reshuffle needed: take the top ``count`` cards at once
+            got = stock[rest:]
+            got.reverse()  # the top card (the end of the list) is drawn first
+            del stock[rest:]
+        else:
+            got = []
+            for _ in range(count):
+                c = self._take_from_stock()
+                if c is None:
+                    break
+                got.append(c)
         self.hands[seat].extend(got)
-        self.events.append(Event("drew", seat, tuple(got), count=len(got), note=note))
+        self.events.append(_event("drew", seat, tuple(got), count=len(got), note=note))
         return got
 
     def _take_from_stock(self) -> Card | None:
@@ -964,6 +997,19 @@ class Game:
         return game_html(self)
 
 
+def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``, the same permutation without a Python call per card: CPython's
+    Fisher-Yates with ``getrandbits`` rejection sampling, inlined (every simulated hand starts
+    with one; tests check it against ``random.shuffle``)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _ordered_stacks(first: Card, same: list[Card]) -> list[tuple[Card, ...]]:
     """Every ordered stack starting with ``first`` and continuing with distinct others
     (identical cards such as two jokers are listed once)."""
@@ -975,6 +1021,35 @@ def _ordered_stacks(first: Card, same: list[Card]) -> list[tuple[Card, ...]]:
 
 
 _MOVES: dict[tuple, Move] = {}
+
+
+def _single_plays(r: RuleSet) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    """``table[pile][card]``: the interned one-card plays of ``card`` on ``pile``, one per
+    call it makes (built once per rule set)."""
+    table = r.engine_tables.get("single_plays")
+    if table is None:
+        table = r.engine_tables["single_plays"] = tuple(
+            tuple(tuple(_move((c,), call, p if r.piles > 1 else None)
+                        for call in (r.call_texts if r.calls_on_play(c) else (None,)))
+                  for c in CARDS)
+            for p in range(r.piles))
+    return table  # type: ignore[return-value]
+
+
+_EVENTS: dict[tuple, Event] = {}
+
+
+def _event(kind: str, seat: int | None, cards: tuple[Card, ...] = (), call: str | None = None,
+           pile: int | None = None, count: int = 0, note: str = "") -> Event:
+    """An interned :class:`Event` (events are frozen, so equal ones can be shared): the log
+    gets one or two per move, and looking one up is cheaper than building it."""
+    key = (kind, seat, cards, call, pile, count, note)
+    e = _EVENTS.get(key)
+    if e is None:
+        if len(_EVENTS) >= 100_000:  # bounded: long draws make many distinct keys
+            _EVENTS.clear()
+        e = _EVENTS[key] = Event(*key)
+    return e
 
 
 def _move(cards: tuple[Card, ...], call: str | None, pile: int | None) -> Move:

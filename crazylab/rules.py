@@ -214,6 +214,23 @@ class RuleSet:
         return 0 if pc is None else pc
 
     @cached_property
+    def engine_tables(self) -> dict[str, object]:
+        """Tables the engine derives from this rule set, kept with it (not an option)."""
+        return {}
+
+    @cached_property
+    def call_texts(self) -> tuple[str, ...]:
+        """Every call a wild may make, as canonical text (``C D H S`` for suits)."""
+        return tuple(self.format_call(v) for v in self.call_values)
+
+    @cached_property
+    def references(self) -> tuple[tuple[int, ...], ...]:
+        """:meth:`reference` tabulated: ``references[top][0]`` with no call in force,
+        ``references[top][call + 1]`` with one."""
+        return tuple(tuple(self.reference(c, call) for call in (None, *self.call_values))
+                     for c in CARDS)
+
+    @cached_property
     def accepts(self) -> tuple[frozenset[Card], ...]:
         """``accepts[reference]``: the cards playable on a pile with that reference."""
         wild = frozenset(c for c in CARDS if self.is_wild(c))

@@ -1,0 +1,384 @@
+"""Computer opponents: a bot sees one seat's :class:`~crazylab.observe.Observation` only.
+
+The protocol is one method, ``choose(observation, rng) -> Move``: the observation holds the
+seat's own hand, the public table and ``observation.legal``; ``rng`` is a
+:class:`random.Random` that the caller owns, so a game played by bots is reproducible from
+its seeds. Three levels:
+
+* :class:`RandomBot` (``"random"``): a uniformly random legal move;
+* :class:`RuleBot` (``"rules"``): rules of thumb — keep eights and jokers for last, follow the
+  suit you hold most of, shed high-scoring cards first, call the suit you hold most of,
+  counter when hit in Crazy Breens;
+* :class:`MonteCarloBot` (``"mc"``): determinized Monte Carlo — deal the cards it cannot see
+  at random, consistently with what it can see, play each candidate move out to the end of
+  the hand many times, and keep the move that wins most often.
+
+>>> import random, crazylab as cl
+>>> game = cl.Game.new("crazy-eights-quick", players=2, seed=3)
+>>> bot = make_bot("rules")
+>>> move = bot.choose(game.observation(game.to_play), random.Random(0))
+>>> move in game.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from .cards import CARDS, EIGHT, Card
+from .game import Game
+from .moves import DRAW, END, PASS, PLAY, Move
+from .observe import Observation
+from .rules import RuleSet
+
+__all__ = [
+    "BOTS", "Bot", "MonteCarloBot", "RandomBot", "RuleBot", "bot_name", "determinize",
+    "hand_constraints", "make_bot", "play_hand",
+]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with ``choose(observation, rng) -> Move`` (and, for tables, a ``name``)."""
+
+    name: str
+
+    def choose(self, obs: Observation, rng: random.Random) -> Move: ...
+
+
+# -- random --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RandomBot:
+    """A uniformly random legal move."""
+
+    name: str = "random"
+
+    def choose(self, obs: Observation, rng: random.Random) -> Move:
+        return obs.legal[rng.randrange(len(obs.legal))]
+
+
+# -- rules of thumb ------------------------------------------------------------------------
+
+
+def _reference(rules: RuleSet, top: Card, call: int | None) -> int:
+    return rules.references[top][0 if call is None else call + 1]
+
+
+def _call_value(rules: RuleSet, text: str | None) -> int | None:
+    return None if text is None else rules.call_texts.index(text)
+
+
+def rule_key(rules: RuleSet, hand: Sequence[Card], refs: Sequence[int], phase: str,
+             turn_plays: int, move: Move) -> tuple[int, int, int, int, int]:
+    """How much the rules of thumb like ``move`` (bigger is better), from public facts and the
+    mover's own hand only. In order: going out; not spending a wild card (an eight or a
+    joker is kept for last; a counter in a penalty is always welcome); cards shed; how many of
+    the cards left fit the table afterwards (this follows, and calls, the suit held most);
+    points shed (high-scoring cards go first)."""
+    if move.kind != PLAY:
+        # drawing beats a wild only when nothing else can be played; ending a turn (or
+        # declining a drop) beats spending a wild; passing is what is left
+        rank = {END: 2 if turn_plays or phase == "drop" else 0, DRAW: 1, PASS: 0}[move.kind]
+        return (0, rank, 0, 0, 0)
+    cards = move.cards
+    rest = list(hand)
+    if phase == "declare":  # naming the suit of a wild already on the table (Crazy Breens)
+        cards = ()
+    else:
+        if len(cards) >= len(hand):
+            return (1, 0, 0, 0, 0)
+        for c in cards:
+            rest.remove(c)
+    top = move.cards[-1]
+    ref = _reference(rules, top, _call_value(rules, move.call)
+                     if rules.calls_on_play(top) else None)
+    if len(refs) == 1:
+        fits = sum(map(rules.accepts[ref].__contains__, rest))
+    else:
+        tables = [rules.accepts[x] for x in refs]
+        tables[move.pile or 0] = rules.accepts[ref]
+        fits = sum(1 for c in rest if any(c in t for t in tables))
+    wild = phase != "penalty" and not _WILD.isdisjoint(cards)
+    return (0, 1 if wild else 3, len(cards), fits, sum(map(rules.card_points, cards)))
+
+
+#: eights and jokers
+_WILD = frozenset(c for c in CARDS if c.rank == EIGHT or c.is_joker)
+
+
+def rule_choice(rules: RuleSet, hand: Sequence[Card], refs: Sequence[int], phase: str,
+                turn_plays: int, legal: Sequence[Move], rng: random.Random) -> Move:
+    """The rules-of-thumb move among ``legal`` (ties broken by ``rng``)."""
+    if len(legal) == 1:
+        return legal[0]
+    keys = [rule_key(rules, hand, refs, phase, turn_plays, m) for m in legal]
+    best = max(keys)
+    choices = [m for m, k in zip(legal, keys, strict=True) if k == best]
+    return choices[0] if len(choices) == 1 else choices[rng.randrange(len(choices))]
+
+
+def observed_refs(obs: Observation) -> list[int]:
+    """What each discard pile accepts now (its top card and the call in force), as
+    :attr:`RuleSet.references` keys."""
+    r = obs.rules
+    return [_reference(r, pile[-1], _call_value(r, call) if r.calls_on_play(pile[-1])
+                       else None)
+            for pile, call in zip(obs.piles, obs.calls, strict=True)]
+
+
+@dataclass(frozen=True)
+class RuleBot:
+    """Rules of thumb (see :func:`rule_key`)."""
+
+    name: str = "rules"
+
+    def choose(self, obs: Observation, rng: random.Random) -> Move:
+        return rule_choice(obs.rules, obs.hand, observed_refs(obs), obs.phase, obs.turn_plays,
+                           obs.legal, rng)
+
+
+# -- determinized Monte Carlo ----------------------------------------------------------------
+
+
+def determinize(obs: Observation, rng: random.Random) -> Game | None:
+    """A full game consistent with ``obs``: the seat's own hand and the public table as
+    observed, and the cards it cannot see dealt at random to the other hands (their observed
+    sizes) and to the stock. Where the rules force a player to play when they can, a draw or
+    a pass in the public log shows that the player held nothing playable then, and the
+    cards dealt to that player respect it (:func:`hand_constraints`). ``None`` where the
+    observation cannot be rebuilt (effect phases of Crazy Breens, whose pending hits are not
+    modelled here)."""
+    r = obs.rules
+    if obs.phase not in ("play", "chain") or r.specials or obs.over:
+        return None
+    unseen = Counter(r.deck)
+    unseen.subtract(obs.hand)
+    for pile in obs.piles:
+        unseen.subtract(pile)
+    pool = list(unseen.elements())
+    need = sum(n for s, n in enumerate(obs.hand_sizes) if s != obs.seat) + obs.stock_size
+    if any(v < 0 for v in unseen.values()) or len(pool) < need:
+        return None  # a partial position (cards out of play) that we cannot account for
+    rng.shuffle(pool)
+    constraints = hand_constraints(obs)
+    game = Game(r, obs.players, seed=rng.randrange(2**62), keep_undo=False)
+    for seat, size in enumerate(obs.hand_sizes):
+        if seat == obs.seat:
+            game.hands[seat] = list(obs.hand)
+            continue
+        slots = constraints.get(seat) or [frozenset()] * size
+        hand = []
+        for excluded in sorted(slots, key=len, reverse=True):  # the most constrained first
+            i = next((i for i, c in enumerate(pool) if c not in excluded), 0)
+            hand.append(pool.pop(i))
+        game.hands[seat] = hand
+    game.stock_cards = pool[:obs.stock_size]
+    game.piles = [list(p) for p in obs.piles]
+    for p, call in enumerate(obs.calls):
+        game.calls[p] = None if call is None else game._parse_call(call)
+        game._update_ref(p)
+    game.to_play, game.phase = obs.to_play, obs.phase
+    game.turn_draws, game.turn_plays = obs.turn_draws, obs.turn_plays
+    game.drawn, game.reshuffles = list(obs.drawn), obs.reshuffles
+    game.idle = _trailing_passes(obs) if not game._can_draw() else 0
+    return game
+
+
+def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:
+    """What the public log tells about the other hands: for each other seat, one set per card
+    it holds of the cards that card cannot be. Under rules that make a player play when they
+    can (no voluntary draw, no optional play), drawing or passing shows that nothing in the
+    hand fitted the table at that moment; cards drawn later are unconstrained until the next
+    such moment. A played card leaves from a slot that allows it. Seats whose bookkeeping
+    does not add up get no constraints."""
+    r = obs.rules
+    infer_draw = not (r.voluntary_draw or r.chain or r.optional_play or r.specials)
+    infer_pass = infer_draw and r.must_play_drawn
+    if not infer_draw:
+        return {}
+    slots: dict[int, list[frozenset[Card]]] = {s: [] for s in range(obs.players)}
+    tops, calls = _first_tops(obs)
+
+    def fitting() -> frozenset[Card]:
+        out: frozenset[Card] = frozenset()
+        for top, call in zip(tops, calls, strict=True):
+            if top is not None:
+                out |= r.accepts[_reference(r, top, call)]
+        return out
+
+    for e in obs.events:
+        pile = e.pile or 0
+        if e.kind == "starter" or e.kind == "played":
+            if e.kind == "played" and e.seat != obs.seat:
+                own = slots[e.seat]
+                for c in e.cards:
+                    ok = [i for i, x in enumerate(own) if c not in x]
+                    if not ok:  # our picture was wrong somewhere: forget what we inferred
+                        own[:] = [frozenset()] * len(own)
+                        ok = list(range(len(own)))
+                    if ok:
+                        own.pop(max(ok, key=lambda i: len(own[i])))
+            tops[pile], calls[pile] = e.cards[-1], None
+        elif e.kind == "called":
+            calls[pile] = _call_value(r, e.call)
+        elif e.seat is None or e.seat == obs.seat:
+            continue
+        elif e.kind == "dealt":
+            slots[e.seat] = [frozenset()] * e.count
+        elif e.kind == "drew":
+            if not e.note and infer_draw:
+                no = fitting()
+                slots[e.seat] = [x | no for x in slots[e.seat]]
+            slots[e.seat] += [frozenset()] * e.count
+        elif e.kind == "passed" and infer_pass:
+            no = fitting()
+            slots[e.seat] = [x | no for x in slots[e.seat]]
+    return {s: v for s, v in slots.items()
+            if s != obs.seat and len(v) == obs.hand_sizes[s]}
+
+
+def _first_tops(obs: Observation) -> tuple[list[Card | None], list[int | None]]:
+    """Each pile's top card and call before the first event of the log that sets it: unknown
+    (``None``) after a starter event; in a position set up without one (``from_position``),
+    the card under everything played there since, while no reshuffle has hidden it."""
+    r = obs.rules
+    tops: list[Card | None] = [None] * r.piles
+    calls: list[int | None] = [None] * r.piles
+    if any(e.kind == "starter" for e in obs.events) or obs.reshuffles:
+        return tops, calls
+    played = Counter((e.pile or 0) for e in obs.events if e.kind == "played"
+                     for _ in e.cards)
+    for p, pile in enumerate(obs.piles):
+        k = played[p]
+        if k < len(pile):
+            tops[p] = pile[-k - 1]
+            calls[p] = _call_value(r, obs.calls[p]) if k == 0 else None
+    return tops, calls
+
+
+def _trailing_passes(obs: Observation) -> int:
+    """Turns in a row that ended without a play, as the public log shows them."""
+    n = 0
+    for e in reversed(obs.events):
+        if e.kind == "passed":
+            n += 1
+        elif e.kind in ("played", "drew", "starter", "reshuffled"):
+            break
+    return n
+
+
+def _rollout(game: Game, rng: random.Random, greedy: float, max_moves: int = 2000) -> None:
+    """Play ``game`` to its end: rules of thumb with probability ``greedy``, else random."""
+    r = game.rules
+    for _ in range(max_moves):
+        if game.result is not None:
+            return
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            move = legal[0]
+        elif rng.random() < greedy:
+            move = rule_choice(r, game.hands[game.to_play], game.refs, game.phase,
+                               game.turn_plays, legal, rng)
+        else:
+            move = legal[rng.randrange(len(legal))]
+        game.push(move)
+
+
+def _reward(game: Game, seat: int) -> float:
+    winners = game.winners
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+@dataclass(frozen=True)
+class MonteCarloBot:
+    """Determinized (perfect-information) Monte Carlo. For each decision with more than one
+    legal move it deals ``playouts`` random worlds consistent with its observation; in each
+    world it tries every candidate move once and plays the hand out (rules of thumb with
+    probability ``greedy``, else random moves), then keeps the move with the most wins.
+    ``time_limit`` (seconds), when given, stops early; without it a decision is reproducible
+    from ``rng``. Where it cannot rebuild a world (Crazy Breens effect phases) it plays the
+    rules of thumb."""
+
+    playouts: int = 32
+    greedy: float = 1.0
+    time_limit: float | None = None
+    name: str = "mc"
+
+    def choose(self, obs: Observation, rng: random.Random) -> Move:
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        wins = [0.0] * len(legal)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        for _ in range(self.playouts):
+            world = determinize(obs, rng)
+            if world is None:
+                return RuleBot().choose(obs, rng)
+            seed = rng.randrange(2**62)  # every candidate meets the same luck in this world
+            for i, move in enumerate(legal):
+                game = world.copy() if i < len(legal) - 1 else world
+                game.push(move)
+                _rollout(game, random.Random(seed), self.greedy)
+                wins[i] += _reward(game, obs.seat)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        best = max(wins)
+        choices = [m for m, w in zip(legal, wins, strict=True) if w == best]
+        return choices[0] if len(choices) == 1 else RuleBot().choose(
+            _with_legal(obs, choices), rng)
+
+
+def _with_legal(obs: Observation, legal: Sequence[Move]) -> Observation:
+    from dataclasses import replace
+
+    return replace(obs, legal=tuple(legal))
+
+
+# -- names -------------------------------------------------------------------------------------
+
+BOTS: dict[str, type] = {"random": RandomBot, "rules": RuleBot, "mc": MonteCarloBot}
+
+
+def make_bot(spec: str | Bot) -> Bot:
+    """A bot from its name (``"random"``, ``"rules"``, ``"mc"``; ``"mc:200"`` sets the
+    Monte Carlo playouts), or the bot itself."""
+    if not isinstance(spec, str):
+        if not callable(getattr(spec, "choose", None)):
+            raise TypeError(f"{spec!r} is not a bot: it needs a choose(observation, rng) method")
+        return spec
+    name, _, arg = spec.partition(":")
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {spec!r}; the bots are: {', '.join(BOTS)}")
+    if arg:
+        if name != "mc" or not arg.isdigit() or int(arg) < 1:
+            raise ValueError(f"{spec!r}: only mc takes a setting, its playouts (mc:200)")
+        return MonteCarloBot(playouts=int(arg), name=spec)
+    return BOTS[name]()
+
+
+def bot_name(bot: Bot) -> str:
+    return str(getattr(bot, "name", type(bot).__name__))
+
+
+def play_hand(game: Game, bots: Sequence[Bot], rngs: Sequence[random.Random],
+              max_moves: int = 100_000) -> Game:
+    """Play ``game`` to its end, seat ``s`` moved by ``bots[s]`` with ``rngs[s]``; each bot
+    sees only its own observation. Returns the game."""
+    for _ in range(max_moves):
+        if game.result is not None:
+            return game
+        seat = game.to_play
+        legal = game.legal_moves()
+        if len(legal) == 1:  # a forced move needs no decision (nor an observation)
+            game.push(legal[0])
+            continue
+        move = bots[seat].choose(game.observation(seat), rngs[seat])
+        game.push(move)
+    raise RuntimeError(f"the hand did not end within {max_moves} moves")
