@@ -27,25 +27,11 @@ from browser_support import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     NOTEBOOKS_DIR,
+    TIMED_CLICK,
     start_voila,
     stop_voila,
 )
 
-TIMED_CLICK = """
-async (selector) => {
-  const root = document.querySelector('.cl-table');
-  const before = root.dataset.seq;
-  const t0 = performance.now();
-  return await new Promise((resolve, reject) => {
-    const obs = new MutationObserver(() => {
-      if (root.dataset.seq !== before) { obs.disconnect(); resolve(performance.now() - t0); }
-    });
-    obs.observe(root, {attributes: true, attributeFilter: ['data-seq']});
-    setTimeout(() => { obs.disconnect(); reject(new Error('no redraw within 15 s')); }, 15000);
-    document.querySelector(selector).click();
-  });
-}
-"""
 YOUR_TURN = ("() => { const r = document.querySelector('.cl-table');"
              " return r.dataset.yourTurn === 'true' || r.dataset.over === 'true'; }")
 

@@ -228,3 +228,21 @@ def save_screenshot(page, name: str, *, full_page: bool = True) -> Path:
     path = screenshot_path(name)
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+# In-page timing of one action: from the click to the table's next redraw (data-seq changes).
+TIMED_CLICK = """
+async (selector) => {
+  const root = document.querySelector('.cl-table');
+  const before = root.dataset.seq;
+  const t0 = performance.now();
+  return await new Promise((resolve, reject) => {
+    const obs = new MutationObserver(() => {
+      if (root.dataset.seq !== before) { obs.disconnect(); resolve(performance.now() - t0); }
+    });
+    obs.observe(root, {attributes: true, attributeFilter: ['data-seq']});
+    setTimeout(() => { obs.disconnect(); reject(new Error('no redraw within 15 s')); }, 15000);
+    document.querySelector(selector).click();
+  });
+}
+"""

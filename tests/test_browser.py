@@ -14,28 +14,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from browser_support import TIMED_CLICK
 from nbclient import NotebookClient
 
 DASHBOARDS = ["index.ipynb", "play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb"]
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 CLICKS = 20  # card clicks timed while playing
 
-# In-page timing of one action: from the click to the table's next redraw (data-seq changes).
-TIMED_CLICK = """
-async (selector) => {
-  const root = document.querySelector('.cl-table');
-  const before = root.dataset.seq;
-  const t0 = performance.now();
-  return await new Promise((resolve, reject) => {
-    const obs = new MutationObserver(() => {
-      if (root.dataset.seq !== before) { obs.disconnect(); resolve(performance.now() - t0); }
-    });
-    obs.observe(root, {attributes: true, attributeFilter: ['data-seq']});
-    setTimeout(() => { obs.disconnect(); reject(new Error('no redraw within 15 s')); }, 15000);
-    document.querySelector(selector).click();
-  });
-}
-"""
 
 
 @pytest.mark.parametrize("name", DASHBOARDS)
