@@ -32,6 +32,7 @@ app: venv
 
 test: venv
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	@echo "PLOTLY_RENDERER=plotly_mimetype $(PYTEST)"; rc=0; \
 	PLOTLY_RENDERER=plotly_mimetype $(PYTEST) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5): failing"; exit 1; fi; \
@@ -42,7 +43,7 @@ bench: venv
 	$(BIN)/python bench/bench_engine.py
 
 clean:
-	rm -rf tests/screenshots test-results build dist .pytest_cache .ruff_cache .hypothesis
+	rm -rf tests/screenshots test-results build dist .pytest_cache .ruff_cache .mypy_cache .hypothesis
 	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name '*.egg-info' \
 		-o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
 

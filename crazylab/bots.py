@@ -46,7 +46,8 @@ __all__ = [
 class Bot(Protocol):
     """Anything with ``choose(observation, rng) -> Move`` (and, for tables, a ``name``)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only, so frozen dataclasses qualify
 
     def choose(self, obs: Observation, rng: random.Random) -> Move: ...
 
@@ -217,6 +218,7 @@ def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:
         pile = e.pile or 0
         if e.kind == "starter" or e.kind == "played":
             if e.kind == "played" and e.seat != obs.seat:
+                assert e.seat is not None  # a play always has a seat
                 own = slots[e.seat]
                 for c in e.cards:
                     ok = [i for i, x in enumerate(own) if c not in x]

@@ -59,7 +59,8 @@ class Card(int):
         return None if self.suit is None else SUITS[self.suit]
 
     def __str__(self) -> str:
-        return "JK" if self.is_joker else RANKS[self.rank - 1] + SUITS[self.suit]
+        suit = self.suit
+        return "JK" if suit is None else RANKS[self.rank - 1] + SUITS[suit]
 
     def __repr__(self) -> str:
         return f"Card('{self}')"
@@ -67,14 +68,16 @@ class Card(int):
     @property
     def display(self) -> str:
         """The display form with a suit symbol: ``6♥``, ``10♣``, ``🃏``."""
-        return "🃏" if self.is_joker else RANKS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
+        suit = self.suit
+        return "🃏" if suit is None else RANKS[self.rank - 1] + SUIT_SYMBOLS[suit]
 
     @property
     def name(self) -> str:
         """Words a learner reads: ``"six of hearts"``, ``"joker"``."""
-        if self.is_joker:
+        suit = self.suit
+        if suit is None:
             return "joker"
-        return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
+        return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[suit]}"
 
     @classmethod
     def parse(cls, text: str | Card) -> Card:
@@ -146,7 +149,8 @@ def parse_suit(text: str) -> int:
 
 def sort_key(c: Card) -> tuple[int, int]:
     """Order a hand by suit, then rank; jokers last."""
-    return (4, 0) if c.is_joker else (c.suit, c.rank)
+    suit = c.suit
+    return (4, 0) if suit is None else (suit, c.rank)
 
 
 def display(cs: Iterable[Card]) -> str:

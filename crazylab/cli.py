@@ -64,8 +64,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"crazylab play: {e}", file=sys.stderr)
         return 2
     game.play_random(args.seed)
-    for e in game.events:
-        print(e.describe())
+    for event in game.events:
+        print(event.describe())
     print(f"result: {game.end_reason}, winners {list(game.winners)}, scores {list(game.scores)}")
     return 0
 

@@ -387,6 +387,7 @@ def _apply_drop(game: Game, move: Move) -> None:
 
 
 def _apply_declare(game: Game, move: Move) -> None:
+    assert move.call is not None  # every legal declare move names a suit
     game.calls[0] = game._parse_call(move.call)
     game._update_ref(0)
     game.events.append(Event("called", game.to_play, call=move.call))

@@ -273,6 +273,8 @@ def _same_pitch(game: Game, expected: str, got: str | None) -> bool:
 def check(game: Game, expect: dict[str, Any], data: dict[str, Any] | None = None) -> list[str]:
     """What differs between ``game`` and the expectations ``expect``."""
     out: list[str] = []
+    want: Any  # each check below compares its own kind of value
+    got: Any
 
     def differ(key: str, want: Any, got: Any) -> None:
         out.append(f"expected {key} {want}, got {got}")

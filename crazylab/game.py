@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +81,16 @@ def _clone(value: Any) -> Any:
 class Game:
     """A hand in progress. Create one with :meth:`new`, :meth:`from_deck` or
     :meth:`from_position`; every random step uses the game's ``seed``."""
+
+    # Crazy Breens state: declared for type checkers only; effects._ensure_state creates it
+    # on Breens games (its absence marks any other game, so no values here).
+    br_actor: int
+    br_starter: bool
+    br_wait: str
+    br_hits: list[int]
+    br_source: int
+    penalties: list[list[int]]
+    br_jack: Card | None
 
     # -- creation ------------------------------------------------------------------------
 
@@ -151,7 +162,7 @@ class Game:
 
     @classmethod
     def from_position(cls, rules: RuleSet | str, players: int, *, hands: list[list[Any]],
-                      stock: list[Any] = (), discard: list[Any] | None = None,
+                      stock: Sequence[Any] = (), discard: list[Any] | None = None,
                       piles: list[list[Any]] | None = None, to_play: int = 0,
                       suit: str | None = None, pitch: str | None = None,
                       seed: int | None = None, dealer: int | None = None,
@@ -434,7 +445,7 @@ class Game:
         fits, once per possible call."""
         r = self.rules
         if r.piles == 1 and not r.stacking and first_only is None:  # the common case, fast
-            fitting = r.accepts[self.refs[0]].intersection(hand)
+            fitting: frozenset[Card] | set[Card] = r.accepts[self.refs[0]].intersection(hand)
             plays = self._plays_table[0]
             return [m for c in sorted(fitting) for m in plays[c]] if fitting else []
         tables = [r.accepts[ref] for ref in self.refs]
@@ -477,6 +488,7 @@ class Game:
         if seat is not None and seat != self.to_play and not self.over:
             raise IllegalMove(f"It is seat {self.to_play}'s turn, not seat {seat}'s.")
         legal = self._legal_cache
+        applied: Move | None
         if legal is not None and move.__class__ is Move and move in legal:
             m = applied = move  # already canonical and legal (bots, simulations)
         else:
@@ -762,7 +774,7 @@ class Game:
             return
         if r.blocked_rule == "lowest_points_wins":
             pts = [self.hand_points(s) for s in range(n)]
-            tied = [s for s in range(n) if pts[s] == min(pts)]
+            tied: Sequence[int] = [s for s in range(n) if pts[s] == min(pts)]
             if len(tied) > 1 and r.blocked_tiebreak == "fewest_cards_then_draw":
                 fewest = min(len(self.hands[s]) for s in tied)
                 tied = [s for s in tied if len(self.hands[s]) == fewest]
@@ -792,7 +804,7 @@ class Game:
         self._finish(tied, "BLOCKED", scores,
                      f"The hand is blocked: fewest cards wins (seat(s) {list(tied)}).")
 
-    def _finish(self, winners: tuple[int, ...], reason: str, scores: list[int],
+    def _finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
                 note: str) -> None:
         self.result = HandResult(tuple(winners), reason, tuple(scores))
         self.phase = "over"
@@ -876,7 +888,8 @@ class Game:
         if not any(c in r.accepts[self.refs[p]] for p in piles):
             return self._mismatch(c, piles[0] if len(piles) == 1 else None)
         if r.piles > 1 and m.pile is None:
-            options = sorted({x.pile for x in legal if x.kind == PLAY and x.cards == m.cards})
+            options = sorted({x.pile for x in legal
+                              if x.kind == PLAY and x.cards == m.cards and x.pile is not None})
             return f"Say which pile: {' or '.join(f'{c}@{p}' for p in options)}."
         if m.call is None and r.calls_on_play(m.top):
             calls = ", ".join(f"{m.top}:{r.format_call(v)}" for v in r.call_values[:4])
@@ -898,13 +911,16 @@ class Game:
             where = f" on pile {p}" if r.piles > 1 else ""
             if r.call_kind == "suit":
                 suit = self.active_suit(p)
-                if call is not None:
-                    reasons.append(f"after {top.display} the called suit is {SUIT_SYMBOLS[suit]}"
-                                   f": play a {SUIT_NAMES[suit][:-1]} or an eight")
+                if call is not None:  # the called suit is the active one
+                    reasons.append(f"after {top.display} the called suit is {SUIT_SYMBOLS[call]}"
+                                   f": play a {SUIT_NAMES[call][:-1]} or an eight")
                 elif r.matching == "suit_rank":
                     reasons.append(f"{c} matches neither the rank nor the suit of {top}")
                 else:
-                    if r.pitches.pitch(top) is None:
+                    if suit is None:  # a joker with no call in force: nothing to follow
+                        reasons.append(f"{top.display} has no suit or pitch in force, so only "
+                                       "an eight or a joker fits")
+                    elif r.pitches.pitch(top) is None:
                         reasons.append(f"{top.display} has no pitch, so only a "
                                        f"{SUIT_NAMES[suit][:-1]}, an eight or a joker fits")
                     else:
@@ -928,6 +944,10 @@ class Game:
             else:
                 ref = self.refs[p]
                 pc = r.pitches.pitch(c)
+                if pc is None:  # a rank the pitch map leaves out
+                    reasons.append(f"{c} has no pitch in the {r.pitch_map} pitch map, so it "
+                                   "never fits (only eights and jokers are wild)")
+                    continue
                 rel = (f"the same pitch as {PITCH_NAMES[ref]}{where}, and a unison never counts "
                        "(MU-29)" if pc == ref else
                        f"{describe_interval((pc - ref) % 12)} from {PITCH_NAMES[ref]}{where}")
@@ -1013,7 +1033,7 @@ def _shuffle(rng: random.Random, cards: list[Card]) -> None:
 def _ordered_stacks(first: Card, same: list[Card]) -> list[tuple[Card, ...]]:
     """Every ordered stack starting with ``first`` and continuing with distinct others
     (identical cards such as two jokers are listed once)."""
-    out = {(first,)}
+    out: set[tuple[Card, ...]] = {(first,)}
     for k in range(1, len(same) + 1):
         for combo in itertools.permutations(same, k):
             out.add((first, *combo))

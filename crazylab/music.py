@@ -198,7 +198,8 @@ class Melody:
 
     def steps(self) -> list[str]:
         """The interval from each pitched note to the next one of the same voice, in words."""
-        out, last = [], {}
+        out: list[str] = []
+        last: dict[int, int] = {}  # voice → its last pitch
         for n in self.notes:
             if n.pc is None:
                 continue

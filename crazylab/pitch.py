@@ -213,10 +213,11 @@ class PitchMap:
         table = PITCH_MAPS[name]
         self._pitch: list[int | None] = []
         for c in _ALL:
-            if c.is_joker:
+            suit = c.suit
+            if suit is None:
                 self._pitch.append(None)
             else:
-                self._pitch.append(table.get((c.rank, c.suit), table.get(c.rank)))
+                self._pitch.append(table.get((c.rank, suit), table.get(c.rank)))
         naturals = sorted({c.rank for c in _ALL if self.letter(c) is not None})
         self.natural_ranks = tuple(naturals)
 

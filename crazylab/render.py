@@ -22,9 +22,10 @@ HIGHLIGHT = "#e8a200"  # the outline of cards that just moved
 
 
 def suit_colour(c: Card, four_colour: bool = False) -> str:
-    if c.is_joker:
+    suit = c.suit
+    if suit is None:
         return "#6f42c1"
-    return (FOUR_COLOURS if four_colour else TWO_COLOURS)[c.suit]
+    return (FOUR_COLOURS if four_colour else TWO_COLOURS)[suit]
 
 
 def card_label(c: Card) -> str:
@@ -47,12 +48,13 @@ def card_svg(c: Card | None, width: int = 60, *, four_colour: bool = False,
                 f'<rect x="6" y="6" width="48" height="72" rx="4" fill="none" '
                 f'stroke="#9fb6d9" stroke-dasharray="3 3"/></svg>')
     colour = suit_colour(c, four_colour)
-    if c.is_joker:
+    suit = c.suit
+    if suit is None:
         rank, symbol = "JK", "🃏"
         centre = (f'<text x="30" y="52" font-size="26" text-anchor="middle" '
                   f'font-family="{FONT}" fill="{colour}">★</text>')
     else:
-        rank, symbol = RANKS[c.rank - 1], SUIT_SYMBOLS[c.suit]
+        rank, symbol = RANKS[c.rank - 1], SUIT_SYMBOLS[suit]
         centre = (f'<text x="30" y="56" font-size="30" text-anchor="middle" '
                   f'font-family="{FONT}" fill="{colour}">{symbol}</text>')
     corner = symbol if not c.is_joker else ""
@@ -100,7 +102,7 @@ def game_text(game: Game) -> str:
     for s, hand in enumerate(game.hands):
         lines.append(f"  seat {s}: {' '.join(c.display for c in sorted(hand, key=sort_key))}")
     if game.over:
-        lines.append(f"  result: {game.result.reason}, winners {list(game.winners)}, "
+        lines.append(f"  result: {game.end_reason}, winners {list(game.winners)}, "
                      f"scores {list(game.scores)}")
     return "\n".join(lines)
 
@@ -138,7 +140,7 @@ def game_html(game: Game, viewer: int | None = None, four_colour: bool = False,
                      f"<td>{shown}</td></tr>")
     status = ""
     if game.over:
-        status = (f"<p><b>{game.result.reason}</b>: winners {list(game.winners)}, "
+        status = (f"<p><b>{game.end_reason}</b>: winners {list(game.winners)}, "
                   f"scores {list(game.scores)}</p>")
     return (f"<div class='crazylab-position' style='font-family:{FONT}'>"
             f"<div><b>{escape(r.name)}</b></div><div>{''.join(rows)}</div>"

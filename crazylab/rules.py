@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from .cards import CARDS, EIGHT, JOKER_CODE, Card
 from .pitch import LETTERS, PITCH_MAPS, PitchMap
@@ -139,6 +140,9 @@ class RuleSet:
                             f"(got {self.match_target!r})")
         if self.matching in ("letter_step", "interval") and self.eights == "own_suit":
             problems.append("eights='own_suit' needs suit matching")
+        if self.starter_joker == "apply" and not self.specials:
+            problems.append("starter_joker='apply' makes a starter joker the dealer's play, "
+                            "which only the special cards (specials=True) resolve")
         if self.stacking and self.chain:
             problems.append("stacking and chain cannot both be on")
         if not problems:
@@ -244,14 +248,14 @@ class RuleSet:
         elif self.matching == "letter_step":
             for ref in range(7):
                 table.append(wild | {c for c in CARDS[:52]
-                                     if (pm.letter(c) is not None
-                                         and (pm.letter(c) - ref) % 7 in (1, 6))})
+                                     if ((letter := pm.letter(c)) is not None
+                                         and (letter - ref) % 7 in (1, 6))})
         else:
             allowed = set(self.intervals)
             for ref in range(12):
                 table.append(wild | {c for c in CARDS[:52]
-                                     if (pm.pitch(c) is not None
-                                         and (pm.pitch(c) - ref) % 12 in allowed)})
+                                     if ((pc := pm.pitch(c)) is not None
+                                         and (pc - ref) % 12 in allowed)})
         return tuple(table)
 
     def _same_value(self, c: Card, match_value: int) -> bool:
@@ -280,13 +284,13 @@ class RuleSet:
                 if f.name not in ("name", "description", "options_changed")}
 
 
-_MUSIC = dict(
+_MUSIC: dict[str, Any] = dict(
     min_players=2, max_players=4, hand_size=5, jokers=2, starter_eight="rebury",
     starter_joker="rebury", draw_rule="fixed", draw_limit=2, chain=True, optional_play=True,
     reshuffle="unlimited", scoring="minus_one_per_card", blocked_rule="fewest_cards",
     blocked_tiebreak="shared", joker_draw=2,
 )
-_APP = dict(
+_APP: dict[str, Any] = dict(
     min_players=2, max_players=4, hand_size=5, hand_size_2p=7, reshuffle="limited",
     max_reshuffles=3, match_target=100, blocked_rule="lowest_points_wins",
 )

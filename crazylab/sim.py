@@ -22,7 +22,7 @@ import random
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from .bots import Bot, bot_name, make_bot, play_hand
 from .game import Game
@@ -208,18 +208,18 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
     return df
 
 
-def _is_bot(value: Any) -> bool:
+def _is_bot(value: Any) -> TypeGuard[Bot]:
     return not isinstance(value, str) and callable(getattr(value, "choose", None))
 
 
 def _execute(configs: list[_Config], tasks: list[tuple[int, int]], seed: int, max_seats: int,
              workers: int | None, client: Any, chunk: int | None, bar: Any
              ) -> list[tuple[int, int, dict[str, Any]]]:
-    if client is None and workers is None:  # every core, unless the run is too small to pay
-        workers = 1 if len(tasks) < PARALLEL_FROM else os.cpu_count() or 1
-    elif client is None:
-        workers = max(1, int(workers))
-    slots = workers if client is None else 8
+    slots = 8  # with a client
+    if client is None:
+        if workers is None:  # every core, unless the run is too small to pay
+            workers = 1 if len(tasks) < PARALLEL_FROM else os.cpu_count() or 1
+        workers = slots = max(1, int(workers))
     size = chunk or max(1, min(250, math.ceil(len(tasks) / (4 * slots or 1))))
     chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
     if client is None and (workers == 1 or len(chunks) <= 1):
@@ -236,7 +236,7 @@ def _execute(configs: list[_Config], tasks: list[tuple[int, int]], seed: int, ma
     from concurrent.futures import ProcessPoolExecutor
 
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
+    with ProcessPoolExecutor(max_workers=min(slots, len(chunks)),
                              mp_context=multiprocessing.get_context(method)) as pool:
         return _gather(pool, configs, chunks, seed, max_seats, bar)
 

@@ -832,3 +832,18 @@ def test_music_audio_player_in_a_notebook():
     pytest.importorskip("IPython")
     player = melody(_played_game(LEVEL[1])).audio(rate=8000, max_notes=4)
     assert "audio" in player._repr_html_()
+
+
+def test_regression_explain_on_a_card_the_pitch_map_leaves_out():
+    """A custom pitch map may leave ranks out; explaining such a card must not crash."""
+    from crazylab.pitch import register_pitch_map
+
+    register_pitch_map("no_kings", {1: 9, 2: 11, 3: 0, 4: 2, 5: 4, 6: 5, 7: 7, 9: 10, 10: 1,
+                                    11: 3, 12: 6})
+    game = cl.Game.from_position(cl.rules("crazy-8s-level-3", pitch_map="no_kings"), 2,
+                                 hands=[["KH", "5D"], ["2C"]], stock=["4S", "6S"],
+                                 discard=["3D"])
+    assert not game.is_legal("KH")
+    assert "no pitch" in game.explain("KH")
+    with pytest.raises(cl.IllegalMove, match="no pitch"):
+        game.push("KH")

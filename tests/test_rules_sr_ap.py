@@ -472,3 +472,13 @@ def test_SR_4_SR_5_SR_6_deal_stock_and_starter():
     game = Game.from_deck("crazy-eights", 2, deck)
     assert game.hand(0) == cl.cards("AC 3C 5C 7C 10C") and game.top == cl.card("QC")
     assert game.stock == deck[11:]
+
+
+def test_regression_a_joker_starter_as_a_play_needs_the_special_cards():
+    """starter_joker='apply' without specials used to leave a joker starter with no suit in
+    force (and explain() crashed); it is now refused as an option."""
+    with pytest.raises(cl.RulesError, match="starter_joker"):
+        cl.rules("crazy-8s-music", starter_joker="apply")
+    game = pos("crazy-8s-music", 2, [["5D", "6C"], ["2C"]], stock=["4S"], discard=["JK"],
+               suit="H")
+    assert "called suit" in game.explain("6C")
