@@ -598,35 +598,22 @@ class Game:
         return None
 
     def _apply(self, m: Move) -> None:
-        if m.kind == PLAY:
-            if self.phase in ("play", "chain"):
-                self._play(m)
-            else:
-                from . import effects
-
-                effects.apply(self, m)
-        elif m.kind == DRAW:
-            if self.phase in ("play", "chain"):
-                self._draw_turn()
-            else:
-                from . import effects
-
-                effects.apply(self, m)
-        elif m.kind == PASS:
-            if self.phase == "play":
+        """Apply a legal move: the core phases here, the effects' own phases (Crazy Breens)
+        in :mod:`crazylab.effects`."""
+        phase, kind = self.phase, m.kind
+        if phase == "play" or phase == "chain":
+            if kind == PLAY:
+                return self._play(m)
+            if kind == DRAW:
+                return self._draw_turn()
+            if kind == PASS and phase == "play":
                 self.events.append(_event("passed", self.to_play))
-                self._end_turn()
-            else:
-                from . import effects
+                return self._end_turn()
+            if kind == END and phase == "chain":
+                return self._end_turn()
+        from . import effects
 
-                effects.apply(self, m)
-        elif m.kind == END:
-            if self.phase == "chain":
-                self._end_turn()
-            else:
-                from . import effects
-
-                effects.apply(self, m)
+        effects.apply(self, m)
 
     def _play(self, m: Move) -> None:
         seat = self.to_play
@@ -635,8 +622,7 @@ class Game:
         r = self.rules
         if m.cards[-1] == JOKER and not r.specials and self.n > 1:
             victim = (seat + 1) % self.n
-            got = self._draw_cards(victim, r.joker_draw, note="(the joker's draw two)")
-            del got
+            self._draw_cards(victim, r.joker_draw, note="(the joker's draw two)")
             if r.joker_victim_skips and victim not in self.skipping:  # MU-Q12 option
                 self.skipping.append(victim)
         if self.result:
@@ -731,7 +717,8 @@ class Game:
             self._finish_blocked()
             return
         self.to_play = (self.to_play + 1) % self.n
-        while self.to_play in self.skipping:  # a joker's victim loses this turn (MU-Q12 option)
+        # a joker's victim loses this turn (MU-Q12 option)
+        while self.skipping and self.to_play in self.skipping:
             self.skipping.remove(self.to_play)
             self.events.append(Event("skipped", self.to_play,
                                      note="skipped (a joker's victim loses a turn)"))
@@ -742,7 +729,8 @@ class Game:
         self.phase = "play"
         self.turn_draws = 0
         self.turn_plays = 0
-        self.drawn = []
+        if self.drawn:
+            self.drawn = []
         if self.rules.specials:
             from . import effects
 
