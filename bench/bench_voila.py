@@ -28,12 +28,11 @@ from browser_support import (  # noqa: E402
     CHROMIUM_ARGS,
     NOTEBOOKS_DIR,
     TIMED_CLICK,
+    YOUR_TURN,
+    human_step,
     start_voila,
     stop_voila,
 )
-
-YOUR_TURN = ("() => { const r = document.querySelector('.cl-table');"
-             " return r.dataset.yourTurn === 'true' || r.dataset.over === 'true'; }")
 
 
 def load_times(page, url: str) -> tuple[float, float]:
@@ -55,12 +54,10 @@ def click_times(page, clicks: int) -> list[float]:
         root = page.locator(".cl-table")
         if root.get_attribute("data-over") == "true":
             page.evaluate(TIMED_CLICK, "[data-action='new_hand']")
-        elif page.locator(".cl-opt").count():
-            page.evaluate(TIMED_CLICK, ".cl-opt")
-        elif page.locator(".cl-card.cl-legal").count():
-            samples.append(page.evaluate(TIMED_CLICK, ".cl-card.cl-legal"))
         else:
-            page.evaluate(TIMED_CLICK, ".cl-actions .cl-primary")
+            took = human_step(page)
+            if took is not None:
+                samples.append(took)
     return samples
 
 

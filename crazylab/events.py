@@ -6,12 +6,6 @@ from dataclasses import dataclass
 
 from .cards import Card, display
 
-#: kinds of events, in the words the explainers use
-KINDS = (
-    "dealt", "starter", "buried", "played", "called", "drew", "reshuffled", "passed", "ended",
-    "penalty", "skipped", "countered", "dropped", "flipped", "turn",
-)
-
 
 @dataclass(frozen=True, slots=True)
 class Event:

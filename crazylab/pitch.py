@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .cards import Card
+from .cards import CARDS, Card
 
 PITCH_NAMES = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
 FLAT_NAMES = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
@@ -107,12 +107,6 @@ def interval(from_pc: int, to_pc: int) -> int:
 def interval_name(semitones: int) -> str:
     """``7`` → ``"perfect fifth"``; intervals are modular, so down a fourth is up a fifth."""
     return INTERVAL_NAMES[semitones % 12]
-
-
-def signed(semitones: int) -> int:
-    """The nearer way to a modular interval: 0 … 6 up as is, 7 … 11 as −5 … −1."""
-    iv = semitones % 12
-    return iv if iv <= 6 else iv - 12
 
 
 def describe_interval(semitones: int) -> str:
@@ -212,14 +206,12 @@ class PitchMap:
         self.name = name
         table = PITCH_MAPS[name]
         self._pitch: list[int | None] = []
-        for c in _ALL:
+        for c in CARDS:
             suit = c.suit
             if suit is None:
                 self._pitch.append(None)
             else:
                 self._pitch.append(table.get((c.rank, suit), table.get(c.rank)))
-        naturals = sorted({c.rank for c in _ALL if self.letter(c) is not None})
-        self.natural_ranks = tuple(naturals)
 
     def pitch(self, c: Card) -> int | None:
         return self._pitch[c]
@@ -238,14 +230,7 @@ class PitchMap:
             return ""
         return pitch_name(pc, flat=c.suit in (2, 3))
 
-    def ranks_of(self, pc: int) -> tuple[int, ...]:
-        """The ranks whose cards sound pitch class ``pc`` (in any suit)."""
-        return tuple(sorted({c.rank for c in _ALL if self._pitch[c] == pc % 12}))
-
     def cards_of(self, pc: int) -> tuple[Card, ...]:
         """Every card (of a full deck) that sounds pitch class ``pc``."""
-        return tuple(c for c in _ALL if self._pitch[c] == pc % 12)
+        return tuple(c for c in CARDS if self._pitch[c] == pc % 12)
 
-
-_ALL = tuple(Card(i) for i in range(53))
-DEFAULT_PITCH_MAP = PitchMap("A_based")

@@ -246,3 +246,34 @@ async (selector) => {
   });
 }
 """
+
+# The human may act: it is their turn, or the hand is over.
+YOUR_TURN = ("() => { const r = document.querySelector('.cl-table');"
+             " return r.dataset.yourTurn === 'true' || r.dataset.over === 'true'; }")
+
+
+def human_step(page) -> float | None:
+    """Make the human seat's next move on the game table, as a player would: the chooser's
+    first option, else a legal card, else the offered button (draw, pass, end). Returns the
+    click → redraw time of a card click, else ``None``."""
+    if page.locator(".cl-opt").count():
+        page.evaluate(TIMED_CLICK, ".cl-opt")
+    elif page.locator(".cl-card.cl-legal").count():
+        return page.evaluate(TIMED_CLICK, ".cl-card.cl-legal")
+    else:
+        page.evaluate(TIMED_CLICK, ".cl-actions .cl-primary")
+    return None
+
+
+def write_notebook(root: Path, name: str, *sources: str) -> Path:
+    """A throwaway notebook of code cells (markdown when a source starts with ``#``)."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(s) if s.startswith("# ")
+                else nbformat.v4.new_code_cell(s) for s in sources]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    path = Path(root) / name
+    nbformat.write(nb, path)
+    return path

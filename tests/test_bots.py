@@ -100,6 +100,15 @@ def test_monte_carlo_bot_plays_only_legal_moves(name: str, seed: int) -> None:
 # -- a bot never sees a hidden card -------------------------------------------------------------
 
 
+def _advance(game: Game, rng: random.Random, moves: int) -> None:
+    """Play up to ``moves`` uniformly random legal moves (fewer if the hand ends)."""
+    for _ in range(moves):
+        if game.over:
+            return
+        legal = game.legal_moves()
+        game.push(legal[rng.randrange(len(legal))])
+
+
 def _scrambled(game: Game, seat: int, rng: random.Random) -> Game:
     """The same position with every card ``seat`` cannot see (other hands, the stock order)
     dealt again at random: the public log and ``seat``'s own hand are unchanged."""
@@ -129,11 +138,7 @@ def test_bot_behaves_identically_when_hidden_cards_are_scrambled(spec: str, seed
     name = data.draw(st.sampled_from(SHORT))
     game = Game.new(name, 3, seed=seed)
     rng = random.Random(seed)
-    for _ in range(moves):
-        if game.over:
-            break
-        legal = game.legal_moves()
-        game.push(legal[rng.randrange(len(legal))])
+    _advance(game, rng, moves)
     assume(not game.over and len(game.legal_moves()) >= 2)  # a real decision
     seat = game.to_play
     other = _scrambled(game, seat, random.Random(seed + 1))
@@ -229,11 +234,7 @@ def test_determinized_world_matches_the_observation(seed: int, moves: int, name:
     satisfy the constraints read from the log (so the bot never rules out the truth)."""
     game = Game.new(name, 3, seed=seed)
     rng = random.Random(seed)
-    for _ in range(moves):
-        if game.over:
-            return
-        legal = game.legal_moves()
-        game.push(legal[rng.randrange(len(legal))])
+    _advance(game, rng, moves)
     if game.over:
         return
     seat = game.to_play

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from browser_support import TIMED_CLICK
+from browser_support import TIMED_CLICK, YOUR_TURN, human_step
 from nbclient import NotebookClient
 
 DASHBOARDS = ["index.ipynb", "play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb"]
@@ -102,17 +102,11 @@ def _play(page, until_over: bool, clicks: int = 10_000) -> list[float]:
         if root.get_attribute("data-over") == "true" or len(timings) >= clicks:
             break
         if root.get_attribute("data-your-turn") != "true":
-            page.wait_for_function(
-                "() => { const r = document.querySelector('.cl-table');"
-                " return r.dataset.yourTurn === 'true' || r.dataset.over === 'true'; }",
-                timeout=30_000)
+            page.wait_for_function(YOUR_TURN, timeout=30_000)
             continue
-        if page.locator(".cl-opt").count():
-            page.evaluate(TIMED_CLICK, ".cl-opt")
-        elif page.locator(".cl-card.cl-legal").count():
-            timings.append(page.evaluate(TIMED_CLICK, ".cl-card.cl-legal"))
-        else:
-            page.evaluate(TIMED_CLICK, ".cl-actions .cl-primary")
+        took = human_step(page)
+        if took is not None:
+            timings.append(took)
     if until_over:
         assert page.locator(".cl-table").get_attribute("data-over") == "true"
     return timings
@@ -227,12 +221,7 @@ def test_a_failing_callback_is_shown_under_the_table(voila_server, page, screens
     for _ in range(20):
         if page.locator(".cl-errors").is_visible():
             break
-        if page.locator(".cl-opt").count():
-            page.evaluate(TIMED_CLICK, ".cl-opt")
-        elif page.locator(".cl-card.cl-legal").count():
-            page.evaluate(TIMED_CLICK, ".cl-card.cl-legal")
-        else:
-            page.evaluate(TIMED_CLICK, ".cl-actions .cl-primary")
+        human_step(page)
     box = page.locator(".cl-errors")
     assert box.is_visible() and "unknown bot level" in box.inner_text()
     screenshot(page, "play_error_shown")

@@ -6,8 +6,8 @@ Serves a throwaway notebook from a temporary directory (never from notebooks/).
 
 from __future__ import annotations
 
-import nbformat
 import pytest
+from browser_support import write_notebook
 from playwright.sync_api import expect
 
 SUITS = "♠ ♥ ♦ ♣"
@@ -34,14 +34,7 @@ w.VBox([button, label])
 @pytest.fixture(scope="module")
 def smoke_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("voila-smoke")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(CELL)]
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nbformat.write(nb, root / "smoke.ipynb")
+    write_notebook(root, "smoke.ipynb", CELL)
     return root
 
 

@@ -187,13 +187,10 @@ explorer
 
 @pytest.fixture(scope="module")
 def piano_dir(tmp_path_factory):
-    nbformat = pytest.importorskip("nbformat")
+    from browser_support import write_notebook
+
     root = tmp_path_factory.mktemp("voila-piano")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(BROWSER_CELL)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, root / "piano.ipynb")
+    write_notebook(root, "piano.ipynb", BROWSER_CELL)
     return root
 
 

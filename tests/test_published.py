@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-import nbformat
 import pytest
+from browser_support import write_notebook
 from playwright.sync_api import expect
 
 BROKEN = """\
@@ -18,11 +18,7 @@ secret_helper()
 @pytest.fixture(scope="module")
 def broken_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("voila-published")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# A page"), nbformat.v4.new_code_cell(BROKEN)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, root / "broken.ipynb")
+    write_notebook(root, "broken.ipynb", "# A page", BROKEN)
     return root
 
 
