@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card, display
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened. ``cards`` may be hidden from other seats (a draw)."""
+class Event(NamedTuple):
+    """One thing that happened. ``cards`` may be hidden from other seats (a draw).
+    Immutable (a named tuple: cheap to build, so a hand's log costs little)."""
 
     kind: str
     seat: int | None = None
     cards: tuple[Card, ...] = ()
     call: str | None = None
     pile: int | None = None
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # the field hides tuple.count, on purpose
     note: str = ""
 
     @property

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import (
-    CARDS,
     JOKER,
     SUIT_NAMES,
     SUIT_SYMBOLS,
@@ -67,7 +66,7 @@ class HandResult:
 
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
-                        "_undo", "_legal_cache", "_plays_table", "setup", "title"})
+                        "_undo", "_legal_cache", "_fits", "setup", "title"})
 
 
 def _clone(value: Any) -> Any:
@@ -82,8 +81,18 @@ class Game:
     """A hand in progress. Create one with :meth:`new`, :meth:`from_deck` or
     :meth:`from_position`; every random step uses the game's ``seed``."""
 
-    # Crazy Breens state: declared for type checkers only; effects._ensure_state creates it
-    # on Breens games (its absence marks any other game, so no values here).
+    __slots__ = (
+        # configuration and logs (not snapshot for undo: see _NOT_STATE)
+        "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
+        "_undo", "_legal_cache", "_fits",
+        # the position
+        "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
+        "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
+        "skipping",
+        # Crazy Breens state: effects._ensure_state sets it on Breens games only (its absence
+        # marks any other game)
+        "br_actor", "br_starter", "br_wait", "br_hits", "br_source", "penalties", "br_jack",
+    )
     br_actor: int
     br_starter: bool
     br_wait: str
@@ -113,7 +122,7 @@ class Game:
         self.setup: dict[str, Any] = {}
         self._undo: list[dict[str, Any]] = []
         self._legal_cache: list[Move] | None = None
-        self._plays_table = () if r.stacking else _single_plays(r)
+        self._fits = () if r.stacking else _single_fits(r)
         # state
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.stock_cards: list[Card] = []  # top of the stock is the END of this list
@@ -129,6 +138,7 @@ class Game:
         self.idle = 0
         self.random_count = 0
         self.result: HandResult | None = None
+        self.over = False  # whether the hand has ended (``result`` says how)
         self.turns = 0
         self.skipping: list[int] = []  # seats that lose their next turn (joker_victim_skips)
 
@@ -287,10 +297,6 @@ class Game:
     # -- public state --------------------------------------------------------------------------
 
     @property
-    def over(self) -> bool:
-        return self.result is not None
-
-    @property
     def winners(self) -> tuple[int, ...]:
         return self.result.winners if self.result else ()
 
@@ -385,12 +391,13 @@ class Game:
         """Every legal move of the seat to play, each exactly once."""
         legal = self._legal_cache
         if legal is None:
-            if self.result:
-                legal = []
-            elif self.phase == "play":
+            phase = self.phase
+            if phase == "play":
                 legal = self._legal_play()
-            elif self.phase == "chain":
+            elif phase == "chain":
                 legal = self._legal_chain()
+            elif phase == "over":
+                legal = []
             else:
                 from . import effects
 
@@ -440,21 +447,22 @@ class Game:
             hand = [c for c in self.drawn if c in hand]
         return self._plays(hand) + [END_MOVE]
 
-    def _plays(self, hand: list[Card], first_only: frozenset[Card] | None = None) -> list[Move]:
+    def _plays(self, hand: list[Card]) -> list[Move]:
         """Every play from ``hand``: each legal card (or same-rank stack) on each pile where it
-        fits, once per possible call."""
+        fits, once per possible call (in card order, then pile order)."""
         r = self.rules
-        if r.piles == 1 and not r.stacking and first_only is None:  # the common case, fast
-            fitting: frozenset[Card] | set[Card] = r.accepts[self.refs[0]].intersection(hand)
-            plays = self._plays_table[0]
-            return [m for c in sorted(fitting) for m in plays[c]] if fitting else []
+        if not r.stacking:  # one card at a time: each card's plays are tabulated
+            if r.piles == 1:  # the common case, kept lean: set operations run in C
+                fits = self._fits[0][self.refs[0]]
+                fitting = fits.keys() & hand
+                if len(fitting) < 2:
+                    return list(fits[fitting.pop()]) if fitting else []
+                return [m for c in sorted(fitting) for m in fits[c]]  # int order = sort_key
+            on_piles = [self._fits[p][ref] for p, ref in enumerate(self.refs)]
+            return [m for c in sorted(set().union(*(f.keys() & hand for f in on_piles)))
+                    for fits in on_piles for m in fits.get(c, ())]
         tables = [r.accepts[ref] for ref in self.refs]
         fitting = set().union(*(t.intersection(hand) for t in tables))
-        if first_only is not None:
-            fitting &= first_only
-        if not r.stacking:  # one card at a time: each card's plays are tabulated
-            return [m for c in sorted(fitting) for p, t in enumerate(tables) if c in t
-                    for m in self._plays_table[p][c]]
         out: list[Move] = []
         multi = r.piles > 1
         for c in sorted(fitting):  # a card's int order is its sort_key order
@@ -529,7 +537,7 @@ class Game:
         return move
 
     def _snapshot(self) -> dict[str, Any]:
-        state = {k: _clone(v) for k, v in vars(self).items() if k not in _NOT_STATE}
+        state = {k: _clone(getattr(self, k)) for k in _STATE if hasattr(self, k)}
         state["#events"], state["#moves"] = len(self.events), len(self.moves)
         return state
 
@@ -537,7 +545,8 @@ class Game:
         state = dict(state)
         del self.events[state.pop("#events"):]
         del self.moves[state.pop("#moves"):]
-        vars(self).update({k: _clone(v) for k, v in state.items()})
+        for k, v in state.items():
+            setattr(self, k, _clone(v))
         self._legal_cache = None
 
     def fingerprint(self) -> tuple:
@@ -642,18 +651,20 @@ class Game:
 
     def _place(self, seat: int, m: Move) -> None:
         """Move ``m``'s cards from ``seat``'s hand to its pile and set the call in force."""
-        hand = self.hands[seat]
-        for c in m.cards:
+        hand, cards, call, pile = self.hands[seat], m.cards, m.call, m.pile
+        for c in cards:
             hand.remove(c)
-        p = m.pile or 0
-        self.piles[p].extend(m.cards)
-        self.calls[p] = (self._parse_call(m.call)
-                         if m.call is not None and self.rules.calls_on_play(m.cards[-1]) else None)
-        self._update_ref(p)
+        p = pile or 0
+        self.piles[p] += cards
+        top = cards[-1]
+        value = (self._parse_call(call)
+                 if call is not None and self.rules.calls_on_play(top) else None)
+        self.calls[p] = value
+        self.refs[p] = self.rules.references[top][0 if value is None else value + 1]
         self.idle = 0
-        self.events.append(_event("played", seat, m.cards, pile=m.pile))
-        if m.call is not None and self.hands[seat]:
-            self.events.append(_event("called", seat, call=m.call, pile=m.pile))
+        self.events.append(_event("played", seat, cards, None, pile))
+        if call is not None and hand:
+            self.events.append(_event("called", seat, (), call, pile))
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""
@@ -661,8 +672,8 @@ class Game:
         seat = self.to_play
         count = r.draw_limit if r.draw_rule == "fixed" else 1
         got = self._draw_cards(seat, count)
-        self.turn_draws += max(1, len(got))
-        self.drawn.extend(got)
+        self.turn_draws += len(got) or 1
+        self.drawn += got
         if r.chain:
             self.phase = "chain"
 
@@ -670,7 +681,9 @@ class Game:
         """``seat`` takes up to ``count`` cards from the stock, reshuffling lazily."""
         stock = self.stock_cards
         rest = len(stock) - count
-        if rest >= 0:  # no reshuffle needed: take the top ``count`` cards at once
+        if count == 1 and stock:  # the usual draw
+            got = [stock.pop()]
+        elif rest >= 0:  # no reshuffle needed: take the top ``count`` cards at once
             got = stock[rest:]
             got.reverse()  # the top card (the end of the list) is drawn first
             del stock[rest:]
@@ -681,8 +694,8 @@ class Game:
                 if c is None:
                     break
                 got.append(c)
-        self.hands[seat].extend(got)
-        self.events.append(_event("drew", seat, tuple(got), count=len(got), note=note))
+        self.hands[seat] += got
+        self.events.append(_event("drew", seat, tuple(got), None, None, len(got), note))
         return got
 
     def _take_from_stock(self) -> Card | None:
@@ -706,16 +719,14 @@ class Game:
 
     def _end_turn(self) -> None:
         """Close the turn: count a stuck turn (C-13) and pass to the next seat."""
-        if self.turn_plays:
-            self.idle = 0
-        elif not self._can_draw():
-            self.idle += 1
-        else:
-            self.idle = 0
         self.turns += 1
-        if self.idle >= self.n:
-            self._finish_blocked()
-            return
+        if self.turn_plays or self._can_draw():
+            self.idle = 0
+        else:
+            self.idle += 1
+            if self.idle >= self.n:
+                self._finish_blocked()
+                return
         self.to_play = (self.to_play + 1) % self.n
         # a joker's victim loses this turn (MU-Q12 option)
         while self.skipping and self.to_play in self.skipping:
@@ -795,6 +806,7 @@ class Game:
     def _finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
                 note: str) -> None:
         self.result = HandResult(tuple(winners), reason, tuple(scores))
+        self.over = True
         self.phase = "over"
         self.events.append(Event("ended", None, note=note))
 
@@ -963,7 +975,9 @@ class Game:
     def copy(self, keep_undo: bool = False) -> Game:
         """An independent copy of this game (without undo history unless asked)."""
         g = Game.__new__(Game)
-        vars(g).update({k: _clone(v) for k, v in vars(self).items()})
+        for k in Game.__slots__:
+            if hasattr(self, k):
+                setattr(g, k, _clone(getattr(self, k)))
         g.events = list(self.events)
         g.moves = list(self.moves)
         g.keep_undo = keep_undo
@@ -1005,6 +1019,9 @@ class Game:
         return game_html(self)
 
 
+_STATE = tuple(k for k in Game.__slots__ if k not in _NOT_STATE)
+
+
 def _shuffle(rng: random.Random, cards: list[Card]) -> None:
     """``rng.shuffle(cards)``, the same permutation without a Python call per card: CPython's
     Fisher-Yates with ``getrandbits`` rejection sampling, inlined (every simulated hand starts
@@ -1031,17 +1048,19 @@ def _ordered_stacks(first: Card, same: list[Card]) -> list[tuple[Card, ...]]:
 _MOVES: dict[tuple, Move] = {}
 
 
-def _single_plays(r: RuleSet) -> tuple[tuple[tuple[Move, ...], ...], ...]:
-    """``table[pile][card]``: the interned one-card plays of ``card`` on ``pile``, one per
-    call it makes (built once per rule set)."""
-    table = r.engine_tables.get("single_plays")
-    if table is None:
-        table = r.engine_tables["single_plays"] = tuple(
-            tuple(tuple(_move((c,), call, p if r.piles > 1 else None)
-                        for call in (r.call_texts if r.calls_on_play(c) else (None,)))
-                  for c in CARDS)
+def _single_fits(r: RuleSet) -> tuple[tuple[dict[Card, tuple[Move, ...]], ...], ...]:
+    """``fits[pile][reference][card]``: the interned one-card plays of ``card`` on ``pile``
+    when its reference is ``reference`` (one per call it makes), for the cards that fit
+    there. Built once per rule set."""
+    fits = r.engine_tables.get("single_fits")
+    if fits is None:
+        fits = r.engine_tables["single_fits"] = tuple(
+            tuple({c: tuple(_move((c,), call, p if r.piles > 1 else None)
+                            for call in (r.call_texts if r.calls_on_play(c) else (None,)))
+                   for c in sorted(accepted)}
+                  for accepted in r.accepts)
             for p in range(r.piles))
-    return table  # type: ignore[return-value]
+    return fits  # type: ignore[return-value]
 
 
 _EVENTS: dict[tuple, Event] = {}

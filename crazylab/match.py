@@ -25,6 +25,7 @@ class Match:
             raise ValueError(f"scores must list {players} seats, not {len(self.scores)}")
         self.dealer = players - 1 if dealer is None else dealer
         self.hands: list[Game] = []
+        self._recorded: list[Game] = []  # hands whose points are in the scores
         self.game = self._deal()
 
     def _deal(self) -> Game:
@@ -51,11 +52,11 @@ class Match:
         game = game or self.game
         if not game.over:
             raise ValueError("the hand is not over yet")
-        if getattr(game, "_recorded", False):
+        if any(g is game for g in self._recorded):
             return
         for s, pts in enumerate(game.scores):
             self.scores[s] += pts
-        game._recorded = True  # type: ignore[attr-defined]
+        self._recorded.append(game)
 
     def next_hand(self) -> Game:
         """Record the current hand if needed and deal the next one."""

@@ -351,6 +351,7 @@ def test_AP_16_AP_T8_match_to_100():
                      discard=["9C"])
     match.game.push("4C")
     match.record()
+    match.record()  # a hand's points count once, however often it is recorded
     assert match.scores == [102, 40] and match.over and match.winner == 0
     with pytest.raises(ValueError, match="match is over"):
         match.next_hand()
