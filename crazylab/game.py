@@ -12,6 +12,7 @@ and the effects add their own phases (a Queen's drop, a penalty to resolve). ``"
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Sequence
@@ -662,7 +663,8 @@ class Game:
         self.calls[p] = value
         self.refs[p] = self.rules.references[top][0 if value is None else value + 1]
         self.idle = 0
-        self.events.append(_event("played", seat, cards, None, pile))
+        fields = ("played", seat, cards, None, pile, 0, "")
+        self.events.append(_EVENTS.get(fields) or _intern(fields))
         if call is not None and hand:
             self.events.append(_event("called", seat, (), call, pile))
 
@@ -695,7 +697,8 @@ class Game:
                     break
                 got.append(c)
         self.hands[seat] += got
-        self.events.append(_event("drew", seat, tuple(got), None, None, len(got), note))
+        fields = ("drew", seat, tuple(got), None, None, len(got), note)
+        self.events.append(_EVENTS.get(fields) or _intern(fields))
         return got
 
     def _take_from_stock(self) -> Card | None:
@@ -750,7 +753,7 @@ class Game:
     # -- the end of a hand -------------------------------------------------------------------
 
     def hand_points(self, seat: int) -> int:
-        return sum(self.rules.card_points(c) for c in self.hands[seat])
+        return sum(map(self.rules.points.__getitem__, self.hands[seat]))
 
     def _finish_out(self, seat: int) -> None:
         r = self.rules
@@ -1027,12 +1030,17 @@ def _shuffle(rng: random.Random, cards: list[Card]) -> None:
     Fisher-Yates with ``getrandbits`` rejection sampling, inlined (every simulated hand starts
     with one; tests check it against ``random.shuffle``)."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
+    for i, k in _shuffle_steps(len(cards)):
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@functools.cache
+def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
+    """``(i, bits)`` for each step of a Fisher-Yates shuffle of ``size`` cards."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def _ordered_stacks(first: Card, same: list[Card]) -> list[tuple[Card, ...]]:
@@ -1064,19 +1072,23 @@ def _single_fits(r: RuleSet) -> tuple[tuple[dict[Card, tuple[Move, ...]], ...], 
 
 
 _EVENTS: dict[tuple, Event] = {}
+"""Interned events by their fields (events are immutable, so equal ones can be shared): the
+log gets one or two per move, and looking one up is cheaper than building it. The hot paths
+look up ``_EVENTS.get(fields) or _intern(fields)`` inline."""
+
+
+def _intern(fields: tuple) -> Event:
+    if len(_EVENTS) >= 100_000:  # bounded: long draws make many distinct keys
+        _EVENTS.clear()
+    e = _EVENTS[fields] = Event._make(fields)
+    return e
 
 
 def _event(kind: str, seat: int | None, cards: tuple[Card, ...] = (), call: str | None = None,
            pile: int | None = None, count: int = 0, note: str = "") -> Event:
-    """An interned :class:`Event` (events are frozen, so equal ones can be shared): the log
-    gets one or two per move, and looking one up is cheaper than building it."""
-    key = (kind, seat, cards, call, pile, count, note)
-    e = _EVENTS.get(key)
-    if e is None:
-        if len(_EVENTS) >= 100_000:  # bounded: long draws make many distinct keys
-            _EVENTS.clear()
-        e = _EVENTS[key] = Event(*key)
-    return e
+    """An interned :class:`Event`."""
+    fields = (kind, seat, cards, call, pile, count, note)
+    return _EVENTS.get(fields) or _intern(fields)
 
 
 def _move(cards: tuple[Card, ...], call: str | None, pile: int | None) -> Move:

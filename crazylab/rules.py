@@ -193,7 +193,13 @@ class RuleSet:
         return c == JOKER_CODE or (c.rank == EIGHT and self.eights == "call")
 
     def card_points(self, c: Card) -> int:
-        return self.joker_points if c == JOKER_CODE else CARD_VALUES[c.rank - 1]
+        return self.points[c]
+
+    @cached_property
+    def points(self) -> tuple[int, ...]:
+        """``points[card]``: what a card left in a hand scores (face value, eights 50)."""
+        return tuple(self.joker_points if c == JOKER_CODE else CARD_VALUES[c.rank - 1]
+                     for c in CARDS)
 
     # -- matching ----------------------------------------------------------------------------
 
