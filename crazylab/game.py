@@ -67,7 +67,8 @@ class HandResult:
 
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
-                        "_undo", "_legal_cache", "_fits", "setup", "title"})
+                        "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
+                        "title"})
 
 
 def _clone(value: Any) -> Any:
@@ -85,7 +86,7 @@ class Game:
     __slots__ = (
         # configuration and logs (not snapshot for undo: see _NOT_STATE)
         "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
-        "_undo", "_legal_cache", "_fits",
+        "_undo", "_legal_cache", "_fits", "_one_pile", "_references",
         # the position
         "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
         "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
@@ -124,6 +125,8 @@ class Game:
         self._undo: list[dict[str, Any]] = []
         self._legal_cache: list[Move] | None = None
         self._fits = () if r.stacking else _single_fits(r)
+        self._one_pile = self._fits[0] if self._fits and r.piles == 1 else None
+        self._references = r.references  # the rule set's table, at hand for every play
         # state
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.stock_cards: list[Card] = []  # top of the stock is the END of this list
@@ -383,7 +386,7 @@ class Game:
 
     def _update_ref(self, pile: int) -> None:
         call = self.calls[pile]
-        self.refs[pile] = self.rules.references[self.piles[pile][-1]][
+        self.refs[pile] = self._references[self.piles[pile][-1]][
             0 if call is None else call + 1]
 
     # -- legal moves ---------------------------------------------------------------------------
@@ -432,15 +435,15 @@ class Game:
             return plays + [DRAW_MOVE] if (plays == [] or r.optional_play) else plays
         if plays and not r.voluntary_draw and (r.must_play_drawn or not self.turn_draws):
             return plays  # the usual case: play one of them
-        limit_ok = (r.draw_rule == "until_playable"
-                    or self.turn_draws < (1 if r.draw_rule == "one" else r.draw_limit))
+        limit_ok = self.turn_draws < r.draws_per_turn
         if plays:
             if r.voluntary_draw and self.stock_cards and limit_ok:
                 return plays + [DRAW_MOVE]
             if self.turn_draws and not r.must_play_drawn:
                 return plays + [PASS_MOVE]
             return plays
-        return [DRAW_MOVE] if limit_ok and self._can_draw() else [PASS_MOVE]
+        return [DRAW_MOVE] if limit_ok and (self.stock_cards or self._can_reshuffle()) else [
+            PASS_MOVE]
 
     def _legal_chain(self) -> list[Move]:
         hand = self.hands[self.to_play]
@@ -451,14 +454,15 @@ class Game:
     def _plays(self, hand: list[Card]) -> list[Move]:
         """Every play from ``hand``: each legal card (or same-rank stack) on each pile where it
         fits, once per possible call (in card order, then pile order)."""
+        one_pile = self._one_pile
+        if one_pile is not None:  # the common case, kept lean: set operations run in C
+            fits = one_pile[self.refs[0]]
+            fitting = fits.keys() & hand
+            if len(fitting) < 2:
+                return list(fits[fitting.pop()]) if fitting else []
+            return [m for c in sorted(fitting) for m in fits[c]]  # int order = sort_key
         r = self.rules
-        if not r.stacking:  # one card at a time: each card's plays are tabulated
-            if r.piles == 1:  # the common case, kept lean: set operations run in C
-                fits = self._fits[0][self.refs[0]]
-                fitting = fits.keys() & hand
-                if len(fitting) < 2:
-                    return list(fits[fitting.pop()]) if fitting else []
-                return [m for c in sorted(fitting) for m in fits[c]]  # int order = sort_key
+        if not r.stacking:  # one card at a time on several piles
             on_piles = [self._fits[p][ref] for p, ref in enumerate(self.refs)]
             return [m for c in sorted(set().union(*(f.keys() & hand for f in on_piles)))
                     for fits in on_piles for m in fits.get(c, ())]
@@ -635,8 +639,6 @@ class Game:
             self._draw_cards(victim, r.joker_draw, note="(the joker's draw two)")
             if r.joker_victim_skips and victim not in self.skipping:  # MU-Q12 option
                 self.skipping.append(victim)
-        if self.result:
-            return
         if not self.hands[seat]:
             self._finish_out(seat)
             return
@@ -661,7 +663,7 @@ class Game:
         value = (self._parse_call(call)
                  if call is not None and self.rules.calls_on_play(top) else None)
         self.calls[p] = value
-        self.refs[p] = self.rules.references[top][0 if value is None else value + 1]
+        self.refs[p] = self._references[top][0 if value is None else value + 1]
         self.idle = 0
         fields = ("played", seat, cards, None, pile, 0, "")
         self.events.append(_EVENTS.get(fields) or _intern(fields))

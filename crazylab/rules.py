@@ -192,6 +192,11 @@ class RuleSet:
         """Whether playing ``c`` names a suit or pitch."""
         return c == JOKER_CODE or (c.rank == EIGHT and self.eights == "call")
 
+    @cached_property
+    def draws_per_turn(self) -> float:
+        """How many ``draw`` moves one turn allows (unbounded while drawing until playable)."""
+        return {"until_playable": float("inf"), "one": 1}.get(self.draw_rule, self.draw_limit)
+
     def card_points(self, c: Card) -> int:
         return self.points[c]
 
