@@ -243,7 +243,7 @@ def begin_turn(game: Game) -> None:
     _ensure_state(game)
     if game.br_wait:
         game.phase = game.br_wait
-    elif any(e[0] == game.to_play for e in game.penalties):
+    elif game.to_play in [e[0] for e in game.penalties]:  # (no closure: every turn runs this)
         game.phase = "penalty"
 
 

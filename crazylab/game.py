@@ -448,19 +448,28 @@ class Game:
     def _legal_chain(self) -> list[Move]:
         hand = self.hands[self.to_play]
         if (self.turn_plays == 0 and self.rules.post_draw_first_card == "drawn_only"):
-            hand = [c for c in self.drawn if c in hand]
+            hand = list(filter(hand.__contains__, self.drawn))  # the drawn cards still held
         return self._plays(hand) + [END_MOVE]
 
     def _plays(self, hand: list[Card]) -> list[Move]:
         """Every play from ``hand``: each legal card (or same-rank stack) on each pile where it
         fits, once per possible call (in card order, then pile order)."""
         one_pile = self._one_pile
-        if one_pile is not None:  # the common case, kept lean: set operations run in C
-            fits = one_pile[self.refs[0]]
-            fitting = fits.keys() & hand
-            if len(fitting) < 2:
-                return list(fits[fitting.pop()]) if fitting else []
-            return [m for c in sorted(fitting) for m in fits[c]]  # int order = sort_key
+        if one_pile is None:
+            return self._plays_any(hand)
+        # the common case (one pile, one card at a time), kept lean: set operations run in C,
+        # and no comprehension (its closure would cost every call)
+        fits = one_pile[self.refs[0]]
+        fitting = fits.keys() & hand
+        if len(fitting) < 2:
+            return list(fits[fitting.pop()]) if fitting else []
+        plays: list[Move] = []
+        for c in sorted(fitting):  # a card's int order is its sort_key order
+            plays += fits[c]
+        return plays
+
+    def _plays_any(self, hand: list[Card]) -> list[Move]:
+        """:meth:`_plays` on several piles, or with same-rank stacks."""
         r = self.rules
         if not r.stacking:  # one card at a time on several piles
             on_piles = [self._fits[p][ref] for p, ref in enumerate(self.refs)]
