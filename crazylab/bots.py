@@ -119,9 +119,14 @@ def rule_choice(rules: RuleSet, hand: Sequence[Card], refs: Sequence[int], phase
     """The rules-of-thumb move among ``legal`` (ties broken by ``rng``)."""
     if len(legal) == 1:
         return legal[0]
-    keys = [rule_key(rules, hand, refs, phase, turn_plays, m) for m in legal]
-    best = max(keys)
-    choices = [m for m, k in zip(legal, keys, strict=True) if k == best]
+    best: tuple[int, int, int, int, int] | None = None
+    choices: list[Move] = []  # the moves with the best key, in legal order
+    for m in legal:  # a loop, not comprehensions: their closures cost every call
+        key = rule_key(rules, hand, refs, phase, turn_plays, m)
+        if best is None or key > best:
+            best, choices = key, [m]
+        elif key == best:
+            choices.append(m)
     return choices[0] if len(choices) == 1 else choices[rng.randrange(len(choices))]
 
 
