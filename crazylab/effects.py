@@ -265,7 +265,11 @@ def legal(game: Game) -> list[Move]:
     if game.phase == "declare":
         from .game import _move
 
-        return [_move((game.top,), s, None) for s in SUITS]
+        top = (game.top,)
+        declarations = []
+        for suit in SUITS:  # a loop: a comprehension's closure would cost every call here
+            declarations.append(_move(top, suit, None))
+        return declarations
     return []  # pragma: no cover
 
 

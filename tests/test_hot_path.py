@@ -18,7 +18,7 @@ from crazylab.game import Game
 PER_MOVE: list[Callable[..., object]] = [
     Game.legal_moves, Game._legal_play, Game._legal_chain, Game._plays, Game.push,
     Game._apply, Game._play, Game._place, Game._draw_turn, Game._draw_cards, Game._end_turn,
-    Game._begin_turn, effects.begin_turn,
+    Game._begin_turn, effects.begin_turn, effects.legal, effects.apply,
 ]
 
 
