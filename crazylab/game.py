@@ -442,8 +442,7 @@ class Game:
             if self.turn_draws and not r.must_play_drawn:
                 return plays + [PASS_MOVE]
             return plays
-        return [DRAW_MOVE] if limit_ok and (self.stock_cards or self._can_reshuffle()) else [
-            PASS_MOVE]
+        return [DRAW_MOVE] if limit_ok and self._can_draw() else [PASS_MOVE]
 
     def _legal_chain(self) -> list[Move]:
         hand = self.hands[self.to_play]
