@@ -671,7 +671,7 @@ class Game:
         value = (self._parse_call(call)
                  if call is not None and self.rules.calls_on_play(top) else None)
         self.calls[p] = value
-        self.refs[p] = self._references[top][0 if value is None else value + 1]
+        self._update_ref(p)
         self.idle = 0
         fields = ("played", seat, cards, None, pile, 0, "")
         self.events.append(_EVENTS.get(fields) or _intern(fields))

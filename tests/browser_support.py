@@ -223,6 +223,13 @@ def screenshot_path(name: str) -> Path:
     return SCREENSHOT_DIR / f"{stem}.png"
 
 
+def page_errors(page) -> list[str]:
+    """A list that collects every uncaught JavaScript error of ``page`` from now on."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
 def save_screenshot(page, name: str, *, full_page: bool = True) -> Path:
     """Save a PNG of a Playwright ``page`` into ``tests/screenshots/`` and return its path."""
     path = screenshot_path(name)

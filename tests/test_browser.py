@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from browser_support import TIMED_CLICK, YOUR_TURN, human_step
+from browser_support import TIMED_CLICK, YOUR_TURN, human_step, page_errors
 from nbclient import NotebookClient
 
 DASHBOARDS = ["index.ipynb", "play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb"]
@@ -41,8 +41,7 @@ def _no_errors_shown(page, errors: list[str]) -> None:
         assert not box.is_visible() or not box.inner_text().strip(), box.inner_text()
 
 
-def _open(page, url: str, ready: str, errors: list[str]) -> float:
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def _open(page, url: str, ready: str) -> float:
     t0 = time.perf_counter()
     page.goto(url, timeout=90_000)
     page.wait_for_selector(ready, timeout=90_000)
@@ -60,8 +59,8 @@ def _suits_have_glyphs(page) -> None:
 
 @pytest.mark.browser
 def test_index_links_every_dashboard_and_lesson(voila_server, page, screenshot):
-    errors: list[str] = []
-    _open(page, voila_server.render("index.ipynb"), "text=Explore", errors)
+    errors = page_errors(page)
+    _open(page, voila_server.render("index.ipynb"), "text=Explore")
     lessons = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     assert len(lessons) >= 6
     for target in ["play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb", *lessons]:
@@ -78,8 +77,8 @@ def test_breens_lesson_shows_who_is_hit_and_the_counter(voila_server, page, scre
     """Lesson 4 in Voilà: its explainers render, and its seeded table opens with the human hit
     by the dealer's starter 2 (BR-6, BR-18): the banner names the hit and the Jack that
     counters; clicking the Jack ends the cycle (BR-22, BR-27)."""
-    errors: list[str] = []
-    _open(page, voila_server.render("04_crazy_breens.ipynb"), ".cl-pending li", errors)
+    errors = page_errors(page)
+    _open(page, voila_server.render("04_crazy_breens.ipynb"), ".cl-pending li")
     assert page.locator(".crazylab-explainer").count() >= 10
     banner = page.locator(".cl-pending li.cl-now.cl-you")
     assert "You are hit by Bot 2's 2" in banner.inner_text()
@@ -114,10 +113,10 @@ def _play(page, until_over: bool, clicks: int = 10_000) -> list[float]:
 
 @pytest.mark.browser
 def test_play_a_hand_by_clicking_until_it_ends(voila_server, page, screenshot):
-    errors: list[str] = []
+    errors = page_errors(page)
     url = (voila_server.render("play.ipynb")
            + "?rules=crazy-eights-classic&opponents=2&seed=7&delay=0.15")
-    load = _open(page, url, ".cl-card", errors)
+    load = _open(page, url, ".cl-card")
     _suits_have_glyphs(page)
     screenshot(page, "play_start_1280")
     assert page.locator(".cl-opp").count() == 2
@@ -161,10 +160,10 @@ def test_play_a_hand_by_clicking_until_it_ends(voila_server, page, screenshot):
 
 @pytest.mark.browser
 def test_play_table_reads_well_at_800px_and_with_four_colours(voila_server, page, screenshot):
-    errors: list[str] = []
+    errors = page_errors(page)
     page.set_viewport_size({"width": 800, "height": 900})
     url = voila_server.render("play.ipynb") + "?rules=crazy-breens&opponents=3&seed=3&four=1"
-    _open(page, url, ".cl-card", errors)
+    _open(page, url, ".cl-card")
     _suits_have_glyphs(page)
     width = page.evaluate("() => document.querySelector('.cl-table').scrollWidth")
     assert width <= 800, f"the table is {width}px wide at an 800px window"
@@ -178,10 +177,10 @@ def test_play_table_reads_well_at_800px_and_with_four_colours(voila_server, page
 
 @pytest.mark.browser
 def test_explainer_steps_forward_and_back(voila_server, page, screenshot):
-    errors: list[str] = []
+    errors = page_errors(page)
     name = "sr-t1-t2-worked-turn-eight-calls-diamonds"
     _open(page, voila_server.render("explain.ipynb") + f"?example={name}&step=2",
-          "text=Step 2 of 7", errors)
+          "text=Step 2 of 7")
     page.get_by_role("button", name="Next ▶").click()
     page.wait_for_selector("text=Step 3 of 7", timeout=15_000)
     page.wait_for_selector("text=called ♦ diamonds", timeout=15_000)
@@ -194,8 +193,8 @@ def test_explainer_steps_forward_and_back(voila_server, page, screenshot):
 
 @pytest.mark.browser
 def test_explorer_updates_its_table(voila_server, page, screenshot):
-    errors: list[str] = []
-    _open(page, voila_server.render("explore.ipynb"), ".crazylab-legal", errors)
+    errors = page_errors(page)
+    _open(page, voila_server.render("explore.ipynb"), ".crazylab-legal")
     assert page.locator(".crazylab-legal tbody tr").count() == 4
     hand = page.locator(".crazylab-explorer textarea")
     hand.fill("6C KH 8S 3D 9H QS")
@@ -215,9 +214,9 @@ def test_explorer_updates_its_table(voila_server, page, screenshot):
 def test_a_failing_callback_is_shown_under_the_table(voila_server, page, screenshot):
     """Errors never vanish: an unknown bot level fails when the bot moves; the table shows
     the error (with its traceback folded away) and plays on with a random move."""
-    errors: list[str] = []
+    errors = page_errors(page)
     url = voila_server.render("play.ipynb") + "?opponents=1&seed=2&delay=0&level=no-such-bot"
-    _open(page, url, ".cl-card", errors)
+    _open(page, url, ".cl-card")
     for _ in range(20):
         if page.locator(".cl-errors").is_visible():
             break

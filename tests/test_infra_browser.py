@@ -7,7 +7,7 @@ Serves a throwaway notebook from a temporary directory (never from notebooks/).
 from __future__ import annotations
 
 import pytest
-from browser_support import write_notebook
+from browser_support import page_errors, write_notebook
 from playwright.sync_api import expect
 
 SUITS = "♠ ♥ ♦ ♣"
@@ -41,8 +41,7 @@ def smoke_dir(tmp_path_factory):
 @pytest.mark.browser
 def test_voila_widget_roundtrip(voila_factory, smoke_dir, page, screenshot):
     server = voila_factory(smoke_dir)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = page_errors(page)
 
     page.goto(server.render("smoke.ipynb"), timeout=60_000)
     button = page.get_by_role("button", name="Deal")

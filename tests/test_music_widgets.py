@@ -196,11 +196,11 @@ def piano_dir(tmp_path_factory):
 
 @pytest.mark.browser
 def test_the_piano_draws_and_a_click_reaches_python(voila_factory, piano_dir, page, screenshot):
+    from browser_support import page_errors
     from playwright.sync_api import expect
 
     server = voila_factory(piano_dir)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = page_errors(page)
     page.goto(server.render("piano.ipynb"), timeout=60_000)
     keys = page.locator(".cl-piano .cl-keyg")
     expect(keys.first).to_be_visible(timeout=60_000)

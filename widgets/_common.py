@@ -30,8 +30,9 @@ def error_text(exc: BaseException, where: str = "") -> str:
 
 
 class ErrorReporting:
-    """Mixin: ``report_error`` logs an exception and shows it under the widget. Subclasses
-    implement ``_show_error(text)``; ``errors`` keeps every message (tests read it)."""
+    """Mixin: ``report_error`` logs an exception and shows it under the widget, in its
+    ``error_area`` (an :class:`ErrorArea`) unless ``_show_error(text)`` is overridden;
+    ``errors`` keeps every message (tests read it)."""
 
     errors: list[str]
 
@@ -44,8 +45,8 @@ class ErrorReporting:
         self.errors.append(text)
         self._show_error(text)
 
-    def _show_error(self, text: str) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
+    def _show_error(self, text: str) -> None:
+        self.error_area.show(text)  # type: ignore[attr-defined]
 
     def clear_error(self) -> None:
         self._show_error("")

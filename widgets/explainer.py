@@ -162,9 +162,6 @@ class StepExplainer(ErrorReporting, w.VBox):
             f"{len(ex.steps)} steps</div>{desc}")
         self.show()
 
-    def _show_error(self, text: str) -> None:
-        self.error_area.show(text)
-
     @guarded
     def _on_prev(self, _b: Any = None) -> None:
         self.previous()

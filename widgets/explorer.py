@@ -118,9 +118,6 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
     def rules(self) -> RuleSet:
         return get_rules(self.rules_box.value)
 
-    def _show_error(self, text: str) -> None:
-        self.error_area.show(text)
-
     def _set_calls(self, value: str | None = None) -> None:
         r = self.rules
         options = [("none (the top card's own)", "")] + [

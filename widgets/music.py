@@ -535,9 +535,6 @@ class IntervalExplorer(ErrorReporting, w.VBox):
             buttons.append(b)
         self.card_buttons.children = buttons
 
-    def _show_error(self, text: str) -> None:
-        self.error_area.show(text)
-
     # -- control callbacks -----------------------------------------------------------------
 
     @guarded

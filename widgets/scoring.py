@@ -171,9 +171,6 @@ class ScoreCalculator(ErrorReporting, w.VBox):
     def winner(self) -> int:
         return self.winner_box.value
 
-    def _show_error(self, text: str) -> None:
-        self.error_area.show(text)
-
     def set_hand(self, seat: int, text: str) -> None:
         """Type the cards left in ``seat``'s hand (``"8D 3C"``)."""
         self.hand_boxes[seat].value = text
