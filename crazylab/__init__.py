@@ -5,11 +5,11 @@
 >>> game.legal()[:2]  # doctest: +SKIP
 """
 
-from .cards import JOKER, Card, CardError, card, cards
-from .game import Game, HandResult, IllegalMove, SetupError
+from .engine.cards import JOKER, Card, CardError, card, cards
+from .engine.game import Game, HandResult, IllegalMove, SetupError
+from .engine.moves import Move, MoveError
+from .engine.rules import PRESETS, RulesError, RuleSet, rules
 from .match import Match
-from .moves import Move, MoveError
-from .rules import PRESETS, RulesError, RuleSet, rules
 from .sim import simulate  # the lab; pandas is imported only when it runs
 
 __all__ = [

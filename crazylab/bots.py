@@ -1,4 +1,4 @@
-"""Computer opponents: a bot sees one seat's :class:`~crazylab.observe.Observation` only.
+"""Computer opponents: a bot sees one seat's :class:`~crazylab.engine.observe.Observation` only.
 
 The protocol is one method, ``choose(observation, rng) -> Move``: the observation holds the
 seat's own hand, the public table and ``observation.legal``; ``rng`` is a
@@ -30,11 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from .cards import CARDS, EIGHT, Card
-from .game import Game
-from .moves import DRAW, END, PASS, PLAY, Move
-from .observe import Observation
-from .rules import RuleSet
+from .engine.cards import CARDS, EIGHT, Card
+from .engine.game import Game
+from .engine.moves import DRAW, END, PASS, PLAY, Move
+from .engine.observe import Observation
+from .engine.rules import RuleSet
 
 __all__ = [
     "BOTS", "Bot", "MonteCarloBot", "RandomBot", "RuleBot", "bot_name", "determinize",

@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from .engine.rules import PRESETS, RulesError
+from .engine.rules import rules as get_rules
 from .examples import ExampleError, example_path, list_examples, load_example
-from .rules import PRESETS, RulesError
-from .rules import rules as get_rules
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -56,7 +56,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play a seeded random game to the end and print its log."""
-    from .game import Game
+    from .engine.game import Game
 
     try:
         game = Game.new(get_rules(args.rules), args.players, args.seed)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
-    from .rules import RuleSet
+    from .engine.rules import RuleSet
 
 __all__ = [
     "Comparison", "compare_rules", "fig_blocked", "fig_hand_length", "fig_points",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from .game import Game
-from .rules import RuleSet
-from .rules import rules as get_rules
+from .engine.game import Game
+from .engine.rules import RuleSet
+from .engine.rules import rules as get_rules
 
 
 class Match:

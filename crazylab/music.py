@@ -34,9 +34,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card
-from .events import Event
-from .pitch import (
+from .engine.cards import Card
+from .engine.events import Event
+from .engine.pitch import (
     LETTER_PITCH,
     PITCH_NAMES,
     describe_interval,
@@ -45,11 +45,11 @@ from .pitch import (
     parse_pitch,
     pretty,
 )
-from .rules import RuleSet
-from .rules import rules as get_rules
+from .engine.rules import RuleSet
+from .engine.rules import rules as get_rules
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .engine.game import Game
 
 # -- the levels and their characters ---------------------------------------------------------
 

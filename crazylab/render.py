@@ -10,10 +10,10 @@ from collections.abc import Collection
 from html import escape
 from typing import TYPE_CHECKING
 
-from .cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
+from .engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .engine.game import Game
 
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 TWO_COLOURS = ("#111", "#c8102e", "#c8102e", "#111")

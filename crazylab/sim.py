@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from .bots import Bot, bot_name, make_bot, play_hand
-from .game import Game
-from .rules import RuleSet
-from .rules import rules as get_rules
+from .engine.game import Game
+from .engine.rules import RuleSet
+from .engine.rules import rules as get_rules
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -301,7 +301,7 @@ def _option_value(text: str) -> Any:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run ``crazylab simulate``; exit 0, or 2 for bad arguments."""
-    from .rules import RulesError
+    from .engine.rules import RulesError
 
     try:
         options = {}

@@ -43,8 +43,8 @@ effect is yours even when a King turns it from the deck or a Queen lets you drop
 first card turned up at the deal (the **starter**) counts as the **dealer's** play.
 """),
     code("""
-from crazylab import effects
-from crazylab.cards import SUIT_SYMBOLS, SUITS
+from crazylab.engine.variants import breens as effects
+from crazylab.engine.cards import SUIT_SYMBOLS, SUITS
 from crazylab.examples import list_examples, load_example
 from crazylab.widgets import StepExplainer
 

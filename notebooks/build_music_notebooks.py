@@ -80,7 +80,7 @@ MAIN = [
     "and a joker have no pitch (they are wild). The same rank sounds the same pitch in every "
     "suit: diamonds and clubs spell it with a sharp, hearts and spades with a flat.",
     CHECK + '''import crazylab as cl
-from crazylab.pitch import both_names
+from crazylab.engine.pitch import both_names
 
 r = cl.rules("crazy-8s-music")
 for rank in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]:
@@ -187,7 +187,7 @@ for name, level in LEVELS.items():
     "md:Intervals are counted in semitones, up from the pile's reference, and wrap round the "
     "octave: down a minor third is the same key as up a major sixth. On 3♦ (the note C) each "
     "level accepts these keys:",
-    CHECK + '''from crazylab.cards import card
+    CHECK + '''from crazylab.engine.cards import card
 from crazylab.widgets.music import Reference, keyboard_keys
 
 for name, level in LEVELS.items():

@@ -21,13 +21,13 @@ from crazylab.bots import (
     make_bot,
     play_hand,
 )
-from crazylab.game import Game
-from crazylab.moves import Move
-from crazylab.observe import Observation
+from crazylab.engine.game import Game
+from crazylab.engine.moves import Move
+from crazylab.engine.observe import Observation
 
 
 def _playable(name: str) -> bool:
-    """A rule set whose games can be created (Crazy Breens needs crazylab/effects.py)."""
+    """A rule set whose games can be created (Breens needs its variant module)."""
     try:
         Game.new(name, 2, seed=0).legal_moves()
     except Exception:

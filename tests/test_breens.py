@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import crazylab as cl
-from crazylab import effects
-from crazylab.cards import JOKER
+from crazylab.engine.cards import JOKER
+from crazylab.engine.game import Game, IllegalMove, SetupError
+from crazylab.engine.rules import RulesError, rules
+from crazylab.engine.variants import breens as effects
 from crazylab.examples import list_examples, load_example
-from crazylab.game import Game, IllegalMove, SetupError
-from crazylab.rules import RulesError, rules
 
 BR = "crazy-breens"
 FILL = ["10C", "10D", "10H", "10S", "6C", "6D", "6H", "6S"]

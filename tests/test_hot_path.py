@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import pytest
 
-from crazylab import effects
-from crazylab.game import Game
+from crazylab.engine.game import Game
+from crazylab.engine.variants import breens as effects
 
 PER_MOVE: list[Callable[..., object]] = [
     Game.legal_moves, Game._legal_play, Game._legal_chain, Game._plays, Game.push,

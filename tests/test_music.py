@@ -19,17 +19,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import crazylab as cl
-from crazylab.cards import CARDS, JOKER, card, cards
-from crazylab.examples import list_examples, load_example
-from crazylab.game import Game, IllegalMove
-from crazylab.music import CLAP, CRASH, LEVELS, level_of, melody
-from crazylab.pitch import (
+from crazylab.engine.cards import CARDS, JOKER, card, cards
+from crazylab.engine.game import Game, IllegalMove
+from crazylab.engine.pitch import (
     PitchMap,
     describe_interval,
     describe_intervals,
     parse_pitch,
     register_pitch_map,
 )
+from crazylab.examples import list_examples, load_example
+from crazylab.music import CLAP, CRASH, LEVELS, level_of, melody
 
 MAIN = "crazy-8s-music"
 LEVEL = {i: f"crazy-8s-level-{i}" for i in range(1, 6)}
@@ -836,7 +836,7 @@ def test_music_audio_player_in_a_notebook():
 
 def test_regression_explain_on_a_card_the_pitch_map_leaves_out():
     """A custom pitch map may leave ranks out; explaining such a card must not crash."""
-    from crazylab.pitch import register_pitch_map
+    from crazylab.engine.pitch import register_pitch_map
 
     register_pitch_map("no_kings", {1: 9, 2: 11, 3: 0, 4: 2, 5: 4, 6: 5, 7: 7, 9: 10, 10: 1,
                                     11: 3, 12: 6})

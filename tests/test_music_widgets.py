@@ -19,8 +19,8 @@ from crazylab.widgets.music import (  # noqa: E402
 )
 
 import crazylab as cl  # noqa: E402
-from crazylab.cards import card, cards, sort_key  # noqa: E402
-from crazylab.game import Game  # noqa: E402
+from crazylab.engine.cards import card, cards, sort_key  # noqa: E402
+from crazylab.engine.game import Game  # noqa: E402
 
 WIDGETS = Path(__file__).resolve().parents[1] / "widgets"
 

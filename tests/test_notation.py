@@ -3,8 +3,8 @@
 import pytest
 
 import crazylab as cl
-from crazylab.cards import CARDS, Card, CardError, parse_suit
-from crazylab.moves import Move, MoveError
+from crazylab.engine.cards import CARDS, Card, CardError, parse_suit
+from crazylab.engine.moves import Move, MoveError
 
 
 @pytest.mark.parametrize("c", CARDS)

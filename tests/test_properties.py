@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import crazylab as cl
-from crazylab.cards import CARDS
+from crazylab.engine.cards import CARDS
+from crazylab.engine.game import IllegalMove
 from crazylab.examples import load_game
-from crazylab.game import IllegalMove
 
 PRESETS = list(cl.PRESETS)
 CHECKED_MOVES = 80  # moves per game checked in depth; the game then plays on to its end

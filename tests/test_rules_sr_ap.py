@@ -6,7 +6,7 @@ import pytest
 
 import crazylab as cl
 from crazylab import Game, IllegalMove
-from crazylab.cards import CARDS
+from crazylab.engine.cards import CARDS
 
 
 def pos(rules, players, hands, stock=(), discard=("KH",), to_play=0, **kw):

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crazylab as cl
-from crazylab import game as game_module
 from crazylab.bots import make_bot, play_hand
-from crazylab.events import Event
-from crazylab.game import Game
+from crazylab.engine import game as game_module
+from crazylab.engine.events import Event
+from crazylab.engine.game import Game
 from crazylab.lab import (
     compare_rules,
     fig_blocked,

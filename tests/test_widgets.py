@@ -22,11 +22,11 @@ from crazylab.widgets import (
 )
 from crazylab.widgets.explainer import changes
 
-from crazylab import effects
-from crazylab.cards import Card, cards
+from crazylab.engine.cards import Card, cards
+from crazylab.engine.game import Game
+from crazylab.engine.rules import PRESETS
+from crazylab.engine.variants import breens as effects
 from crazylab.examples import list_examples, load_example
-from crazylab.game import Game
-from crazylab.rules import PRESETS
 
 WORKED_TURN = dict(hands=[["6C", "KH", "8S", "3D"], ["3H", "9C", "QD", "4S", "7D"]],
                    stock=["2H", "JC", "5S", "4C", "9H"], discard=["6H"], to_play=0)

@@ -14,8 +14,8 @@ from urllib.parse import parse_qs
 
 import ipywidgets as w
 
-from crazylab.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
-from crazylab.rules import RuleSet
+from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from crazylab.engine.rules import RuleSet
 
 log = logging.getLogger("crazylab.widgets")
 

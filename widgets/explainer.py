@@ -8,9 +8,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from crazylab.cards import Card
+from crazylab.engine.cards import Card
+from crazylab.engine.game import Game
 from crazylab.examples import Example, Frame, list_examples, load_example
-from crazylab.game import Game
 from crazylab.render import game_html
 
 from ._common import ErrorArea, ErrorReporting, call_in_force, guarded, query_params

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from crazylab.cards import CardError, cards, sort_key
-from crazylab.game import Game, SetupError
-from crazylab.moves import PLAY
+from crazylab.engine.cards import CardError, cards, sort_key
+from crazylab.engine.game import Game, SetupError
+from crazylab.engine.moves import PLAY
+from crazylab.engine.rules import PRESETS, RuleSet
+from crazylab.engine.rules import rules as get_rules
 from crazylab.render import cards_html
-from crazylab.rules import PRESETS, RuleSet
-from crazylab.rules import rules as get_rules
 
 from ._common import (
     ErrorArea,

@@ -24,10 +24,9 @@ import anywidget
 import ipywidgets as w
 import traitlets as t
 
-from crazylab.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, parse_suit, sort_key
-from crazylab.game import Game
-from crazylab.music import LEVELS, level_of
-from crazylab.pitch import (
+from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, parse_suit, sort_key
+from crazylab.engine.game import Game
+from crazylab.engine.pitch import (
     LETTER_PITCH,
     LETTERS,
     PITCH_NAMES,
@@ -42,8 +41,9 @@ from crazylab.pitch import (
     parse_pitch,
     pretty,
 )
-from crazylab.rules import RuleSet
-from crazylab.rules import rules as get_rules
+from crazylab.engine.rules import RuleSet
+from crazylab.engine.rules import rules as get_rules
+from crazylab.music import LEVELS, level_of
 
 from ._common import ErrorArea, ErrorReporting, guarded
 

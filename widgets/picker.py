@@ -10,7 +10,7 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from crazylab.cards import Card, sort_key
+from crazylab.engine.cards import Card, sort_key
 from crazylab.render import card_svg
 
 from ._common import ErrorReporting, guarded

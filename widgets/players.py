@@ -1,5 +1,5 @@
 """Computer opponents for the game table. A bot is any callable ``bot(observation, rng) ->
-Move`` (or move text); it sees only its own :class:`~crazylab.observe.Observation`.
+Move`` (or move text); it sees only its own :class:`~crazylab.engine.observe.Observation`.
 
 The levels come from :mod:`crazylab.bots` when that module is installed; a seeded random
 player is always available."""
@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from crazylab.moves import Move
-from crazylab.observe import Observation
+from crazylab.engine.moves import Move
+from crazylab.engine.observe import Observation
 
 Bot = Callable[[Observation, random.Random], "Move | str"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crazylab.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
-from crazylab.game import Game
-from crazylab.moves import PLAY, Move
-from crazylab.pitch import LETTERS, PITCH_NAMES, interval_name
+from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
+from crazylab.engine.game import Game
+from crazylab.engine.moves import PLAY, Move
+from crazylab.engine.pitch import LETTERS, PITCH_NAMES, interval_name
 
 
 @dataclass(frozen=True)

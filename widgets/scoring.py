@@ -14,11 +14,11 @@ from typing import Any
 
 import ipywidgets as w
 
-from crazylab.cards import Card, CardError, cards, sort_key
-from crazylab.game import Game, SetupError
+from crazylab.engine.cards import Card, CardError, cards, sort_key
+from crazylab.engine.game import Game, SetupError
+from crazylab.engine.rules import PRESETS, RuleSet
+from crazylab.engine.rules import rules as get_rules
 from crazylab.render import cards_html
-from crazylab.rules import PRESETS, RuleSet
-from crazylab.rules import rules as get_rules
 
 from ._common import ErrorArea, ErrorReporting, build_or_default, guarded, query_params
 from .picker import CardPicker

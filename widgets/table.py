@@ -20,14 +20,14 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from crazylab.cards import Card, CardError
-from crazylab.game import Game, IllegalMove
+from crazylab.engine.cards import Card, CardError
+from crazylab.engine.game import Game, IllegalMove
+from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move
+from crazylab.engine.observe import Observation
+from crazylab.engine.rules import PRESETS, RuleSet
+from crazylab.engine.rules import rules as get_rules
 from crazylab.match import Match
-from crazylab.moves import DRAW, END, PASS, PLAY, Move
-from crazylab.observe import Observation
 from crazylab.render import card_svg
-from crazylab.rules import PRESETS, RuleSet
-from crazylab.rules import rules as get_rules
 
 from ._common import (
     ErrorReporting,

@@ -18,15 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import SUITS, Card, CardError, parse_suit, sort_key
-from .events import Event
-from .game import Game, IllegalMove, SetupError
-from .moves import PLAY, Move, MoveError
-from .pitch import LETTERS, PitchError, parse_letter, parse_pitch
-from .rules import RulesError, RuleSet
-from .rules import rules as get_rules
+from ..engine.cards import SUITS, Card, CardError, parse_suit, sort_key
+from ..engine.events import Event
+from ..engine.game import Game, IllegalMove, SetupError
+from ..engine.moves import PLAY, Move, MoveError
+from ..engine.pitch import LETTERS, PitchError, parse_letter, parse_pitch
+from ..engine.rules import RulesError, RuleSet
+from ..engine.rules import rules as get_rules
 
-EXAMPLES_DIR = Path(__file__).parent / "examples"
+EXAMPLES_DIR = Path(__file__).parent
 TOP_KEYS = {"title", "description", "rules", "options", "players", "setup", "steps", "seed",
             "dealer", "match"}
 SETUP_KEYS = {"hands", "stock", "discard", "piles", "to_play", "suit", "pitch", "deck", "dealer"}

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .cards import (
+from ..cards import (
     ACE,
     EIGHT,
     JACK,
@@ -47,11 +47,11 @@ from .cards import (
     TWO,
     Card,
 )
-from .events import Event
-from .moves import DRAW, DRAW_MOVE, END, END_MOVE, PASS, PASS_MOVE, PLAY, Move
+from ..events import Event
+from ..moves import DRAW, DRAW_MOVE, END, END_MOVE, PASS, PASS_MOVE, PLAY, Move
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
 
 PHASES = ("penalty", "drop", "declare")
 
@@ -263,7 +263,7 @@ def legal(game: Game) -> list[Move]:
     if game.phase == "drop":
         return _legal_drop(game)
     if game.phase == "declare":
-        from .game import _move
+        from ..game import _move
 
         top = (game.top,)
         declarations = []
@@ -280,7 +280,7 @@ def _can_counter(game: Game, entry: list[int]) -> bool:
 def _counters(game: Game, hand: list[Card], first: Card | None = None) -> list[Move]:
     """Every counter: a Jack of any suit, or an ordered stack of Jacks (BR-Q19); with
     ``first``, only stacks that begin with that (just drawn) Jack."""
-    from .game import _move, _ordered_stacks
+    from ..game import _move, _ordered_stacks
 
     jacks = [c for c in hand if c.rank == JACK]
     firsts = sorted(set(jacks)) if first is None else [first]
@@ -306,7 +306,7 @@ def _legal_penalty(game: Game) -> list[Move]:
 
 
 def _legal_drop(game: Game) -> list[Move]:
-    from .game import _move
+    from ..game import _move
 
     out = []
     for c in sorted(set(game.hands[game.to_play])):

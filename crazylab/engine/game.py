@@ -1,9 +1,9 @@
 """One hand of any Crazy Eights rule set: the state, its legal moves, push and undo.
 
 The shape follows python-chess: a :class:`Game` holds a position, ``legal_moves()`` generates
-:class:`~crazylab.moves.Move` objects, ``push()`` plays one (a ``Move`` or its text) and
-``undo()`` takes it back. Rule sets differ only by their :class:`~crazylab.rules.RuleSet`
-data; the special cards of Crazy Breens are effects in :mod:`crazylab.effects`.
+:class:`~crazylab.engine.moves.Move` objects, ``push()`` plays one (a ``Move`` or its text) and
+``undo()`` takes it back. Rule sets differ only by their :class:`~crazylab.engine.rules.RuleSet`
+data; the special cards of Crazy Breens are effects in :mod:`crazylab.engine.variants.breens`.
 
 A turn is a small state machine. ``phase`` is ``"play"`` at the start of a turn (and while
 drawing until playable), ``"chain"`` in the musical game once the player has played or drawn,
@@ -259,7 +259,7 @@ class Game:
         for p in range(r.piles):
             self._turn_starter(p)
         if r.specials:
-            from . import effects
+            from .variants import breens as effects
 
             effects.starter(self)
         self._begin_turn()
@@ -403,7 +403,7 @@ class Game:
             elif phase == "over":
                 legal = []
             else:
-                from . import effects
+                from .variants import breens as effects
 
                 legal = effects.legal(self)
             self._legal_cache = legal
@@ -621,7 +621,7 @@ class Game:
 
     def _apply(self, m: Move) -> None:
         """Apply a legal move: the core phases here, the effects' own phases (Crazy Breens)
-        in :mod:`crazylab.effects`."""
+        in :mod:`crazylab.engine.variants.breens`."""
         phase, kind = self.phase, m.kind
         if phase == "play" or phase == "chain":
             if kind == PLAY:
@@ -633,7 +633,7 @@ class Game:
                 return self._end_turn()
             if kind == END and phase == "chain":
                 return self._end_turn()
-        from . import effects
+        from .variants import breens as effects
 
         effects.apply(self, m)
 
@@ -651,7 +651,7 @@ class Game:
             self._finish_out(seat)
             return
         if r.specials:
-            from . import effects
+            from .variants import breens as effects
 
             effects.after_play(self, seat, m)
             return
@@ -756,7 +756,7 @@ class Game:
         if self.drawn:
             self.drawn = []
         if self.rules.specials:
-            from . import effects
+            from .variants import breens as effects
 
             effects.begin_turn(self)
 
@@ -836,11 +836,11 @@ class Game:
         if self.result:
             return "The hand is over: start a new hand to play again."
         if self.phase not in ("play", "chain"):
-            from . import effects
+            from .variants import breens as effects
 
             return effects.explain(self, m)
         if self.rules.specials:
-            from . import effects
+            from .variants import breens as effects
 
             why = effects.explain_turn(self, m)
             if why:
@@ -975,7 +975,7 @@ class Game:
         """Public state of a rule set's effects (Crazy Breens: pending hits), else ``{}``."""
         if not self.rules.specials:
             return {}
-        from . import effects
+        from .variants import breens as effects
 
         return effects.public_extra(self)
 
@@ -1013,12 +1013,12 @@ class Game:
     def to_json(self, title: str = "") -> dict[str, Any]:
         """The game as a worked-example file (setup plus every move), loadable again with
         :func:`crazylab.examples.load_game`."""
-        from .examples import game_to_example
+        from ..examples import game_to_example
 
         return game_to_example(self, title)
 
     def __str__(self) -> str:
-        from .render import game_text
+        from ..render import game_text
 
         return game_text(self)
 
@@ -1027,7 +1027,7 @@ class Game:
         return f"<Game {self.rules.name} {self.n} players, {state}, {len(self.moves)} moves>"
 
     def _repr_html_(self) -> str:
-        from .render import game_html
+        from ..render import game_html
 
         return game_html(self)
 

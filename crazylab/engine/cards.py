@@ -96,12 +96,12 @@ class Card(int):
         return card
 
     def _repr_html_(self) -> str:
-        from .render import card_html
+        from ..render import card_html
 
         return card_html(self)
 
     def _repr_svg_(self) -> str:
-        from .render import card_svg
+        from ..render import card_svg
 
         return card_svg(self)
 

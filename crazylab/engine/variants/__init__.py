@@ -1,0 +1,1 @@
+"""Variants that change the turn structure (Crazy Breens' special cards)."""
