@@ -5,6 +5,7 @@
 >>> game.legal()[:2]  # doctest: +SKIP
 """
 
+from . import render  # noqa: F401  (registers how cards and games display in a notebook)
 from .engine.cards import JOKER, Card, CardError, card, cards
 from .engine.game import Game, HandResult, IllegalMove, SetupError
 from .engine.moves import Move, MoveError

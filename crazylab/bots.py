@@ -188,12 +188,12 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
     game.stock_cards = pool[:obs.stock_size]
     game.piles = [list(p) for p in obs.piles]
     for p, call in enumerate(obs.calls):
-        game.calls[p] = None if call is None else game._parse_call(call)
-        game._update_ref(p)
+        game.calls[p] = None if call is None else game.parse_call(call)
+        game.update_reference(p)
     game.to_play, game.phase = obs.to_play, obs.phase
     game.turn_draws, game.turn_plays = obs.turn_draws, obs.turn_plays
     game.drawn, game.reshuffles = list(obs.drawn), obs.reshuffles
-    game.idle = _trailing_passes(obs) if not game._can_draw() else 0
+    game.idle = _trailing_passes(obs) if not game.can_draw() else 0
     return game
 
 

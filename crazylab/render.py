@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from html import escape
-from typing import TYPE_CHECKING
 
+from .engine import views
 from .engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
+from .engine.game import Game
+from .engine.text import Position, game_text
 
-if TYPE_CHECKING:
-    from .engine.game import Game
+__all__ = ["FONT", "Position", "card_html", "card_label", "card_svg", "cards_html",
+           "game_html", "game_text", "suit_colour"]
+
 
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 TWO_COLOURS = ("#111", "#c8102e", "#c8102e", "#111")
@@ -89,25 +92,7 @@ def cards_html(cs: list[Card], width: int = 50, four_colour: bool = False,
     return f'<span style="white-space:normal">{inner}</span>'
 
 
-def game_text(game: Game) -> str:
-    """A plain-text picture of the position (every hand shown)."""
-    lines = [f"{game.rules.name}, {game.n} players, "
-             + ("hand over" if game.over else f"seat {game.to_play} to play ({game.phase})")]
-    for p, pile in enumerate(game.piles):
-        call = game.calls[p]
-        called = f" (called {game.rules.format_call(call)})" if call is not None else ""
-        label = f"pile {p}" if game.rules.piles > 1 else "discard"
-        lines.append(f"  {label}: {pile[-1].display}{called}  [{len(pile)} cards]")
-    lines.append(f"  stock: {len(game.stock_cards)} cards")
-    for s, hand in enumerate(game.hands):
-        lines.append(f"  seat {s}: {' '.join(c.display for c in sorted(hand, key=sort_key))}")
-    if game.over:
-        lines.append(f"  result: {game.end_reason}, winners {list(game.winners)}, "
-                     f"scores {list(game.scores)}")
-    return "\n".join(lines)
-
-
-def game_html(game: Game, viewer: int | None = None, four_colour: bool = False,
+def game_html(game: Position, viewer: int | None = None, four_colour: bool = False,
               highlight: Collection[Card] = ()) -> str:
     """The position as HTML: piles, stock, and hands (other hands face down if ``viewer``);
     cards in ``highlight`` are outlined."""
@@ -145,3 +130,8 @@ def game_html(game: Game, viewer: int | None = None, four_colour: bool = False,
     return (f"<div class='crazylab-position' style='font-family:{FONT}'>"
             f"<div><b>{escape(r.name)}</b></div><div>{''.join(rows)}</div>"
             f"<table>{''.join(hands)}</table>{status}</div>")
+
+
+# cards and games show these pictures in a notebook (the engine asks crazylab.engine.views)
+views.register(Card, html=card_html, svg=card_svg)
+views.register(Game, html=game_html)

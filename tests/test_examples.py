@@ -11,6 +11,7 @@ from crazylab.cli import main
 from crazylab.examples import (
     ExampleError,
     example_path,
+    game_to_example,
     list_examples,
     load_example,
     load_game,
@@ -129,7 +130,7 @@ def test_save_and_load_round_trip(tmp_path, rules):
 def test_a_tampered_save_is_refused_whole(tmp_path):
     game = cl.Game.new("crazy-eights", 2, seed=3)
     game.push(game.legal_moves()[0])
-    data = game.to_json()
+    data = game_to_example(game)
     data["steps"][0]["move"] = "8S:Q"
     with pytest.raises(ExampleError):
         load_game(data)

@@ -246,7 +246,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         step = self._chooser_step()
         if step is None or step[0] != "call":
             return self._refuse("No call is being chosen right now.")
-        canonical = self.game._format_call_text(call)
+        canonical = self.game.canonical_call(call)
         return self.choose(step[2].index(canonical))
 
     def choose_pile(self, pile: int) -> bool:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .errors import CrazylabError, quote
+from .views import html_of, svg_of
+
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -31,7 +34,7 @@ _RANK_ALIASES = {**{r: i + 1 for i, r in enumerate(RANKS)}, "T": 10, "1": 1}
 _JOKER_ALIASES = {"JK", "🃏", "JOKER"}
 
 
-class CardError(ValueError):
+class CardError(CrazylabError):
     """A text that is not a card (``11H``, ``8X``, the empty string)."""
 
 
@@ -85,25 +88,21 @@ class Card(int):
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise CardError(f"{text!r} is not a card: write cards like 6H, 10C or JK")
+            raise CardError(f"{quote(text)} is not a card: write cards like 6H, 10C or JK")
         key = text.strip()
         card = _PARSED.get(key) or _PARSED.get(key.upper())
         if card is None:
             raise CardError(
-                f"{text!r} is not a card: write a rank (A 2-10 J Q K) then a suit "
+                f"{quote(text)} is not a card: write a rank (A 2-10 J Q K) then a suit "
                 "(C D H S or ♣ ♦ ♥ ♠), like 6H or 10♣, or JK for a joker"
             )
         return card
 
-    def _repr_html_(self) -> str:
-        from ..render import card_html
+    def _repr_html_(self) -> str | None:
+        return html_of(self)
 
-        return card_html(self)
-
-    def _repr_svg_(self) -> str:
-        from ..render import card_svg
-
-        return card_svg(self)
+    def _repr_svg_(self) -> str | None:
+        return svg_of(self)
 
 
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(53))
@@ -144,7 +143,7 @@ def parse_suit(text: str) -> int:
     for i, name in enumerate(SUIT_NAMES):
         if key.lower() in (name, SUIT_NAMES_ONE[i]):
             return i
-    raise CardError(f"{text!r} is not a suit: use C, D, H or S (♣ ♦ ♥ ♠)")
+    raise CardError(f"{quote(text)} is not a suit: use C, D, H or S (♣ ♦ ♥ ♠)")
 
 
 def sort_key(c: Card) -> tuple[int, int]:

@@ -72,3 +72,23 @@ def _call_words(call: str | None) -> str:
     if call in ("C", "D", "H", "S"):
         return {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}[call]
     return call
+
+
+EVENT_CACHE: dict[tuple, Event] = {}
+"""Interned events by their fields (events are immutable, so equal ones can be shared): the
+log gets one or two per move, and looking one up is cheaper than building it. The hot paths
+look up ``EVENT_CACHE.get(fields) or intern_event(fields)`` inline."""
+
+
+def intern_event(fields: tuple) -> Event:
+    if len(EVENT_CACHE) >= 100_000:  # bounded: long draws make many distinct keys
+        EVENT_CACHE.clear()
+    e = EVENT_CACHE[fields] = Event._make(fields)
+    return e
+
+
+def event(kind: str, seat: int | None, cards: tuple[Card, ...] = (), call: str | None = None,
+          pile: int | None = None, count: int = 0, note: str = "") -> Event:
+    """An interned :class:`Event`."""
+    fields = (kind, seat, cards, call, pile, count, note)
+    return EVENT_CACHE.get(fields) or intern_event(fields)

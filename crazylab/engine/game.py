@@ -3,56 +3,66 @@
 The shape follows python-chess: a :class:`Game` holds a position, ``legal_moves()`` generates
 :class:`~crazylab.engine.moves.Move` objects, ``push()`` plays one (a ``Move`` or its text) and
 ``undo()`` takes it back. Rule sets differ only by their :class:`~crazylab.engine.rules.RuleSet`
-data; the special cards of Crazy Breens are effects in :mod:`crazylab.engine.variants.breens`.
+data; a variant that changes the turn structure (Crazy Breens' special cards) plugs in through
+the hooks of :class:`crazylab.engine.variants.base.Variant`. Explanations of refused moves are
+in :mod:`crazylab.engine.explain`.
 
 A turn is a small state machine. ``phase`` is ``"play"`` at the start of a turn (and while
 drawing until playable), ``"chain"`` in the musical game once the player has played or drawn,
-and the effects add their own phases (a Queen's drop, a penalty to resolve). ``"over"`` ends it.
+and a variant adds its own phases (a Queen's drop, a penalty to resolve). ``"over"`` ends it.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import (
     JOKER,
-    SUIT_NAMES,
-    SUIT_SYMBOLS,
     SUITS,
     Card,
     CardError,
-    display,
     sort_key,
 )
-from .events import Event
-from .moves import DRAW, DRAW_MOVE, END, END_MOVE, PASS, PASS_MOVE, PLAY, Move, MoveError
+from .errors import CrazylabError, quote
+from .events import EVENT_CACHE, Event, event, intern_event
+from .explain import explain_move
+from .moves import (
+    DRAW,
+    DRAW_MOVE,
+    END,
+    END_MOVE,
+    PASS,
+    PASS_MOVE,
+    PLAY,
+    Move,
+    MoveError,
+    ordered_stacks,
+    play_move,
+)
+from .observe import Observation, VisibleLog
 from .pitch import (
     LETTERS,
     PITCH_NAMES,
     PitchError,
-    describe_interval,
-    describe_intervals,
-    describe_letter_step,
     parse_letter,
     parse_pitch,
 )
 from .rules import RuleSet
 from .rules import rules as get_rules
+from .text import game_text
+from .variants import variant_for
+from .views import html_of
 
-if TYPE_CHECKING:
-    from .observe import Observation
 
-
-class IllegalMove(ValueError):
+class IllegalMove(CrazylabError):
     """A move that is not legal now. The message says why; the game is unchanged."""
 
 
-class SetupError(ValueError):
+class SetupError(CrazylabError):
     """A position or deck that cannot exist under the rule set."""
 
 
@@ -68,7 +78,16 @@ class HandResult:
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
                         "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
-                        "title"})
+                        "title", "variant", "_seen"})
+
+
+def _is_int(value: object) -> bool:
+    """A whole number, not a bool (``True`` is no seat) nor a float."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+CHECKPOINT_EVERY = 16
+"""Undo keeps a snapshot of the position every this many moves and replays the rest."""
 
 
 def _clone(value: Any) -> Any:
@@ -76,7 +95,8 @@ def _clone(value: Any) -> Any:
         return [_clone(v) for v in value] if value and isinstance(value[0], list) else value[:]
     if isinstance(value, dict):
         return {k: _clone(v) for k, v in value.items()}
-    return value
+    clone = getattr(value, "clone", None)  # a variant's state
+    return value if clone is None else clone()
 
 
 class Game:
@@ -91,42 +111,45 @@ class Game:
         "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
         "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
         "skipping",
-        # Crazy Breens state: effects._ensure_state sets it on Breens games only (its absence
-        # marks any other game)
-        "br_actor", "br_starter", "br_wait", "br_hits", "br_source", "penalties", "br_jack",
+        # a variant's hooks and its state (``None`` for the plain games)
+        "variant", "variant_state", "_seen",
     )
-    br_actor: int
-    br_starter: bool
-    br_wait: str
-    br_hits: list[int]
-    br_source: int
-    penalties: list[list[int]]
-    br_jack: Card | None
 
     # -- creation ------------------------------------------------------------------------
 
     def __init__(self, rules: RuleSet | str, players: int, *, seed: int | None = None,
                  dealer: int | None = None, keep_undo: bool = True) -> None:
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
-        r = self.rules
-        if not isinstance(players, int) or not r.min_players <= players <= r.max_players:
+        if isinstance(rules, str):
+            rules = get_rules(rules)
+        elif not isinstance(rules, RuleSet):
+            raise SetupError(f"rules must be a preset name or a RuleSet, not {quote(rules)}; "
+                             "see crazylab.PRESETS")
+        self.rules = r = rules
+        if not _is_int(players) or not r.min_players <= players <= r.max_players:
             raise SetupError(f"{r.name} is for {r.min_players}-{r.max_players} players, "
-                             f"not {players}")
+                             f"not {quote(players)}")
         self.n = players
-        self.seed = random.randrange(2**62) if seed is None else int(seed)
+        if seed is not None and not _is_int(seed):
+            raise SetupError(f"seed must be a whole number (or None for a random deal), not "
+                             f"{quote(seed)}")
+        self.seed = random.randrange(2**62) if seed is None else seed
+        if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < players):
+            raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not "
+                             f"{quote(dealer)}")
         self.dealer = players - 1 if dealer is None else dealer
-        if not 0 <= self.dealer < players:
-            raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
         self.keep_undo = keep_undo
         self.title = ""
         self.events: list[Event] = []
         self.moves: list[Move] = []
         self.setup: dict[str, Any] = {}
-        self._undo: list[dict[str, Any]] = []
+        self._undo: list[tuple[int, dict[str, Any]]] = []  # (moves done, snapshot) checkpoints
         self._legal_cache: list[Move] | None = None
         self._fits = () if r.stacking else _single_fits(r)
         self._one_pile = self._fits[0] if self._fits and r.piles == 1 else None
         self._references = r.references  # the rule set's table, at hand for every play
+        self.variant = variant_for(r)
+        self.variant_state = None if self.variant is None else self.variant.new_state()
+        self._seen = VisibleLog(players)
         # state
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.stock_cards: list[Card] = []  # top of the stock is the END of this list
@@ -208,14 +231,14 @@ class Game:
             if call is not None:
                 if not r.calls_on_play(top):
                     raise SetupError(f"a call is in force only on a wild card, not on {top}")
-                game.calls[p] = game._parse_call(call)
+                game.calls[p] = game.parse_call(call)
             elif r.calls_on_play(top) and (top.is_joker or r.call_kind != "suit"):
                 raise SetupError(f"the top card {top} is wild: give the call in force "
                                      "('suit' or 'pitch')")
-            game._update_ref(p)
+            game.update_reference(p)
         for i, hand in enumerate(game.hands):
             game.events.append(Event("dealt", i, tuple(hand), count=len(hand)))
-        game._begin_turn()
+        game.begin_turn()
         game.setup = {"hands": [[str(c) for c in h] for h in game.hands],
                       "stock": [str(c) for c in game.stock],
                       "piles": [[str(c) for c in p] for p in game.piles],
@@ -258,16 +281,14 @@ class Game:
             self.events.append(Event("dealt", seat, tuple(hand), count=len(hand)))
         for p in range(r.piles):
             self._turn_starter(p)
-        if r.specials:
-            from .variants import breens as effects
-
-            effects.starter(self)
-        self._begin_turn()
+        if self.variant is not None:
+            self.variant.starter(self)
+        self.begin_turn()
 
     def _turn_starter(self, pile: int) -> None:
         r = self.rules
         for _ in range(200):
-            c = self._take_from_stock()
+            c = self.take_from_stock()
             if c is None:
                 raise SetupError("the stock ran out while turning a starter")
             buried = (c.is_joker and r.starter_joker == "rebury") or (
@@ -277,8 +298,8 @@ class Game:
                 self.events.append(Event("buried", None, (c,), pile=self._pile_label(pile)))
                 continue
             self.piles[pile].append(c)
-            self._update_ref(pile)
-            self.events.append(_event("starter", None, (c,), pile=self._pile_label(pile)))
+            self.update_reference(pile)
+            self.events.append(event("starter", None, (c,), pile=self._pile_label(pile)))
             return
         raise SetupError("no starter could be turned")  # pragma: no cover
 
@@ -323,7 +344,13 @@ class Game:
         return [len(h) for h in self.hands]
 
     def hand(self, seat: int) -> list[Card]:
-        return sorted(self.hands[seat], key=sort_key)
+        """Seat ``seat``'s cards, sorted."""
+        return sorted(self.hands[self._seat(seat)], key=sort_key)
+
+    def _seat(self, seat: object) -> int:
+        if not _is_int(seat) or not 0 <= seat < self.n:  # type: ignore[operator]
+            raise SetupError(f"seat must be a number from 0 to {self.n - 1}, not {quote(seat)}")
+        return seat  # type: ignore[return-value]
 
     @property
     def stock(self) -> list[Card]:
@@ -384,7 +411,7 @@ class Game:
     def _pile_label(self, pile: int) -> int | None:
         return pile if self.rules.piles > 1 else None
 
-    def _update_ref(self, pile: int) -> None:
+    def update_reference(self, pile: int) -> None:
         call = self.calls[pile]
         self.refs[pile] = self._references[self.piles[pile][-1]][
             0 if call is None else call + 1]
@@ -403,9 +430,7 @@ class Game:
             elif phase == "over":
                 legal = []
             else:
-                from .variants import breens as effects
-
-                legal = effects.legal(self)
+                legal = [] if self.variant is None else self.variant.legal(self)
             self._legal_cache = legal
         return legal
 
@@ -415,16 +440,16 @@ class Game:
 
     def is_legal(self, move: Move | str) -> bool:
         try:
-            return self._accept(self._canonical(move)) is not None
+            return self.accepted(self.canonical(move)) is not None
         except ValueError:  # not a move at all (bad card, call or pile text)
             return False
 
     def playable_cards(self, seat: int | None = None) -> list[Card]:
         """Cards of ``seat``'s hand that fit some pile now (ignoring whose turn it is)."""
         seat = self.to_play if seat is None else seat
-        return sorted({c for c in self.hands[seat] if self._fits_any(c)}, key=sort_key)
+        return sorted({c for c in self.hands[seat] if self.fits_any(c)}, key=sort_key)
 
-    def _fits_any(self, c: Card) -> bool:
+    def fits_any(self, c: Card) -> bool:
         accepts = self.rules.accepts
         return any(c in accepts[ref] for ref in self.refs)
 
@@ -442,7 +467,7 @@ class Game:
             if self.turn_draws and not r.must_play_drawn:
                 return plays + [PASS_MOVE]
             return plays
-        return [DRAW_MOVE] if limit_ok and self._can_draw() else [PASS_MOVE]
+        return [DRAW_MOVE] if limit_ok and self.can_draw() else [PASS_MOVE]
 
     def _legal_chain(self) -> list[Move]:
         hand = self.hands[self.to_play]
@@ -482,19 +507,19 @@ class Game:
             piles = [p for p, t in enumerate(tables) if c in t] if multi else [0]
             rest = list(hand)
             rest.remove(c)
-            stacks = _ordered_stacks(c, [x for x in rest if x.rank == c.rank])
+            stacks = ordered_stacks(c, [x for x in rest if x.rank == c.rank])
             calls = r.call_texts if r.calls_on_play(c) else (None,)
             for p in piles:
                 for stack in stacks:
                     for call in calls:
-                        out.append(_move(stack, call, p if multi else None))
+                        out.append(play_move(stack, call, p if multi else None))
         return out
 
-    def _can_draw(self) -> bool:
+    def can_draw(self) -> bool:
         """Whether a card can be obtained now: stock, or a reshuffle the rules allow."""
-        return bool(self.stock_cards) or self._can_reshuffle()
+        return bool(self.stock_cards) or self.can_reshuffle()
 
-    def _can_reshuffle(self) -> bool:
+    def can_reshuffle(self) -> bool:
         r = self.rules
         if r.reshuffle == "never" or (r.reshuffle == "limited"
                                       and self.reshuffles >= r.max_reshuffles):
@@ -514,26 +539,27 @@ class Game:
             m = applied = move  # already canonical and legal (bots, simulations)
         else:
             try:
-                m = self._canonical(move)
+                m = self.canonical(move)
             except (MoveError, PitchError, CardError) as e:
                 raise IllegalMove(str(e)) from None
-            applied = self._accept(m)
+            applied = self.accepted(m)
             if applied is None:
                 raise IllegalMove(self.explain(m))
-        if not self.keep_undo:  # fast path (simulations): no snapshot, so no rollback either
+        if not self.keep_undo:  # fast path (simulations): no checkpoints, so no rollback either
             self.moves.append(m)
             self._legal_cache = None
             self._apply(applied)
             return m
-        snapshot = self._snapshot()
-        self._undo.append(snapshot)
+        checkpoints = self._undo
+        done = len(self.moves)
+        if not checkpoints or done - checkpoints[-1][0] >= CHECKPOINT_EVERY:
+            checkpoints.append((done, self._snapshot()))
         self.moves.append(m)
         self._legal_cache = None
         try:
             self._apply(applied)
-        except Exception:
-            self._restore(snapshot)
-            self._undo.pop()
+        except BaseException:  # a bug or an interrupt mid-move: back to the position before it
+            self._rewind(done)
             raise
         return m
 
@@ -543,11 +569,27 @@ class Game:
 
     def undo(self) -> Move:
         """Take back the last move exactly; raise ``IndexError`` if there is none."""
-        if not self._undo:
+        if not self._undo or not self.moves:
             raise IndexError("there is no move to undo")
         move = self.moves[-1]
-        self._restore(self._undo.pop())
+        self._rewind(len(self.moves) - 1)
         return move
+
+    def _rewind(self, length: int) -> None:
+        """Back to the position after the first ``length`` moves: restore the last checkpoint
+        at or before it, then replay the moves after the checkpoint (undo keeps a snapshot
+        every :data:`CHECKPOINT_EVERY` moves, not one per move)."""
+        checkpoints = self._undo
+        while checkpoints[-1][0] > length:
+            checkpoints.pop()
+        at, snapshot = checkpoints[-1]
+        replay = self.moves[at:length]
+        self._restore(snapshot)
+        for m in replay:
+            self.moves.append(m)
+            self._legal_cache = None
+            self._apply(m)
+        self._legal_cache = None
 
     def _snapshot(self) -> dict[str, Any]:
         state = {k: _clone(getattr(self, k)) for k in _STATE if hasattr(self, k)}
@@ -561,17 +603,19 @@ class Game:
         for k, v in state.items():
             setattr(self, k, _clone(v))
         self._legal_cache = None
+        self._seen.cut(len(self.events))
 
     def fingerprint(self) -> tuple:
         """A hashable summary of the whole state (tests compare it before and after)."""
         state = self._snapshot()
         return tuple(sorted((k, repr(v)) for k, v in state.items()))
 
-    def _canonical(self, move: Move | str) -> Move:
+    def canonical(self, move: Move | str) -> Move:
+        """``move`` (or its text) as the engine writes it: canonical calls and piles."""
         m = Move.parse(move)
         if m.kind != PLAY:
             return m
-        call = self._format_call_text(m.call) if m.call is not None else None
+        call = self.canonical_call(m.call) if m.call is not None else None
         pile = m.pile
         if pile is not None and self.rules.piles == 1 and pile == 0:
             pile = None
@@ -580,9 +624,9 @@ class Game:
                           if x.kind == PLAY and x.cards == m.cards}
             if len(candidates) == 1:
                 pile = candidates.pop()
-        return _move(m.cards, call, pile)
+        return play_move(m.cards, call, pile)
 
-    def _format_call_text(self, text: str) -> str:
+    def canonical_call(self, text: str) -> str:
         kind = self.rules.call_kind
         if kind == "suit":
             from .cards import parse_suit
@@ -592,12 +636,12 @@ class Game:
             return LETTERS[parse_letter(text)]
         return PITCH_NAMES[parse_pitch(text)]
 
-    def _parse_call(self, text: str) -> int:
+    def parse_call(self, text: str) -> int:
         calls = self.rules.call_texts
         if text in calls:  # canonical already (every legal move's call)
             return calls.index(text)
         try:
-            canonical = self._format_call_text(str(text))
+            canonical = self.canonical_call(str(text))
         except (CardError, PitchError) as e:
             raise SetupError(str(e)) from None
         kind = self.rules.call_kind
@@ -605,7 +649,7 @@ class Game:
             return SUITS.index(canonical)
         return LETTERS.index(canonical) if kind == "letter" else PITCH_NAMES.index(canonical)
 
-    def _accept(self, m: Move) -> Move | None:
+    def accepted(self, m: Move) -> Move | None:
         """The move to apply if ``m`` is legal; a wild that empties the hand may omit its call
         (C-10)."""
         legal = self.legal_moves()
@@ -613,15 +657,14 @@ class Game:
             return m
         if (m.kind == PLAY and m.call is None and self.rules.calls_on_play(m.top)
                 and len(m.cards) == len(self.hands[self.to_play])
-                and self.phase != "declare"):  # a Breens declaration is no play (effects.py)
+                and self.phase != "declare"):  # a Breens declaration is no play
             first = self.rules.format_call(0)
-            if _move(m.cards, first, m.pile) in legal:
+            if play_move(m.cards, first, m.pile) in legal:
                 return m
         return None
 
     def _apply(self, m: Move) -> None:
-        """Apply a legal move: the core phases here, the effects' own phases (Crazy Breens)
-        in :mod:`crazylab.engine.variants.breens`."""
+        """Apply a legal move: the core phases here, a variant's own phases by its hook."""
         phase, kind = self.phase, m.kind
         if phase == "play" or phase == "chain":
             if kind == PLAY:
@@ -629,38 +672,35 @@ class Game:
             if kind == DRAW:
                 return self._draw_turn()
             if kind == PASS and phase == "play":
-                self.events.append(_event("passed", self.to_play))
-                return self._end_turn()
+                self.events.append(event("passed", self.to_play))
+                return self.end_turn()
             if kind == END and phase == "chain":
-                return self._end_turn()
-        from .variants import breens as effects
-
-        effects.apply(self, m)
+                return self.end_turn()
+        if self.variant is not None:
+            self.variant.apply(self, m)
 
     def _play(self, m: Move) -> None:
         seat = self.to_play
-        self._place(seat, m)
+        self.place(seat, m)
         self.turn_plays += len(m.cards)
         r = self.rules
-        if m.cards[-1] == JOKER and not r.specials and self.n > 1:
+        if m.cards[-1] == JOKER and self.variant is None and self.n > 1:
             victim = (seat + 1) % self.n
-            self._draw_cards(victim, r.joker_draw, note="(the joker's draw two)")
+            self.draw_cards(victim, r.joker_draw, note="(the joker's draw two)")
             if r.joker_victim_skips and victim not in self.skipping:  # MU-Q12 option
                 self.skipping.append(victim)
         if not self.hands[seat]:
-            self._finish_out(seat)
+            self.finish_out(seat)
             return
-        if r.specials:
-            from .variants import breens as effects
-
-            effects.after_play(self, seat, m)
+        variant = self.variant
+        if variant is not None and variant.after_play(self, seat, m):
             return
         if r.chain:
             self.phase = "chain"
         else:
-            self._end_turn()
+            self.end_turn()
 
-    def _place(self, seat: int, m: Move) -> None:
+    def place(self, seat: int, m: Move) -> None:
         """Move ``m``'s cards from ``seat``'s hand to its pile and set the call in force."""
         hand, cards, call, pile = self.hands[seat], m.cards, m.call, m.pile
         for c in cards:
@@ -668,28 +708,28 @@ class Game:
         p = pile or 0
         self.piles[p] += cards
         top = cards[-1]
-        value = (self._parse_call(call)
+        value = (self.parse_call(call)
                  if call is not None and self.rules.calls_on_play(top) else None)
         self.calls[p] = value
-        self._update_ref(p)
+        self.update_reference(p)
         self.idle = 0
         fields = ("played", seat, cards, None, pile, 0, "")
-        self.events.append(_EVENTS.get(fields) or _intern(fields))
+        self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if call is not None and hand:
-            self.events.append(_event("called", seat, (), call, pile))
+            self.events.append(event("called", seat, (), call, pile))
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""
         r = self.rules
         seat = self.to_play
         count = r.draw_limit if r.draw_rule == "fixed" else 1
-        got = self._draw_cards(seat, count)
+        got = self.draw_cards(seat, count)
         self.turn_draws += len(got) or 1
         self.drawn += got
         if r.chain:
             self.phase = "chain"
 
-    def _draw_cards(self, seat: int, count: int, note: str = "") -> list[Card]:
+    def draw_cards(self, seat: int, count: int, note: str = "") -> list[Card]:
         """``seat`` takes up to ``count`` cards from the stock, reshuffling lazily."""
         stock = self.stock_cards
         rest = len(stock) - count
@@ -702,18 +742,18 @@ class Game:
         else:
             got = []
             for _ in range(count):
-                c = self._take_from_stock()
+                c = self.take_from_stock()
                 if c is None:
                     break
                 got.append(c)
         self.hands[seat] += got
         fields = ("drew", seat, tuple(got), None, None, len(got), note)
-        self.events.append(_EVENTS.get(fields) or _intern(fields))
+        self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         return got
 
-    def _take_from_stock(self) -> Card | None:
+    def take_from_stock(self) -> Card | None:
         if not self.stock_cards:
-            if not self._can_reshuffle():
+            if not self.can_reshuffle():
                 return None
             self._reshuffle()
         return self.stock_cards.pop()
@@ -730,10 +770,10 @@ class Game:
                  if self.rules.reshuffle == "limited" else "")
         self.events.append(Event("reshuffled", None, count=len(pool), note=limit.strip()))
 
-    def _end_turn(self) -> None:
+    def end_turn(self) -> None:
         """Close the turn: count a stuck turn (C-13) and pass to the next seat."""
         self.turns += 1
-        if self.turn_plays or self._can_draw():
+        if self.turn_plays or self.can_draw():
             self.idle = 0
         else:
             self.idle += 1
@@ -747,25 +787,23 @@ class Game:
             self.events.append(Event("skipped", self.to_play,
                                      note="skipped (a joker's victim loses a turn)"))
             self.to_play = (self.to_play + 1) % self.n
-        self._begin_turn()
+        self.begin_turn()
 
-    def _begin_turn(self) -> None:
+    def begin_turn(self) -> None:
         self.phase = "play"
         self.turn_draws = 0
         self.turn_plays = 0
         if self.drawn:
             self.drawn = []
-        if self.rules.specials:
-            from .variants import breens as effects
-
-            effects.begin_turn(self)
+        if self.variant is not None:
+            self.variant.begin_turn(self)
 
     # -- the end of a hand -------------------------------------------------------------------
 
     def hand_points(self, seat: int) -> int:
         return sum(map(self.rules.points.__getitem__, self.hands[seat]))
 
-    def _finish_out(self, seat: int) -> None:
+    def finish_out(self, seat: int) -> None:
         r = self.rules
         if r.scoring == "winner_collects":
             scores = [0] * self.n
@@ -774,14 +812,14 @@ class Game:
             scores = [-len(h) for h in self.hands]
         else:
             scores = [0] * self.n
-        self._finish((seat,), "OUT", scores,
+        self.finish((seat,), "OUT", scores,
                      f"Seat {seat} played their last card and wins the hand.")
 
     def _finish_blocked(self) -> None:
         r, n = self.rules, self.n
         zero = [0] * n
         if r.blocked_rule == "void_redeal":
-            self._finish((), "VOID", zero, "Everyone passed in a row with the stock empty: "
+            self.finish((), "VOID", zero, "Everyone passed in a row with the stock empty: "
                          "the hand is void, nobody scores, and the same dealer redeals.")
             return
         if r.blocked_rule == "lowest_points_wins":
@@ -791,7 +829,7 @@ class Game:
                 fewest = min(len(self.hands[s]) for s in tied)
                 tied = [s for s in tied if len(self.hands[s]) == fewest]
             if len(tied) > 1:
-                self._finish(tuple(tied), "BLOCKED", zero,
+                self.finish(tuple(tied), "BLOCKED", zero,
                              f"The hand is blocked and seats {tied} tie: nobody scores.")
                 return
             w = tied[0]
@@ -800,7 +838,7 @@ class Game:
                 scores[w] = sum(pts[s] - pts[w] for s in range(n) if s != w)
             elif r.blocked_scoring == "opponents_total":
                 scores[w] = sum(pts[s] for s in range(n) if s != w)
-            self._finish((w,), "BLOCKED", scores,
+            self.finish((w,), "BLOCKED", scores,
                          f"The hand is blocked: seat {w} holds the fewest points ({pts[w]}) "
                          "and wins it.")
             return
@@ -813,11 +851,12 @@ class Game:
             scores[tied[0]] = sum(self.hand_points(s) for s in range(n) if s != tied[0])
         else:
             scores = zero
-        self._finish(tied, "BLOCKED", scores,
+        self.finish(tied, "BLOCKED", scores,
                      f"The hand is blocked: fewest cards wins (seat(s) {list(tied)}).")
 
-    def _finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
-                note: str) -> None:
+    def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
+               note: str) -> None:
+        """End the hand with this result."""
         self.result = HandResult(tuple(winners), reason, tuple(scores))
         self.over = True
         self.phase = "over"
@@ -826,164 +865,35 @@ class Game:
     # -- explaining --------------------------------------------------------------------------
 
     def explain(self, move: Move | str) -> str:
-        """Why ``move`` is not legal now, in words a learner understands ('' if it is)."""
-        try:
-            m = self._canonical(move)
-        except (MoveError, PitchError, CardError) as e:
-            return str(e)
-        if self._accept(m) is not None:
-            return ""
-        if self.result:
-            return "The hand is over: start a new hand to play again."
-        if self.phase not in ("play", "chain"):
-            from .variants import breens as effects
-
-            return effects.explain(self, m)
-        if self.rules.specials:
-            from .variants import breens as effects
-
-            why = effects.explain_turn(self, m)
-            if why:
-                return why
-        r = self.rules
-        hand = self.hands[self.to_play]
-        playable = self.playable_cards()
-        legal = self.legal_moves()
-        if m.kind == DRAW:
-            if self.phase == "chain":
-                return ("You have already drawn this turn." if self.turn_draws else
-                        "You have played this turn, so you cannot draw: say end to finish.")
-            if not self._can_draw():
-                return "The stock is empty and cannot be refilled, so you cannot draw."
-            if playable and self.turn_draws and r.must_play_drawn:
-                return (f"You drew a card you can play ({display(playable)}), so you must "
-                        "play it.")
-            if playable and not r.voluntary_draw:
-                return (f"You can play {display(playable)}, and these rules say you must play "
-                        "when you can instead of drawing.")
-            if r.voluntary_draw and not self.stock_cards:
-                return "The stock is empty, so you cannot draw."
-            return (f"You have drawn {self.turn_draws} card(s), the most these rules allow in "
-                    "one turn.")
-        if m.kind == PASS:
-            if r.chain:
-                return "There is no pass in this game: play, draw two, or say end."
-            if playable:
-                return (f"You cannot pass while you can play ({display(playable)}).")
-            return "You cannot pass while you can still draw from the stock."
-        if m.kind == END:
-            if not r.chain and not r.specials:
-                return "There is no turn to end: play a card, draw or pass."
-            return "Play a card or draw before you end your turn."
-        return self._explain_play(m, hand, legal)
-
-    def _explain_play(self, m: Move, hand: list[Card], legal: list[Move]) -> str:
-        r = self.rules
-        if len(m.cards) > 1 and not r.stacking:
-            return ("Only one card may be played at a time in these rules"
-                    + (" (chain them one by one)." if r.chain else "."))
-        if len({c.rank for c in m.cards}) > 1:
-            return "A stack must be cards of one rank, like 2H+2S."
-        for c in set(m.cards):
-            if m.cards.count(c) > hand.count(c):
-                return f"You do not hold {c.display}."
-        c = m.card
-        if m.pile is not None and not 0 <= m.pile < r.piles:
-            return (f"There is no pile {m.pile}: the piles are numbered 0 to {r.piles - 1}."
-                    if r.piles > 1 else "There is only one discard pile.")
-        if (self.phase == "chain" and self.turn_plays == 0 and c not in self.drawn
-                and r.post_draw_first_card == "drawn_only"):
-            drawn = display(self.drawn) or "nothing"
-            return (f"After drawing, the first card you play must be one you drew ({drawn}).")
-        if self.phase == "play" and self.turn_draws and r.must_play_drawn and not r.chain:
-            pass
-        piles = range(r.piles) if m.pile is None else [m.pile]
-        if not any(c in r.accepts[self.refs[p]] for p in piles):
-            return self._mismatch(c, piles[0] if len(piles) == 1 else None)
-        if r.piles > 1 and m.pile is None:
-            options = sorted({x.pile for x in legal
-                              if x.kind == PLAY and x.cards == m.cards and x.pile is not None})
-            return f"Say which pile: {' or '.join(f'{c}@{p}' for p in options)}."
-        if m.call is None and r.calls_on_play(m.top):
-            calls = ", ".join(f"{m.top}:{r.format_call(v)}" for v in r.call_values[:4])
-            what = {"suit": "a suit", "letter": "a letter", "pitch": "a pitch"}[r.call_kind]
-            return f"Playing {m.top.display} needs {what} to be called, e.g. {calls}."
-        if m.call is not None and not r.calls_on_play(m.top):
-            if m.top.rank == 8 and r.eights == "own_suit":
-                return (f"In this game an eight takes its own suit: play {m.top} with no call.")
-            return f"{m.top.display} calls nothing: play it as {'+'.join(map(str, m.cards))}."
-        return f"{m} is not legal now. Legal moves: {', '.join(map(str, legal))}."
-
-    def _mismatch(self, c: Card, pile: int | None) -> str:
-        """Why card ``c`` fits no pile (or the given pile)."""
-        r = self.rules
-        piles = range(r.piles) if pile is None else [pile]
-        reasons = []
-        for p in piles:
-            top, call = self.piles[p][-1], self.calls[p]
-            where = f" on pile {p}" if r.piles > 1 else ""
-            if r.call_kind == "suit":
-                suit = self.active_suit(p)
-                if call is not None:  # the called suit is the active one
-                    reasons.append(f"after {top.display} the called suit is {SUIT_SYMBOLS[call]}"
-                                   f": play a {SUIT_NAMES[call][:-1]} or an eight")
-                elif r.matching == "suit_rank":
-                    reasons.append(f"{c} matches neither the rank nor the suit of {top}")
-                else:
-                    if suit is None:  # a joker with no call in force: nothing to follow
-                        reasons.append(f"{top.display} has no suit or pitch in force, so only "
-                                       "an eight or a joker fits")
-                    elif r.pitches.pitch(top) is None:
-                        reasons.append(f"{top.display} has no pitch, so only a "
-                                       f"{SUIT_NAMES[suit][:-1]}, an eight or a joker fits")
-                    else:
-                        reasons.append(
-                            f"{c} ({r.pitches.spelling(c) or 'no pitch'}) matches neither the "
-                            f"suit {SUIT_SYMBOLS[suit]} nor the pitch "
-                            f"{r.pitches.spelling(top)} of {top}")
-            elif r.call_kind == "letter":
-                ref = self.refs[p]
-                near = f"{LETTERS[(ref - 1) % 7]} or {LETTERS[(ref + 1) % 7]}"
-                letter = r.pitches.letter(c)
-                if letter is None:
-                    rel = "not a letter of the musical alphabet"
-                elif letter == ref:
-                    rel = f"{LETTERS[ref]} too, and the same letter never counts (MU-29)"
-                else:
-                    step = describe_letter_step(ref, letter)
-                    rel = f"{LETTERS[letter]}, {step} from {LETTERS[ref]}"
-                reasons.append(f"{c} is {rel}{where}; on {LETTERS[ref]} you may play {near} "
-                               "(one letter step up or down)")
-            else:
-                ref = self.refs[p]
-                pc = r.pitches.pitch(c)
-                if pc is None:  # a rank the pitch map leaves out
-                    reasons.append(f"{c} has no pitch in the {r.pitch_map} pitch map, so it "
-                                   "never fits (only eights and jokers are wild)")
-                    continue
-                rel = (f"the same pitch as {PITCH_NAMES[ref]}{where}, and a unison never counts "
-                       "(MU-29)" if pc == ref else
-                       f"{describe_interval((pc - ref) % 12)} from {PITCH_NAMES[ref]}{where}")
-                reasons.append(f"{c} ({r.pitches.spelling(c)}) is {rel}")
-        if r.call_kind == "pitch":
-            reasons.append(f"this level accepts {describe_intervals(r.intervals)}")
-        return "; ".join(reasons)[0].upper() + "; ".join(reasons)[1:] + "."
+        """Why ``move`` is not legal now, in words a learner understands ('' if it is); see
+        :mod:`crazylab.engine.explain`."""
+        return explain_move(self, move)
 
     # -- views ---------------------------------------------------------------------------------
 
     def public_extra(self) -> dict[str, Any]:
         """Public state of a rule set's effects (Crazy Breens: pending hits), else ``{}``."""
-        if not self.rules.specials:
-            return {}
-        from .variants import breens as effects
-
-        return effects.public_extra(self)
+        return {} if self.variant is None else self.variant.public_state(self)
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: its own hand, the public table, and its legal moves."""
-        from .observe import Observation
-
-        return Observation.of(self, seat)
+        seat = self._seat(seat)
+        mine = seat == self.to_play and not self.over
+        r = self.rules
+        return Observation(
+            rules=r, seat=seat, players=self.n,
+            hand=tuple(sorted(self.hands[seat])),  # a card's int order is its sort order
+            hand_sizes=tuple(map(len, self.hands)),
+            stock_size=len(self.stock_cards),
+            piles=tuple(map(tuple, self.piles)),
+            calls=tuple(None if c is None else r.format_call(c) for c in self.calls),
+            to_play=self.to_play, phase=self.phase,
+            legal=tuple(self.legal_moves()) if mine else (),
+            reshuffles=self.reshuffles, turn_draws=self.turn_draws,
+            turn_plays=self.turn_plays, drawn=tuple(self.drawn) if mine else (),
+            over=self.over, winners=self.winners, scores=self.scores,
+            log=self._seen.view(seat, self.events),
+            extra=tuple(sorted(self.public_extra().items())) if self.variant else ())
 
     def copy(self, keep_undo: bool = False) -> Game:
         """An independent copy of this game (without undo history unless asked)."""
@@ -996,6 +906,7 @@ class Game:
         g.keep_undo = keep_undo
         g._undo = list(self._undo) if keep_undo else []
         g._legal_cache = None
+        g._seen = VisibleLog(self.n)
         return g
 
     def play_random(self, seed: random.Random | int | None = None, max_moves: int = 100_000
@@ -1010,26 +921,15 @@ class Game:
             self.push(moves[rng.randrange(len(moves))])
         raise RuntimeError(f"the hand did not end within {max_moves} moves")
 
-    def to_json(self, title: str = "") -> dict[str, Any]:
-        """The game as a worked-example file (setup plus every move), loadable again with
-        :func:`crazylab.examples.load_game`."""
-        from ..examples import game_to_example
-
-        return game_to_example(self, title)
-
     def __str__(self) -> str:
-        from ..render import game_text
-
         return game_text(self)
 
     def __repr__(self) -> str:
         state = "over" if self.result else f"seat {self.to_play} to play"
         return f"<Game {self.rules.name} {self.n} players, {state}, {len(self.moves)} moves>"
 
-    def _repr_html_(self) -> str:
-        from ..render import game_html
-
-        return game_html(self)
+    def _repr_html_(self) -> str | None:
+        return html_of(self)
 
 
 _STATE = tuple(k for k in Game.__slots__ if k not in _NOT_STATE)
@@ -1053,19 +953,6 @@ def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
     return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
-def _ordered_stacks(first: Card, same: list[Card]) -> list[tuple[Card, ...]]:
-    """Every ordered stack starting with ``first`` and continuing with distinct others
-    (identical cards such as two jokers are listed once)."""
-    out: set[tuple[Card, ...]] = {(first,)}
-    for k in range(1, len(same) + 1):
-        for combo in itertools.permutations(same, k):
-            out.add((first, *combo))
-    return sorted(out, key=lambda s: (len(s), [sort_key(c) for c in s]))
-
-
-_MOVES: dict[tuple, Move] = {}
-
-
 def _single_fits(r: RuleSet) -> tuple[tuple[dict[Card, tuple[Move, ...]], ...], ...]:
     """``fits[pile][reference][card]``: the interned one-card plays of ``card`` on ``pile``
     when its reference is ``reference`` (one per call it makes), for the cards that fit
@@ -1073,40 +960,11 @@ def _single_fits(r: RuleSet) -> tuple[tuple[dict[Card, tuple[Move, ...]], ...], 
     fits = r.engine_tables.get("single_fits")
     if fits is None:
         fits = r.engine_tables["single_fits"] = tuple(
-            tuple({c: tuple(_move((c,), call, p if r.piles > 1 else None)
+            tuple({c: tuple(play_move((c,), call, p if r.piles > 1 else None)
                             for call in (r.call_texts if r.calls_on_play(c) else (None,)))
                    for c in sorted(accepted)}
                   for accepted in r.accepts)
             for p in range(r.piles))
     return fits  # type: ignore[return-value]
-
-
-_EVENTS: dict[tuple, Event] = {}
-"""Interned events by their fields (events are immutable, so equal ones can be shared): the
-log gets one or two per move, and looking one up is cheaper than building it. The hot paths
-look up ``_EVENTS.get(fields) or _intern(fields)`` inline."""
-
-
-def _intern(fields: tuple) -> Event:
-    if len(_EVENTS) >= 100_000:  # bounded: long draws make many distinct keys
-        _EVENTS.clear()
-    e = _EVENTS[fields] = Event._make(fields)
-    return e
-
-
-def _event(kind: str, seat: int | None, cards: tuple[Card, ...] = (), call: str | None = None,
-           pile: int | None = None, count: int = 0, note: str = "") -> Event:
-    """An interned :class:`Event`."""
-    fields = (kind, seat, cards, call, pile, count, note)
-    return _EVENTS.get(fields) or _intern(fields)
-
-
-def _move(cards: tuple[Card, ...], call: str | None, pile: int | None) -> Move:
-    """An interned play move."""
-    key = (cards, call, pile)
-    m = _MOVES.get(key)
-    if m is None:
-        m = _MOVES[key] = Move(PLAY, cards, call, pile)
-    return m
 
 

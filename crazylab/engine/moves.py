@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
-from .cards import Card, CardError
+from .cards import Card, CardError, sort_key
+from .errors import CrazylabError, quote
 
 DRAW, PASS, END, PLAY = "draw", "pass", "end", "play"
 
 
-class MoveError(ValueError):
+class MoveError(CrazylabError):
     """A text that is not a move."""
 
 
@@ -64,28 +66,55 @@ class Move:
         if isinstance(text, Move):
             return text
         if not isinstance(text, str) or not text.strip():
-            raise MoveError(f"{text!r} is not a move: play a card like 6C, or say draw, "
+            raise MoveError(f"{quote(text)} is not a move: play a card like 6C, or say draw, "
                             "pass or end")
         t = text.strip()
         if t.lower() in (DRAW, PASS, END):
             return cls(t.lower())
+        if len(t) > 200:  # longer than any real move (a stack of six, a pile, a call)
+            raise MoveError(f"{quote(t)} is not a move: it is far too long")
         body, call = t, None
         if ":" in t:
             body, call = t.split(":", 1)
             call = call.strip()
             if not call:
-                raise MoveError(f"{text!r}: nothing is called after ':' (write 8S:D)")
+                raise MoveError(f"{quote(text)}: nothing is called after ':' (write 8S:D)")
         pile = None
         if "@" in body:
             body, pile_text = body.split("@", 1)
-            if not pile_text.strip().isdigit():
-                raise MoveError(f"{text!r}: the pile after '@' must be a number, like 5H@1")
+            pile_text = pile_text.strip()
+            if not (pile_text.isascii() and pile_text.isdigit() and len(pile_text) <= 2):
+                raise MoveError(f"{quote(text)}: the pile after '@' must be a number, like "
+                                "5H@1")
             pile = int(pile_text)
         try:
             played = tuple(Card.parse(part) for part in body.split("+"))
         except CardError as e:
-            raise MoveError(f"{text!r} is not a move: {e}") from None
+            raise MoveError(f"{quote(text)} is not a move: {e}") from None
         return cls(PLAY, played, call, pile)
 
 
 DRAW_MOVE, PASS_MOVE, END_MOVE = Move(DRAW), Move(PASS), Move(END)
+
+
+_MOVES: dict[tuple, Move] = {}
+
+
+def play_move(cards: tuple[Card, ...], call: str | None, pile: int | None) -> Move:
+    """The interned play move of ``cards`` with ``call`` on ``pile`` (equal moves are one
+    object, so legal-move lists are cheap to build and compare)."""
+    key = (cards, call, pile)
+    m = _MOVES.get(key)
+    if m is None:
+        m = _MOVES[key] = Move(PLAY, cards, call, pile)
+    return m
+
+
+def ordered_stacks(first: Card, same: list[Card]) -> list[tuple[Card, ...]]:
+    """Every ordered stack starting with ``first`` and continuing with distinct others
+    (identical cards such as two jokers are listed once)."""
+    out: set[tuple[Card, ...]] = {(first,)}
+    for k in range(1, len(same) + 1):
+        for combo in itertools.permutations(same, k):
+            out.add((first, *combo))
+    return sorted(out, key=lambda s: (len(s), [sort_key(c) for c in s]))

@@ -1,17 +1,60 @@
-"""What one seat may see: the only view bots and widgets get of a game."""
+"""What one seat may see: the only view bots and widgets get of a game.
+
+An :class:`Observation` is built per decision, so it must cost the same late in a hand as
+early: the event log as the seat sees it is kept incrementally per seat (:class:`VisibleLog`)
+and copied out only when someone reads ``observation.events``.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
-from .cards import Card, sort_key
+from .cards import Card
 from .events import Event
 from .moves import Move
+from .rules import RuleSet
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .rules import RuleSet
+
+class VisibleLog:
+    """Each seat's view of a game's event log, extended as the log grows (and cut back when
+    moves are taken back), so a seat's view is never rebuilt from the start."""
+
+    __slots__ = ("_views",)
+
+    def __init__(self, players: int) -> None:
+        self._views: list[list[Event]] = [[] for _ in range(players)]
+
+    def view(self, seat: int, events: list[Event]) -> LogView:
+        """Seat ``seat``'s view of ``events`` as they are now (read lazily)."""
+        return LogView(self, seat, events, len(events))
+
+    def visible(self, seat: int, events: list[Event], upto: int) -> tuple[Event, ...]:
+        """The first ``upto`` events as ``seat`` sees them."""
+        seen = self._views[seat]
+        if len(seen) < upto:
+            for e in events[len(seen):upto]:  # a loop: no closure cell per call
+                seen.append(e.visible_to(seat))
+        return tuple(seen[:upto]) if len(seen) > upto else tuple(seen)
+
+    def cut(self, length: int) -> None:
+        """The log was cut back to ``length`` events (undo)."""
+        for seen in self._views:
+            del seen[length:]
+
+
+@dataclass(frozen=True)
+class LogView:
+    """A seat's view of the log at one moment; :attr:`events` materialises it (read it before
+    the game's moves are taken back)."""
+
+    log: VisibleLog
+    seat: int
+    events_list: list[Event]
+    length: int
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.log.visible(self.seat, self.events_list, self.length)
 
 
 @dataclass(frozen=True)
@@ -37,36 +80,14 @@ class Observation:
     over: bool
     winners: tuple[int, ...]
     scores: tuple[int, ...]
-    events: tuple[Event, ...]
+    log: LogView | tuple[Event, ...] = field(default=(), repr=False, compare=False)
     extra: tuple[tuple[str, object], ...] = ()
 
-    @classmethod
-    def of(cls, game: Game, seat: int) -> Observation:
-        r = game.rules
-        mine = seat == game.to_play and not game.over
-        return cls(
-            rules=r,
-            seat=seat,
-            players=game.n,
-            hand=tuple(sorted(game.hands[seat], key=sort_key)),
-            hand_sizes=tuple(len(h) for h in game.hands),
-            stock_size=len(game.stock_cards),
-            piles=tuple(tuple(p) for p in game.piles),
-            calls=tuple(None if c is None else r.format_call(c) for c in game.calls),
-            to_play=game.to_play,
-            phase=game.phase,
-            legal=tuple(game.legal_moves()) if mine else (),
-            reshuffles=game.reshuffles,
-            turn_draws=game.turn_draws,
-            turn_plays=game.turn_plays,
-            drawn=tuple(game.drawn) if mine else (),
-            over=game.over,
-            winners=game.winners,
-            scores=game.scores,
-            events=tuple(e.visible_to(seat) for e in game.events),
-            extra=tuple(sorted(game.public_extra().items())) if hasattr(game, "public_extra")
-            else (),
-        )
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The event log as this seat sees it (others' drawn cards hidden)."""
+        log = self.log
+        return log if isinstance(log, tuple) else log.events
 
     @property
     def tops(self) -> tuple[Card, ...]:

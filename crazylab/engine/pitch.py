@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .cards import CARDS, Card
+from .errors import CrazylabError
 
 PITCH_NAMES = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
 FLAT_NAMES = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
@@ -49,7 +50,7 @@ STEP_NAMES = {1: "semitone", 2: "whole tone", 3: "minor third", 4: "major third"
               5: "perfect fourth", 6: "tritone", 7: "perfect fifth"}
 
 
-class PitchError(ValueError):
+class PitchError(CrazylabError):
     """A text that is not a pitch class (``H``, ``C##``)."""
 
 

@@ -256,7 +256,7 @@ def _start(data: dict[str, Any], rs: RuleSet, players: int) -> Game:
 def _canon_move(game: Game, text: str) -> str:
     m = Move.parse(text)
     if m.kind == PLAY and m.call is not None:
-        m = Move(PLAY, m.cards, game._format_call_text(m.call), m.pile)
+        m = Move(PLAY, m.cards, game.canonical_call(m.call), m.pile)
     if m.kind == PLAY and m.pile == 0 and game.rules.piles == 1:
         m = Move(PLAY, m.cards, m.call, None)
     return str(m)

@@ -17,23 +17,18 @@ three extra phases:
     BR-Q6) needs its suit from the actor. ``notation.md`` has no move for this; we write the
     top card with the call: ``8H:D``, ``JK:S``.
 
-An *action* (a turn's play, the starter, a counter; BR-M1) collects its hits in
-``br_hits``; when nothing waits for a decision any more, the hits are dealt out to the
-opponents in turn order (BR-M3) as the cycle ``penalties`` and the turn passes on. All state
-lives in plain attributes of the game so that undo's generic snapshot covers it:
-
-* ``br_actor`` (int): the seat whose action is resolving; ``br_starter`` (bool): the action
-  is the dealer's starter (BR-6); ``br_wait`` (str): the phase awaiting the actor's decision;
-* ``br_hits`` (list of int): the draw amount of each hit created so far (0 = a skip);
-  ``br_source`` (int): the rank that made them (2, ace or joker);
-* ``penalties`` (list of ``[seat, draw, hits, drawn, source]``): the open cycle, in turn order;
-* ``br_jack`` (a Card or None): the Jack just drawn as a penalty card that may counter.
+An *action* (a turn's play, the starter, a counter; BR-M1) collects its hits; when nothing
+waits for a decision any more, the hits are dealt out to the opponents in turn order (BR-M3)
+as the cycle's ``penalties`` and the turn passes on. All of it is one typed value,
+:class:`BreensState`, the game's ``variant_state``, which undo copies. :class:`Breens` plugs
+these functions into the engine through the :class:`~.base.Variant` hooks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..cards import (
     ACE,
@@ -48,35 +43,54 @@ from ..cards import (
     Card,
 )
 from ..events import Event
-from ..moves import DRAW, DRAW_MOVE, END, END_MOVE, PASS, PASS_MOVE, PLAY, Move
-
-if TYPE_CHECKING:
-    from ..game import Game
+from ..explain import mismatch
+from ..moves import (
+    DRAW,
+    DRAW_MOVE,
+    END,
+    END_MOVE,
+    PASS,
+    PASS_MOVE,
+    PLAY,
+    Move,
+    ordered_stacks,
+    play_move,
+)
+from .base import TurnAPI, Variant
 
 PHASES = ("penalty", "drop", "declare")
 
 #: an effect resolves ``count`` cards of one rank topped by ``top`` for the actor; it returns
 #: the phase that waits for the actor's decision, or ``None`` when it is fully resolved
-Effect = Callable[["Game", Card, int, bool], "str | None"]
+Effect = Callable[["TurnAPI", Card, int, bool], "str | None"]
 
 
 # -- state ---------------------------------------------------------------------------------
 
 
-def _ensure_state(game: Game) -> None:
-    if not hasattr(game, "penalties"):
-        game.br_actor = -1
-        game.br_starter = False
-        game.br_wait = ""
-        game.br_hits = []
-        game.br_source = 0
-        game.penalties = []
-        game.br_jack = None
+@dataclass
+class BreensState:
+    """The state of the special cards' resolution, a field of the game (``variant_state``)
+    that undo copies."""
+
+    actor: int = -1  # the seat whose action is resolving
+    starter: bool = False  # the action is the dealer's starter (BR-6)
+    wait: str = ""  # the phase awaiting the actor's decision
+    hits: list[int] = field(default_factory=list)  # draw amount per hit so far (0: a skip)
+    source: int = 0  # the rank that made them (2, ace or joker)
+    penalties: list[list[int]] = field(default_factory=list)  # [seat, draw, hits, drawn, source]
+    jack: Card | None = None  # a Jack just drawn as a penalty card that may counter (BR-26)
+    reshuffled: bool = False  # this action's King chain has reshuffled the stock (BR-Q27)
+
+    def clone(self) -> BreensState:
+        return BreensState(self.actor, self.starter, self.wait, list(self.hits), self.source,
+                           [list(e) for e in self.penalties], self.jack, self.reshuffled)
 
 
-def _entry(game: Game) -> list[int]:
+def _entry(game: TurnAPI) -> list[int]:
     """The open-cycle penalty of the seat to play (it exists in the ``penalty`` phase)."""
-    for e in game.penalties:
+    st: BreensState = game.variant_state
+    for e in st.penalties:
         if e[0] == game.to_play:
             return e
     raise RuntimeError(f"seat {game.to_play} has no pending penalty")  # pragma: no cover
@@ -89,49 +103,51 @@ def _rank_name(rank: int) -> str:
 # -- the effects, one per rank (BR-M2 step 3) ------------------------------------------------
 
 
-def _add_hits(game: Game, draw: int, count: int, rank: int) -> None:
-    game.br_hits.extend([draw] * count)
-    game.br_source = rank
+def _add_hits(game: TurnAPI, draw: int, count: int, rank: int) -> None:
+    st: BreensState = game.variant_state
+    st.hits.extend([draw] * count)
+    st.source = rank
 
 
-def _two(game: Game, top: Card, count: int, declared: bool) -> str | None:
+def _two(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
     """BR-18: each 2 is a draw-2 hit."""
     _add_hits(game, 2, count, TWO)
     return None
 
 
-def _ace(game: Game, top: Card, count: int, declared: bool) -> str | None:
+def _ace(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
     """BR-19: each Ace is a skip hit."""
     _add_hits(game, 0, count, ACE)
     return None
 
 
-def _joker(game: Game, top: Card, count: int, declared: bool) -> str | None:
+def _joker(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
     """BR-17: each joker is a draw-4 hit; the stack gets one declaration (BR-Q34)."""
     _add_hits(game, game.rules.joker_draw, count, JOKER_RANK)
     return None if declared else "declare"
 
 
-def _eight(game: Game, top: Card, count: int, declared: bool) -> str | None:
+def _eight(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
     """BR-16/BR-15: one declaration for the stack."""
     return None if declared else "declare"
 
 
-def _king(game: Game, top: Card, count: int, declared: bool) -> str | None:
+def _king(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
     """BR-20/BR-14: one deck play, however many Kings were stacked."""
     return _deck_play(game)
 
 
-def _queen(game: Game, top: Card, count: int, declared: bool) -> str | None:
+def _queen(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
     """BR-21/BR-14: one optional drop (none if the hand is empty)."""
-    return "drop" if game.hands[game.br_actor] else None
+    st: BreensState = game.variant_state
+    return "drop" if game.hands[st.actor] else None
 
 
 EFFECTS: dict[int, Effect] = {TWO: _two, ACE: _ace, JOKER_RANK: _joker, EIGHT: _eight,
                               KING: _king, QUEEN: _queen}
 
 
-def _effect(game: Game, cards: tuple[Card, ...], declared: bool) -> str | None:
+def _effect(game: TurnAPI, cards: tuple[Card, ...], declared: bool) -> str | None:
     """Resolve the cards just placed (one rank) for the actor; ``declared``: their call, if
     they are wild, is already made."""
     top = cards[-1]
@@ -139,18 +155,27 @@ def _effect(game: Game, cards: tuple[Card, ...], declared: bool) -> str | None:
     return effect(game, top, len(cards), declared) if effect else None
 
 
-def _deck_play(game: Game) -> str | None:
+def _deck_play(game: TurnAPI) -> str | None:
     """The top card of the stock goes on the pile as the actor's play (BR-20, BR-Q26); it
-    fizzles when no card can be had (BR-Q27)."""
-    actor = game.br_actor
-    c = game._take_from_stock()
+    fizzles when no card can be had, or when the stock is empty again after this chain's one
+    reshuffle (BR-Q27)."""
+    st: BreensState = game.variant_state
+    actor = st.actor
+    if not game.stock_cards:
+        if st.reshuffled:
+            game.events.append(Event("flipped", actor, note=(
+                "the King's deck play fizzles: the stock ran out again, and one King chain "
+                "reshuffles it only once (BR-Q27).")))
+            return None
+        st.reshuffled = game.can_draw()  # take_from_stock reshuffles if it can
+    c = game.take_from_stock()
     if c is None:
         game.events.append(Event("flipped", actor, note="the King's deck play fizzles: no card "
                                  "is left to turn (BR-Q27)."))
         return None
     game.piles[0].append(c)
     game.calls[0] = None
-    game._update_ref(0)
+    game.update_reference(0)
     game.idle = 0
     game.events.append(Event("flipped", actor, (c,),
                              note=f"the King's deck play turns {c.display} (BR-20)."))
@@ -160,33 +185,35 @@ def _deck_play(game: Game) -> str | None:
 # -- running an action -----------------------------------------------------------------------
 
 
-def _run(game: Game, cards: tuple[Card, ...], declared: bool) -> None:
+def _run(game: TurnAPI, cards: tuple[Card, ...], declared: bool) -> None:
     """Resolve ``cards``; then wait for the actor's decision or close the action."""
+    st: BreensState = game.variant_state
     wait = _effect(game, cards, declared)
     if wait:
-        game.br_wait = wait
+        st.wait = wait
         game.phase = wait
     else:
         _close(game)
 
 
-def _assign(game: Game) -> None:
+def _assign(game: TurnAPI) -> None:
     """Deal the action's hits out to the opponents in turn order (BR-M3, BR-24, BR-25)."""
-    hits, game.br_hits = game.br_hits, []
+    st: BreensState = game.variant_state
+    hits, st.hits = st.hits, []
     if not hits:
         return
-    actor, n = game.br_actor, game.n
+    actor, n = st.actor, game.n
     opponents = [(actor + i) % n for i in range(1, n)]
     spread = game.rules.stack_targeting == "distributed"
     by_seat: dict[int, list[int]] = {}
     for i, amount in enumerate(hits):
         v = opponents[i % len(opponents)] if spread else opponents[0]
-        entry = by_seat.setdefault(v, [v, 0, 0, 0, game.br_source])
+        entry = by_seat.setdefault(v, [v, 0, 0, 0, st.source])
         entry[1] += amount
         entry[2] += 1
-    game.penalties = [by_seat[v] for v in opponents if v in by_seat]
-    what = _rank_name(game.br_source)
-    for v, draw, count, _, _ in game.penalties:
+    st.penalties = [by_seat[v] for v in opponents if v in by_seat]
+    what = _rank_name(st.source)
+    for v, draw, count, _, _ in st.penalties:
         lose = f"draw {draw} and lose the turn" if draw else "lose the turn"
         times = "once" if count == 1 else f"{count} times"
         game.events.append(Event("penalty", v, count=draw, note=(
@@ -194,60 +221,63 @@ def _assign(game: Game) -> None:
             "Jack (BR-M3).")))
 
 
-def _close(game: Game) -> None:
+def _close(game: TurnAPI) -> None:
     """The action is fully resolved: hand out its hits and pass the turn on."""
+    st: BreensState = game.variant_state
     _assign(game)
-    game.br_wait = ""
-    if game.br_starter:  # the dealer's starter is no turn: the first player begins (BR-8)
-        game.br_starter = False
+    st.wait = ""
+    if st.starter:  # the dealer's starter is no turn: the first player begins (BR-8)
+        st.starter = False
         game.to_play = (game.dealer + 1) % game.n
-        game._begin_turn()
+        game.begin_turn()
     else:
-        game._end_turn()
+        game.end_turn()
 
 
-def _start_action(game: Game, actor: int) -> None:
-    game.br_actor = actor
-    game.br_hits = []
-    game.penalties = []
-    game.br_jack = None
+def _start_action(game: TurnAPI, actor: int) -> None:
+    st: BreensState = game.variant_state
+    st.actor = actor
+    st.hits = []
+    st.penalties = []
+    st.jack = None
+    st.reshuffled = False
 
 
 # -- hooks called by the engine --------------------------------------------------------------
 
 
-def starter(game: Game) -> None:
+def starter(game: TurnAPI) -> None:
     """The starter counts as the dealer's play (BR-6, BR-Q4): a King turns another card
     (BR-7), an 8 or joker waits for the dealer's suit (BR-Q5, BR-Q6), a Queen lets the dealer
     drop (BR-Q7), and hits land on the players after the dealer."""
-    _ensure_state(game)
+    st: BreensState = game.variant_state
     r = game.rules
     top = game.top
     _start_action(game, game.dealer)
-    game.br_starter = True
+    st.starter = True
     game.to_play = game.dealer
     declared = top.rank == EIGHT and r.starter_eight == "keep"
     wait = None
     if not (top.rank == QUEEN and not r.starter_queen_drop):
         wait = _effect(game, (top,), declared)
     if wait:
-        game.br_wait = wait  # begin_turn puts the dealer in this phase
+        st.wait = wait  # begin_turn puts the dealer in this phase
         return
     _assign(game)
-    game.br_starter = False
+    st.starter = False
     game.to_play = (game.dealer + 1) % game.n  # the engine begins this turn
 
 
-def begin_turn(game: Game) -> None:
+def begin_turn(game: TurnAPI) -> None:
     """At a turn's start: the dealer's pending starter decision, or a pending hit (BR-M4)."""
-    _ensure_state(game)
-    if game.br_wait:
-        game.phase = game.br_wait
-    elif game.to_play in [e[0] for e in game.penalties]:  # (no closure: every turn runs this)
+    st: BreensState = game.variant_state
+    if st.wait:
+        game.phase = st.wait
+    elif game.to_play in [e[0] for e in st.penalties]:  # (no closure: every turn runs this)
         game.phase = "penalty"
 
 
-def after_play(game: Game, seat: int, move: Move) -> None:
+def after_play(game: TurnAPI, seat: int, move: Move) -> None:
     """A normal-turn play was placed (and did not empty the hand): resolve its effect."""
     _start_action(game, seat)
     _run(game, move.cards, declared=True)
@@ -256,31 +286,29 @@ def after_play(game: Game, seat: int, move: Move) -> None:
 # -- legal moves -------------------------------------------------------------------------------
 
 
-def legal(game: Game) -> list[Move]:
+def legal(game: TurnAPI) -> list[Move]:
     """The legal moves of the seat to play in an effect phase."""
     if game.phase == "penalty":
         return _legal_penalty(game)
     if game.phase == "drop":
         return _legal_drop(game)
     if game.phase == "declare":
-        from ..game import _move
 
         top = (game.top,)
         declarations = []
         for suit in SUITS:  # a loop: a comprehension's closure would cost every call here
-            declarations.append(_move(top, suit, None))
+            declarations.append(play_move(top, suit, None))
         return declarations
     return []  # pragma: no cover
 
 
-def _can_counter(game: Game, entry: list[int]) -> bool:
+def _can_counter(game: TurnAPI, entry: list[int]) -> bool:
     return game.rules.jack_counters_joker or entry[4] != JOKER_RANK
 
 
-def _counters(game: Game, hand: list[Card], first: Card | None = None) -> list[Move]:
+def _counters(game: TurnAPI, hand: list[Card], first: Card | None = None) -> list[Move]:
     """Every counter: a Jack of any suit, or an ordered stack of Jacks (BR-Q19); with
     ``first``, only stacks that begin with that (just drawn) Jack."""
-    from ..game import _move, _ordered_stacks
 
     jacks = [c for c in hand if c.rank == JACK]
     firsts = sorted(set(jacks)) if first is None else [first]
@@ -288,37 +316,37 @@ def _counters(game: Game, hand: list[Card], first: Card | None = None) -> list[M
     for c in firsts:
         rest = list(jacks)
         rest.remove(c)
-        stacks = _ordered_stacks(c, rest) if game.rules.counter_stack else [(c,)]
-        out += [_move(s, None, None) for s in stacks]
+        stacks = ordered_stacks(c, rest) if game.rules.counter_stack else [(c,)]
+        out += [play_move(s, None, None) for s in stacks]
     return out
 
 
-def _legal_penalty(game: Game) -> list[Move]:
+def _legal_penalty(game: TurnAPI) -> list[Move]:
+    st: BreensState = game.variant_state
     entry = _entry(game)
     hand = game.hands[game.to_play]
-    if game.br_jack is not None:  # the mid-draw window (BR-26)
-        return _counters(game, hand, game.br_jack) + [
-            DRAW_MOVE if game._can_draw() else PASS_MOVE]
+    if st.jack is not None:  # the mid-draw window (BR-26)
+        return _counters(game, hand, st.jack) + [
+            DRAW_MOVE if game.can_draw() else PASS_MOVE]
     if entry[3]:  # drawing has begun: the rest comes one card at a time
         return [DRAW_MOVE]
     moves = _counters(game, hand) if _can_counter(game, entry) else []
-    return moves + [DRAW_MOVE if entry[1] and game._can_draw() else PASS_MOVE]
+    return moves + [DRAW_MOVE if entry[1] and game.can_draw() else PASS_MOVE]
 
 
-def _legal_drop(game: Game) -> list[Move]:
-    from ..game import _move
+def _legal_drop(game: TurnAPI) -> list[Move]:
 
     out = []
     for c in sorted(set(game.hands[game.to_play])):
         calls = SUITS if game.rules.calls_on_play(c) else [None]
-        out += [_move((c,), call, None) for call in calls]
+        out += [play_move((c,), call, None) for call in calls]
     return out + [END_MOVE]
 
 
 # -- applying moves ----------------------------------------------------------------------------
 
 
-def apply(game: Game, move: Move) -> None:
+def apply(game: TurnAPI, move: Move) -> None:
     """Apply a legal move of an effect phase."""
     if game.phase == "penalty":
         _apply_penalty(game, move)
@@ -328,25 +356,26 @@ def apply(game: Game, move: Move) -> None:
         _apply_declare(game, move)
 
 
-def _apply_penalty(game: Game, move: Move) -> None:
+def _apply_penalty(game: TurnAPI, move: Move) -> None:
+    st: BreensState = game.variant_state
     seat = game.to_play
     if move.kind == PLAY:  # a counter (BR-22, BR-27)
-        how = " with the Jack just drawn (BR-26)" if game.br_jack is not None else ""
-        game._place(seat, move)
+        how = " with the Jack just drawn (BR-26)" if st.jack is not None else ""
+        game.place(seat, move)
         game.turn_plays += len(move.cards)
         _start_action(game, seat)  # an action with no effect; it closes the cycle (BR-27)
         game.events.append(Event("countered", seat, move.cards, note=(
             f"countered{how}: the cycle ends and the suit is "
             f"{move.top.display[-1]} (BR-22, BR-27).")))
         if not game.hands[seat]:
-            game._finish_out(seat)  # BR-Q46
+            game.finish_out(seat)  # BR-Q46
         else:
-            game._end_turn()
+            game.end_turn()
         return
     entry = _entry(game)
     if move.kind == DRAW:
-        game.br_jack = None
-        got = game._draw_cards(seat, 1, note=f"(penalty card {entry[3] + 1} of {entry[1]})")
+        st.jack = None
+        got = game.draw_cards(seat, 1, note=f"(penalty card {entry[3] + 1} of {entry[1]})")
         entry[3] += len(got)
         game.turn_draws += 1
         game.drawn.extend(got)
@@ -354,46 +383,47 @@ def _apply_penalty(game: Game, move: Move) -> None:
         window = game.rules.mid_draw_counter
         if (got and got[0].rank == JACK and left > 0 and _can_counter(game, entry)
                 and (window == "any_card" or (window == "first_card" and entry[3] == 1))):
-            game.br_jack = got[0]
+            st.jack = got[0]
             return
-        if got and left > 0 and game._can_draw():
+        if got and left > 0 and game.can_draw():
             return
     _lose_turn(game, entry)
 
 
-def _lose_turn(game: Game, entry: list[int]) -> None:
+def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
     """The victim accepted: the cards drawn stay and the turn is lost (BR-M4 b, BR-Q47)."""
-    game.penalties.remove(entry)
-    game.br_jack = None
+    st: BreensState = game.variant_state
+    st.penalties.remove(entry)
+    st.jack = None
     forgiven = entry[1] - entry[3]
     note = "loses the turn (BR-M4)."
     if forgiven > 0:
         note = (f"loses the turn; the {forgiven} penalty card(s) that could not be drawn are "
                 "forgiven (BR-Q48).")
     game.events.append(Event("skipped", game.to_play, count=entry[3], note=note))
-    game._end_turn()
+    game.end_turn()
 
 
-def _apply_drop(game: Game, move: Move) -> None:
+def _apply_drop(game: TurnAPI, move: Move) -> None:
     seat = game.to_play
     if move.kind == END:
         game.events.append(Event("dropped", seat, note="drops nothing after the Queen."))
         _close(game)
         return
-    game._place(seat, move)
+    game.place(seat, move)
     game.turn_plays += 1
     game.events.append(Event("dropped", seat, move.cards, note=(
         f"drops {move.top.display} after the Queen: its effect triggers (BR-21).")))
     if not game.hands[seat]:
-        game._finish_out(seat)  # BR-Q32
+        game.finish_out(seat)  # BR-Q32
         return
     _run(game, move.cards, declared=True)
 
 
-def _apply_declare(game: Game, move: Move) -> None:
+def _apply_declare(game: TurnAPI, move: Move) -> None:
     assert move.call is not None  # every legal declare move names a suit
-    game.calls[0] = game._parse_call(move.call)
-    game._update_ref(0)
+    game.calls[0] = game.parse_call(move.call)
+    game.update_reference(0)
     game.events.append(Event("called", game.to_play, call=move.call))
     _close(game)
 
@@ -401,7 +431,7 @@ def _apply_declare(game: Game, move: Move) -> None:
 # -- explaining ----------------------------------------------------------------------------------
 
 
-def explain(game: Game, move: Move) -> str:
+def explain(game: TurnAPI, move: Move) -> str:
     """Why ``move`` is not legal in an effect phase."""
     if game.phase == "penalty":
         why = _explain_penalty(game, move)
@@ -413,7 +443,7 @@ def explain(game: Game, move: Move) -> str:
                    f"{', '.join(map(str, game.legal_moves()))}.")
 
 
-def _held(game: Game, cards: tuple[Card, ...]) -> str:
+def _held(game: TurnAPI, cards: tuple[Card, ...]) -> str:
     hand = game.hands[game.to_play]
     for c in cards:
         if cards.count(c) > hand.count(c):
@@ -421,7 +451,8 @@ def _held(game: Game, cards: tuple[Card, ...]) -> str:
     return ""
 
 
-def _explain_penalty(game: Game, m: Move) -> str:
+def _explain_penalty(game: TurnAPI, m: Move) -> str:
+    st: BreensState = game.variant_state
     entry = _entry(game)
     left = entry[1] - entry[3]
     fate = f"draw {left} more card(s) and lose your turn" if left else "lose your turn"
@@ -433,11 +464,11 @@ def _explain_penalty(game: Game, m: Move) -> str:
                     "(BR-22; no passing the hit on, BR-Q23).")
         if not _can_counter(game, entry):
             return "In these rules a Jack does not counter a joker's draw: take the penalty."
-        if entry[3] and game.br_jack is None:
+        if entry[3] and st.jack is None:
             return ("You have begun drawing your penalty: only a Jack drawn as the first card "
                     "can counter (BR-26); draw the rest.")
-        if game.br_jack is not None and m.card != game.br_jack:
-            return (f"Counter with the Jack you just drew ({game.br_jack.display}) first, "
+        if st.jack is not None and m.card != st.jack:
+            return (f"Counter with the Jack you just drew ({st.jack.display}) first, "
                     "or draw on.")
         held = _held(game, m.cards)
         if held:
@@ -450,19 +481,19 @@ def _explain_penalty(game: Game, m: Move) -> str:
     if m.kind == DRAW:
         if not entry[1]:
             return "You are skipped, not made to draw: say pass, or counter with a Jack."
-        if not game._can_draw():
+        if not game.can_draw():
             return ("The stock is empty and cannot be refilled: the rest of your penalty is "
                     "forgiven (BR-Q48). Say pass.")
         return ""
     if m.kind == PASS:
-        if game.br_jack is not None:
-            return f"Play the Jack you drew ({game.br_jack.display}) as a counter, or draw on."
+        if st.jack is not None:
+            return f"Play the Jack you drew ({st.jack.display}) as a counter, or draw on."
         return (f"You must take your penalty: draw {left} more card(s) one at a time with draw, "
                 "or counter with a Jack.")
     return "There is nothing to end: counter with a Jack or take your penalty."
 
 
-def _explain_drop(game: Game, m: Move) -> str:
+def _explain_drop(game: TurnAPI, m: Move) -> str:
     if m.kind in (DRAW, PASS):
         return ("After your Queen you may drop one card from your hand (it need not match), "
                 "or say end to drop none (BR-21).")
@@ -479,21 +510,21 @@ def _explain_drop(game: Game, m: Move) -> str:
     return ""
 
 
-def _explain_declare(game: Game, m: Move) -> str:
+def _explain_declare(game: TurnAPI, m: Move) -> str:
     top = game.top
     how = ", ".join(f"{top}:{s}" for s in SUITS)
     return (f"Seat {game.to_play} must call a suit for {top.display}, which was played for "
             f"them: say {how}.")
 
 
-def explain_turn(game: Game, m: Move) -> str:
+def explain_turn(game: TurnAPI, m: Move) -> str:
     """A Breens hint for a refused move on a normal turn ('' when the engine's is enough)."""
     if m.kind == END:
         return ("There is no Queen's drop to decline: end only follows a Queen (BR-21). Play "
                 "a card, or draw if you cannot.")
     if (m.kind == PLAY and all(c.rank == JACK for c in m.cards) and not _held(game, m.cards)
-            and not game._fits_any(m.card)):
-        return (game._mismatch(m.card, None)[:-1] + ": a Jack needs no match only as a "
+            and not game.fits_any(m.card)):
+        return (mismatch(game, m.card, None)[:-1] + ": a Jack needs no match only as a "
                 "counter, when you are hit by a 2, an Ace or a joker (BR-23, BR-Q55).")
     return ""
 
@@ -501,38 +532,40 @@ def explain_turn(game: Game, m: Move) -> str:
 # -- public information --------------------------------------------------------------------------
 
 
-def pending(game: Game) -> list[dict[str, Any]]:
+def pending(game: TurnAPI) -> list[dict[str, Any]]:
     """The open cycle's unresolved hits, in turn order, for tables and widgets: who is hit,
     by whom, how many cards are still to draw, and whether a counter is possible now."""
-    if not hasattr(game, "penalties") or game.over:
+    st: BreensState = game.variant_state
+    if not isinstance(game.variant_state, BreensState) or game.over:
         return []
     out = []
-    for seat, draw, hits, drawn, source in game.penalties:
+    for seat, draw, hits, drawn, source in st.penalties:
         now = seat == game.to_play and game.phase == "penalty"
         counters = now and any(m.kind == PLAY for m in game.legal_moves())
-        out.append({"seat": seat, "by": game.br_actor, "source": _rank_name(source),
+        out.append({"seat": seat, "by": st.actor, "source": _rank_name(source),
                     "hits": hits, "draw": draw, "drawn": drawn, "left": draw - drawn,
                     "skip": True, "resolving": now, "can_counter": counters,
-                    "drawn_jack": str(game.br_jack) if now and game.br_jack is not None
+                    "drawn_jack": str(st.jack) if now and st.jack is not None
                     else None})
     return out
 
 
-def public_extra(game: Game) -> dict[str, Any]:
+def public_extra(game: TurnAPI) -> dict[str, Any]:
     """Public Breens state for observations: pending hits as ``(seat, cards left, hits)``,
     who made them and with what (``hit_by``: ``(seat, "two" | "ace" | "joker")``, while hits
     are pending), and the decision the actor owes (``drop`` or ``declare``), if any."""
-    if not hasattr(game, "penalties"):
+    st: BreensState = game.variant_state
+    if not isinstance(game.variant_state, BreensState):
         return {}
     out: dict[str, Any] = {
-        "pending": tuple((e[0], e[1] - e[3], e[2]) for e in game.penalties),
+        "pending": tuple((e[0], e[1] - e[3], e[2]) for e in st.penalties),
         "awaiting": game.phase if game.phase in ("drop", "declare") else ""}
-    if game.penalties:
-        out["hit_by"] = (game.br_actor, _rank_name(game.penalties[0][4]))
+    if st.penalties:
+        out["hit_by"] = (st.actor, _rank_name(st.penalties[0][4]))
     return out
 
 
-def describe_pending(game: Game) -> str:
+def describe_pending(game: TurnAPI) -> str:
     """One line about the open cycle: ``"Seat 1 must draw 2 (1 drawn); seat 2 is skipped"``."""
     parts = []
     for p in pending(game):
@@ -544,5 +577,45 @@ def describe_pending(game: Game) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["EFFECTS", "PHASES", "after_play", "apply", "begin_turn", "describe_pending",
-           "explain", "explain_turn", "legal", "pending", "public_extra", "starter"]
+
+
+class Breens(Variant):
+    """Crazy Breens as a variant: its hooks are this module's functions."""
+
+    name = "breens"
+    phases = PHASES
+
+    def new_state(self) -> BreensState:
+        return BreensState()
+
+    def starter(self, game: TurnAPI) -> None:
+        starter(game)
+
+    def begin_turn(self, game: TurnAPI) -> None:
+        begin_turn(game)
+
+    def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
+        after_play(game, seat, move)
+        return True
+
+    def legal(self, game: TurnAPI) -> list[Move]:
+        return legal(game)
+
+    def apply(self, game: TurnAPI, move: Move) -> None:
+        apply(game, move)
+
+    def explain(self, game: TurnAPI, move: Move) -> str:
+        return explain(game, move)
+
+    def explain_turn(self, game: TurnAPI, move: Move) -> str:
+        return explain_turn(game, move)
+
+    def public_state(self, game: TurnAPI) -> dict[str, Any]:
+        return public_extra(game)
+
+
+BREENS = Breens()
+
+__all__ = ["BREENS", "EFFECTS", "PHASES", "Breens", "BreensState", "after_play", "apply",
+           "begin_turn", "describe_pending", "explain", "explain_turn", "legal", "pending",
+           "public_extra", "starter"]

@@ -1,0 +1,200 @@
+"""Explanations: why a move is not legal now, in words a learner understands.
+
+``explain_move(game, "3D")`` gives ``"3D matches neither the rank nor the suit of 6H."``;
+:meth:`crazylab.engine.game.Game.explain` is the same. Kept apart from the turn machine: the
+game only decides *whether* a move is legal, this module says *why not*.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from .cards import SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display
+from .moves import DRAW, END, PASS, PLAY, Move, MoveError
+from .pitch import (
+    LETTERS,
+    PITCH_NAMES,
+    PitchError,
+    describe_interval,
+    describe_intervals,
+    describe_letter_step,
+)
+from .rules import RuleSet
+
+
+class PileView(Protocol):
+    """The parts of a game that say what its piles accept."""
+
+    rules: RuleSet
+    piles: list[list[Card]]
+    calls: list[int | None]
+    refs: list[int]
+
+    def active_suit(self, pile: int = 0) -> int | None: ...
+
+
+class ExplainView(PileView, Protocol):
+    """The parts of a game an explanation reads."""
+
+    hands: list[list[Card]]
+    stock_cards: list[Card]
+    to_play: int
+    phase: str
+    turn_draws: int
+    turn_plays: int
+    drawn: list[Card]
+    result: Any
+    variant: Any
+
+    def canonical(self, move: Move | str) -> Move: ...
+
+    def accepted(self, m: Move) -> Move | None: ...
+
+    def legal_moves(self) -> list[Move]: ...
+
+    def playable_cards(self, seat: int | None = None) -> list[Card]: ...
+
+    def can_draw(self) -> bool: ...
+
+
+def explain_move(game: ExplainView, move: Move | str) -> str:
+    """Why ``move`` is not legal now, in words a learner understands ('' if it is)."""
+    try:
+        m = game.canonical(move)
+    except (MoveError, PitchError, CardError) as e:
+        return str(e)
+    if game.accepted(m) is not None:
+        return ""
+    if game.result:
+        return "The hand is over: start a new hand to play again."
+    variant = game.variant
+    if game.phase not in ("play", "chain") and variant is not None:
+        return variant.explain(game, m) or (
+            f"{m} is not legal now. Legal moves: {', '.join(map(str, game.legal_moves()))}.")
+    if variant is not None:
+        why = variant.explain_turn(game, m)
+        if why:
+            return why
+    r = game.rules
+    hand = game.hands[game.to_play]
+    playable = game.playable_cards()
+    legal = game.legal_moves()
+    if m.kind == DRAW:
+        if game.phase == "chain":
+            return ("You have already drawn this turn." if game.turn_draws else
+                    "You have played this turn, so you cannot draw: say end to finish.")
+        if not game.can_draw():
+            return "The stock is empty and cannot be refilled, so you cannot draw."
+        if playable and game.turn_draws and r.must_play_drawn:
+            return (f"You drew a card you can play ({display(playable)}), so you must "
+                    "play it.")
+        if playable and not r.voluntary_draw:
+            return (f"You can play {display(playable)}, and these rules say you must play "
+                    "when you can instead of drawing.")
+        if r.voluntary_draw and not game.stock_cards:
+            return "The stock is empty, so you cannot draw."
+        return (f"You have drawn {game.turn_draws} card(s), the most these rules allow in "
+                "one turn.")
+    if m.kind == PASS:
+        if r.chain:
+            return "There is no pass in this game: play, draw two, or say end."
+        if playable:
+            return (f"You cannot pass while you can play ({display(playable)}).")
+        return "You cannot pass while you can still draw from the stock."
+    if m.kind == END:
+        if not r.chain and variant is None:
+            return "There is no turn to end: play a card, draw or pass."
+        return "Play a card or draw before you end your turn."
+    return _explain_play(game, m, hand, legal)
+
+def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: list[Move]) -> str:
+    r = game.rules
+    if len(m.cards) > 1 and not r.stacking:
+        return ("Only one card may be played at a time in these rules"
+                + (" (chain them one by one)." if r.chain else "."))
+    if len({c.rank for c in m.cards}) > 1:
+        return "A stack must be cards of one rank, like 2H+2S."
+    for c in set(m.cards):
+        if m.cards.count(c) > hand.count(c):
+            return f"You do not hold {c.display}."
+    c = m.card
+    if m.pile is not None and not 0 <= m.pile < r.piles:
+        return (f"There is no pile {m.pile}: the piles are numbered 0 to {r.piles - 1}."
+                if r.piles > 1 else "There is only one discard pile.")
+    if (game.phase == "chain" and game.turn_plays == 0 and c not in game.drawn
+            and r.post_draw_first_card == "drawn_only"):
+        drawn = display(game.drawn) or "nothing"
+        return (f"After drawing, the first card you play must be one you drew ({drawn}).")
+    if game.phase == "play" and game.turn_draws and r.must_play_drawn and not r.chain:
+        pass
+    piles = range(r.piles) if m.pile is None else [m.pile]
+    if not any(c in r.accepts[game.refs[p]] for p in piles):
+        return mismatch(game, c, piles[0] if len(piles) == 1 else None)
+    if r.piles > 1 and m.pile is None:
+        options = sorted({x.pile for x in legal
+                          if x.kind == PLAY and x.cards == m.cards and x.pile is not None})
+        return f"Say which pile: {' or '.join(f'{c}@{p}' for p in options)}."
+    if m.call is None and r.calls_on_play(m.top):
+        calls = ", ".join(f"{m.top}:{r.format_call(v)}" for v in r.call_values[:4])
+        what = {"suit": "a suit", "letter": "a letter", "pitch": "a pitch"}[r.call_kind]
+        return f"Playing {m.top.display} needs {what} to be called, e.g. {calls}."
+    if m.call is not None and not r.calls_on_play(m.top):
+        if m.top.rank == 8 and r.eights == "own_suit":
+            return (f"In this game an eight takes its own suit: play {m.top} with no call.")
+        return f"{m.top.display} calls nothing: play it as {'+'.join(map(str, m.cards))}."
+    return f"{m} is not legal now. Legal moves: {', '.join(map(str, legal))}."
+
+def mismatch(game: PileView, c: Card, pile: int | None) -> str:
+    """Why card ``c`` fits no pile (or the given pile)."""
+    r = game.rules
+    piles = range(r.piles) if pile is None else [pile]
+    reasons = []
+    for p in piles:
+        top, call = game.piles[p][-1], game.calls[p]
+        where = f" on pile {p}" if r.piles > 1 else ""
+        if r.call_kind == "suit":
+            suit = game.active_suit(p)
+            if call is not None:  # the called suit is the active one
+                reasons.append(f"after {top.display} the called suit is {SUIT_SYMBOLS[call]}"
+                               f": play a {SUIT_NAMES[call][:-1]} or an eight")
+            elif r.matching == "suit_rank":
+                reasons.append(f"{c} matches neither the rank nor the suit of {top}")
+            else:
+                if suit is None:  # a joker with no call in force: nothing to follow
+                    reasons.append(f"{top.display} has no suit or pitch in force, so only "
+                                   "an eight or a joker fits")
+                elif r.pitches.pitch(top) is None:
+                    reasons.append(f"{top.display} has no pitch, so only a "
+                                   f"{SUIT_NAMES[suit][:-1]}, an eight or a joker fits")
+                else:
+                    reasons.append(
+                        f"{c} ({r.pitches.spelling(c) or 'no pitch'}) matches neither the "
+                        f"suit {SUIT_SYMBOLS[suit]} nor the pitch "
+                        f"{r.pitches.spelling(top)} of {top}")
+        elif r.call_kind == "letter":
+            ref = game.refs[p]
+            near = f"{LETTERS[(ref - 1) % 7]} or {LETTERS[(ref + 1) % 7]}"
+            letter = r.pitches.letter(c)
+            if letter is None:
+                rel = "not a letter of the musical alphabet"
+            elif letter == ref:
+                rel = f"{LETTERS[ref]} too, and the same letter never counts (MU-29)"
+            else:
+                step = describe_letter_step(ref, letter)
+                rel = f"{LETTERS[letter]}, {step} from {LETTERS[ref]}"
+            reasons.append(f"{c} is {rel}{where}; on {LETTERS[ref]} you may play {near} "
+                           "(one letter step up or down)")
+        else:
+            ref = game.refs[p]
+            pc = r.pitches.pitch(c)
+            if pc is None:  # a rank the pitch map leaves out
+                reasons.append(f"{c} has no pitch in the {r.pitch_map} pitch map, so it "
+                               "never fits (only eights and jokers are wild)")
+                continue
+            rel = (f"the same pitch as {PITCH_NAMES[ref]}{where}, and a unison never counts "
+                   "(MU-29)" if pc == ref else
+                   f"{describe_interval((pc - ref) % 12)} from {PITCH_NAMES[ref]}{where}")
+            reasons.append(f"{c} ({r.pitches.spelling(c)}) is {rel}")
+    if r.call_kind == "pitch":
+        reasons.append(f"this level accepts {describe_intervals(r.intervals)}")
+    return "; ".join(reasons)[0].upper() + "; ".join(reasons)[1:] + "."

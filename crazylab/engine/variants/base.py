@@ -1,0 +1,120 @@
+"""The variant interface: how a rule set that changes the turn structure plugs into the engine.
+
+A :class:`Variant` is a set of hooks the turn machine (:class:`crazylab.engine.game.Game`) calls
+at fixed points; the plain games have none. A variant keeps its own state in one typed value,
+``game.variant_state`` (made by :meth:`Variant.new_state`), which undo copies with its
+``clone()`` and which a saved game rebuilds by replaying its moves. Adding a variant means
+writing a subclass and naming it in :func:`crazylab.engine.variants.variant_for`, not editing
+the game loop.
+
+The hooks see the game through :class:`TurnAPI`, the public turn API: the position's fields
+and the few operations a variant composes (take a card from the stock, place a play, draw,
+end or begin a turn, finish the hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ..cards import Card
+from ..events import Event
+from ..moves import Move
+from ..rules import RuleSet
+
+
+class TurnAPI(Protocol):
+    """What a variant (and an explanation) may read and do on a game."""
+
+    rules: RuleSet
+    n: int
+    dealer: int
+    hands: list[list[Card]]
+    piles: list[list[Card]]
+    calls: list[int | None]
+    refs: list[int]
+    stock_cards: list[Card]
+    events: list[Event]
+    to_play: int
+    phase: str
+    turn_draws: int
+    turn_plays: int
+    drawn: list[Card]
+    idle: int
+    over: bool
+    variant_state: Any
+
+    @property
+    def top(self) -> Card: ...
+
+    def legal_moves(self) -> list[Move]: ...
+
+    def active_suit(self, pile: int = 0) -> int | None: ...
+
+    def take_from_stock(self) -> Card | None: ...
+
+    def can_draw(self) -> bool: ...
+
+    def fits_any(self, c: Card) -> bool: ...
+
+    def place(self, seat: int, m: Move) -> None: ...
+
+    def draw_cards(self, seat: int, count: int, note: str = "") -> list[Card]: ...
+
+    def update_reference(self, pile: int) -> None: ...
+
+    def parse_call(self, text: str) -> int: ...
+
+    def begin_turn(self) -> None: ...
+
+    def end_turn(self) -> None: ...
+
+    def finish_out(self, seat: int) -> None: ...
+
+    def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
+               note: str) -> None: ...
+
+
+class Variant:
+    """Hooks into the turn machine; every default leaves the plain game unchanged.
+
+    ``phases`` are the variant's own turn phases: in them the engine asks :meth:`legal`,
+    :meth:`apply` and :meth:`explain` instead of its own play/draw/pass logic."""
+
+    name = ""
+    phases: tuple[str, ...] = ()
+
+    def new_state(self) -> Any:
+        """The variant's state for a new hand (a value with ``clone()``), or ``None``."""
+        return None
+
+    def starter(self, game: TurnAPI) -> None:
+        """After the starter is turned, before the first turn begins."""
+
+    def begin_turn(self, game: TurnAPI) -> None:
+        """At the start of every turn (the engine has reset the turn counters)."""
+
+    def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
+        """After a normal-turn play that did not empty the hand. Return ``True`` when the
+        variant has taken over the rest of the turn (the engine then does nothing more)."""
+        return False
+
+    def legal(self, game: TurnAPI) -> list[Move]:
+        """The legal moves in one of the variant's phases."""
+        return []
+
+    def apply(self, game: TurnAPI, move: Move) -> None:
+        """Apply a legal move of one of the variant's phases."""
+
+    def explain(self, game: TurnAPI, move: Move) -> str:
+        """Why ``move`` is not legal in one of the variant's phases."""
+        return ""
+
+    def explain_turn(self, game: TurnAPI, move: Move) -> str:
+        """A variant's hint for a refused move on a normal turn ('' when the engine's is
+        enough)."""
+        return ""
+
+    def public_state(self, game: TurnAPI) -> dict[str, Any]:
+        """The variant's public state for observations (``{}`` if none)."""
+        return {}

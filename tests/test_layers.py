@@ -1,0 +1,210 @@
+"""The structure of the code, checked over its syntax trees: the layers import only downward,
+there is no import cycle (imports inside functions and under ``TYPE_CHECKING`` count), and no
+module uses another module's ``_private`` names."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = {"crazylab": ROOT / "crazylab", "crazylab.widgets": ROOT / "widgets"}
+
+#: each layer may import only the layers after it in this list (lowest last)
+LAYERS: list[tuple[str, ...]] = [
+    ("crazylab.widgets",),
+    ("crazylab.cli",),
+    ("crazylab.sim", "crazylab.lab"),
+    ("crazylab.bots", "crazylab.music", "crazylab.examples", "crazylab.match", "crazylab.render",
+     "crazylab.sheet"),
+    ("crazylab.engine",),
+    ("crazylab.errors",),
+]
+ENGINE_FORBIDDEN = ("crazylab.render", "crazylab.examples", "crazylab.bots", "crazylab.lab",
+                    "crazylab.sim", "crazylab.cli", "crazylab.widgets", "crazylab.match",
+                    "crazylab.music")
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the two packages by dotted name."""
+    out = {}
+    for package, folder in PACKAGES.items():
+        for path in folder.rglob("*.py"):
+            rel = path.relative_to(folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            out[".".join([package, *parts])] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    base = package.split(".")
+    if node.level > 1:
+        base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _target(name: str) -> str | None:
+    """The project module ``name`` refers to (a module, or a name inside one)."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rsplit(".", 1)[0] if "." in name else ""
+    return None
+
+
+def imports(module: str) -> set[str]:
+    """Every project module ``module`` imports, anywhere in the file."""
+    path = MODULES[module]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(module, path, node)
+            names = [f"{base}.{a.name}" for a in node.names] + [base]
+        for name in names:
+            if name.startswith("widgets"):
+                name = "crazylab." + name
+            target = _target(name)
+            if target and target != module:
+                found.add(target)
+    return found
+
+
+GRAPH = {m: imports(m) for m in MODULES}
+
+
+def _layer(module: str) -> int:
+    for i, layer in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in layer):
+            return i
+    return -1
+
+
+def _is_package_init(module: str) -> bool:
+    return MODULES[module].name == "__init__.py"
+
+
+def test_the_graph_sees_imports_inside_functions_and_type_checking():
+    # guards the checker itself: a lazy import and a TYPE_CHECKING import are both edges
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .game import Game\n" \
+             "def f():\n    from ..render import card_svg\n"
+    tree = ast.parse(source)
+    froms = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level]
+    path = MODULES["crazylab.engine.cards"]
+    assert {_target(_resolve("crazylab.engine.cards", path, n) + "." + n.names[0].name)
+            for n in froms} == {"crazylab.engine.game", "crazylab.render"}
+
+
+def test_no_import_cycles():
+    """Depth-first search for a cycle among all project modules (package ``__init__`` files
+    re-export their contents, so an edge into a package's own ``__init__`` from inside it
+    does not count)."""
+    def edges(m: str) -> set[str]:
+        return {t for t in GRAPH[m]
+                if not (_is_package_init(t) and m.startswith(t + "."))}
+
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(edges(m)):
+            if state.get(t) == 1:
+                cycles.append(stack[stack.index(t):] + [t])
+            elif t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(GRAPH):
+        if m not in state:
+            visit(m)
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_engine_imports_nothing_above_it():
+    bad = {m: sorted(t for t in targets if t.startswith(ENGINE_FORBIDDEN))
+           for m, targets in GRAPH.items() if m.startswith("crazylab.engine")}
+    assert not {m: t for m, t in bad.items() if t}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_layers_import_only_downward(module):
+    if module == "crazylab" or _layer(module) < 0:
+        return  # the top-level package re-exports the public API
+    up = [t for t in GRAPH[module] if t != "crazylab" and _layer(t) >= 0
+          and _layer(t) < _layer(module)]
+    assert not up, f"{module} imports the layer(s) above it: {up}"
+
+
+def test_the_engine_imports_no_jupyter_or_data_libraries():
+    heavy = ("ipywidgets", "IPython", "pandas", "plotly", "numpy", "anywidget", "traitlets")
+    for m, path in MODULES.items():
+        if not m.startswith("crazylab.engine"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not [n for n in names if n.split(".")[0] in heavy], (m, names)
+
+
+def _private_definitions(tree: ast.Module) -> set[str]:
+    """``_names`` a module defines: functions, classes, assignments, attributes it sets on
+    ``self``, slots and dataclass fields."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            found.add(node.attr)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.add(node.value)  # __slots__ entries and trait names
+    return {n for n in found if n.startswith("_") and not n.startswith("__")}
+
+
+def _dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+ALLOWED_FOREIGN = {"_repr_html_", "_repr_svg_", "_repr_mimebundle_", "_make", "_asdict",
+                   "_replace", "_fields", "_ipython_display_"}
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_uses_another_modules_private_names(module):
+    tree = ast.parse(MODULES[module].read_text())
+    own = _private_definitions(tree)
+    bad = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            bad |= {a.name for a in node.names if a.name.startswith("_")
+                    and not _dunder(a.name)}
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            name = node.attr
+            if _dunder(name) or name in ALLOWED_FOREIGN or name in own:
+                continue
+            bad.add(name)
+    assert not bad, f"{module} uses private names of other modules: {sorted(bad)}"
+
+
+def test_the_private_names_check_can_fail():
+    tree = ast.parse("import x\nx.game._take_from_stock()\n")
+    own = _private_definitions(tree)
+    attrs = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert "_take_from_stock" in attrs - own
