@@ -11,7 +11,6 @@ from .engine.game import Game, HandResult, IllegalMove, SetupError
 from .engine.moves import Move, MoveError
 from .engine.rules import PRESETS, RulesError, RuleSet, rules
 from .match import Match
-from .sim import simulate  # the lab; pandas is imported only when it runs
 
 __all__ = [
     "JOKER", "PRESETS", "Card", "CardError", "Game", "HandResult", "IllegalMove", "Match",
@@ -19,6 +18,16 @@ __all__ = [
     "rules", "simulate",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """``crazylab.simulate`` is imported on first use: the lab (bots, processes, pandas) is
+    not needed to play, and ``import crazylab`` stays fast."""
+    if name == "simulate":
+        from .sim import simulate
+
+        return simulate
+    raise AttributeError(f"module 'crazylab' has no attribute {name!r}")
 
 
 def new_game(rules_name: str = "crazy-eights", players: int = 2, seed: int | None = None,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import (
+    CARDS,
     JOKER,
     SUITS,
     Card,
@@ -493,26 +494,46 @@ class Game:
         return plays
 
     def _plays_any(self, hand: list[Card]) -> list[Move]:
-        """:meth:`_plays` on several piles, or with same-rank stacks."""
+        """:meth:`_plays` on several piles, or with same-rank stacks (whose plays are tabled
+        with the rule set as hands are met)."""
         r = self.rules
         if not r.stacking:  # one card at a time on several piles
-            on_piles = [self._fits[p][ref] for p, ref in enumerate(self.refs)]
-            return [m for c in sorted(set().union(*(f.keys() & hand for f in on_piles)))
-                    for fits in on_piles for m in fits.get(c, ())]
-        tables = [r.accepts[ref] for ref in self.refs]
-        fitting = set().union(*(t.intersection(hand) for t in tables))
+            on_piles = []
+            for p, ref in enumerate(self.refs):  # a loop: no closure cell per call
+                on_piles.append(self._fits[p][ref])
+            fitting = on_piles[0].keys() & hand
+            for f in on_piles[1:]:
+                fitting |= f.keys() & hand
+            plays: list[Move] = []
+            for c in sorted(fitting):  # a card's int order is its sort_key order
+                for f in on_piles:
+                    moves = f.get(c)
+                    if moves:
+                        plays += moves
+            return plays
+        tables: dict[Any, Any] = r.engine_tables
+        accepts = r.accepts
+        piles = [accepts[ref] for ref in self.refs]
+        multi = len(piles) > 1
+        candidates = piles[0].intersection(hand)
+        for t in piles[1:]:
+            candidates = candidates.union(t.intersection(hand))
+        if not candidates:
+            return []
         out: list[Move] = []
-        multi = r.piles > 1
-        for c in sorted(fitting):  # a card's int order is its sort_key order
-            piles = [p for p, t in enumerate(tables) if c in t] if multi else [0]
-            rest = list(hand)
-            rest.remove(c)
-            stacks = ordered_stacks(c, [x for x in rest if x.rank == c.rank])
-            calls = r.call_texts if r.calls_on_play(c) else (None,)
-            for p in piles:
-                for stack in stacks:
-                    for call in calls:
-                        out.append(play_move(stack, call, p if multi else None))
+        for c in sorted(candidates):  # a card's int order is its sort_key order
+            if c == JOKER:  # the deck's jokers are one value: count them
+                key: tuple[Card, ...] = (c,) * hand.count(c)
+            else:
+                same = SAME_RANK[c].intersection(hand)
+                key = (c, *sorted(same)) if same else (c,)
+            on: list[int | None] = ([p for p, t in enumerate(piles) if c in t] if multi
+                                    else [None])
+            for pile in on:
+                moves = tables.get((key, pile))
+                if moves is None:
+                    moves = _stack_plays(r, key, pile, tables)
+                out += moves
         return out
 
     def can_draw(self) -> bool:
@@ -763,7 +784,7 @@ class Game:
         pool = [c for p in self.piles for c in p[:-1]]
         for p in range(len(self.piles)):
             del self.piles[p][:-1]
-        self._rng().shuffle(pool)
+        _shuffle(self._rng(), pool)  # random.shuffle's permutation, faster
         self.stock_cards = pool + self.stock_cards
         self.reshuffles += 1
         limit = (f" ({self.reshuffles} of {self.rules.max_reshuffles})"
@@ -951,6 +972,26 @@ def _shuffle(rng: random.Random, cards: list[Card]) -> None:
 def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
     """``(i, bits)`` for each step of a Fisher-Yates shuffle of ``size`` cards."""
     return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+
+SAME_RANK = tuple(frozenset(x for x in CARDS if x.rank == c.rank and x != c) for c in CARDS)
+"""``SAME_RANK[card]``: the other cards of its rank."""
+
+_TABLE_LIMIT = 50_000  # entries a rule set's lazily built move tables may hold
+
+
+def _stack_plays(r: RuleSet, key: tuple[Card, ...], pile: int | None,
+                 tables: dict[Any, Any]) -> tuple[Move, ...]:
+    """Every ordered same-rank stack starting with ``key[0]`` and using the others of
+    ``key``, with every call its top card makes, on ``pile``."""
+    first = key[0]
+    calls = r.call_texts if r.calls_on_play(first) else (None,)
+    moves = tuple(play_move(stack, call, pile)
+                  for stack in ordered_stacks(first, key[1:]) for call in calls)
+    if len(tables) > _TABLE_LIMIT:
+        tables.clear()
+    tables[(key, pile)] = moves
+    return moves
 
 
 def _single_fits(r: RuleSet) -> tuple[tuple[dict[Card, tuple[Move, ...]], ...], ...]:

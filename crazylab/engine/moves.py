@@ -110,11 +110,22 @@ def play_move(cards: tuple[Card, ...], call: str | None, pile: int | None) -> Mo
     return m
 
 
-def ordered_stacks(first: Card, same: list[Card]) -> list[tuple[Card, ...]]:
-    """Every ordered stack starting with ``first`` and continuing with distinct others
-    (identical cards such as two jokers are listed once)."""
-    out: set[tuple[Card, ...]] = {(first,)}
-    for k in range(1, len(same) + 1):
-        for combo in itertools.permutations(same, k):
-            out.add((first, *combo))
-    return sorted(out, key=lambda s: (len(s), [sort_key(c) for c in s]))
+def ordered_stacks(first: Card, same: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """Every ordered stack starting with ``first`` and continuing with distinct others of
+    ``same`` (identical cards such as two jokers are listed once); shortest first."""
+    key = (first, *sorted(same))
+    stacks = _STACKS.get(key)
+    if stacks is None:
+        found: set[tuple[Card, ...]] = {(first,)}
+        for k in range(1, len(same) + 1):
+            for combo in itertools.permutations(key[1:], k):
+                found.add((first, *combo))
+        stacks = _STACKS[key] = tuple(sorted(found, key=_stack_order))
+    return stacks
+
+
+_STACKS: dict[tuple[Card, ...], tuple[tuple[Card, ...], ...]] = {}
+
+
+def _stack_order(stack: tuple[Card, ...]) -> tuple[int, list[tuple[int, int]]]:
+    return (len(stack), [sort_key(c) for c in stack])

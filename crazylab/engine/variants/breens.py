@@ -32,6 +32,7 @@ from typing import Any
 
 from ..cards import (
     ACE,
+    CARDS,
     EIGHT,
     JACK,
     JOKER_RANK,
@@ -277,10 +278,12 @@ def begin_turn(game: TurnAPI) -> None:
         game.phase = "penalty"
 
 
-def after_play(game: TurnAPI, seat: int, move: Move) -> None:
-    """A normal-turn play was placed (and did not empty the hand): resolve its effect."""
+def after_play(game: TurnAPI, seat: int, move: Move) -> bool:
+    """A normal-turn play was placed (and did not empty the hand): resolve its effect (the
+    rest of the turn is the variant's)."""
     _start_action(game, seat)
     _run(game, move.cards, declared=True)
+    return True
 
 
 # -- legal moves -------------------------------------------------------------------------------
@@ -309,16 +312,20 @@ def _can_counter(game: TurnAPI, entry: list[int]) -> bool:
 def _counters(game: TurnAPI, hand: list[Card], first: Card | None = None) -> list[Move]:
     """Every counter: a Jack of any suit, or an ordered stack of Jacks (BR-Q19); with
     ``first``, only stacks that begin with that (just drawn) Jack."""
-
-    jacks = [c for c in hand if c.rank == JACK]
-    firsts = sorted(set(jacks)) if first is None else [first]
-    out = []
+    jacks = _JACKS.intersection(hand)
+    if not jacks:
+        return []
+    firsts = sorted(jacks) if first is None else [first]
+    stacking = game.rules.counter_stack
+    out: list[Move] = []
     for c in firsts:
-        rest = list(jacks)
-        rest.remove(c)
-        stacks = ordered_stacks(c, rest) if game.rules.counter_stack else [(c,)]
-        out += [play_move(s, None, None) for s in stacks]
+        others = tuple(j for j in jacks if j != c) if stacking else ()
+        for stack in ordered_stacks(c, others):
+            out.append(play_move(stack, None, None))
     return out
+
+
+_JACKS = frozenset(c for c in CARDS if c.rank == JACK)
 
 
 def _legal_penalty(game: TurnAPI) -> list[Move]:
@@ -517,8 +524,9 @@ def _explain_declare(game: TurnAPI, m: Move) -> str:
             f"them: say {how}.")
 
 
-def explain_turn(game: TurnAPI, m: Move) -> str:
+def explain_turn(game: TurnAPI, move: Move) -> str:
     """A Breens hint for a refused move on a normal turn ('' when the engine's is enough)."""
+    m = move
     if m.kind == END:
         return ("There is no Queen's drop to decline: end only follows a Queen (BR-21). Play "
                 "a card, or draw if you cannot.")
@@ -580,7 +588,8 @@ def describe_pending(game: TurnAPI) -> str:
 
 
 class Breens(Variant):
-    """Crazy Breens as a variant: its hooks are this module's functions."""
+    """Crazy Breens as a variant: its hooks are this module's functions (as static methods,
+    so the engine calls them with no extra frame)."""
 
     name = "breens"
     phases = PHASES
@@ -588,30 +597,15 @@ class Breens(Variant):
     def new_state(self) -> BreensState:
         return BreensState()
 
-    def starter(self, game: TurnAPI) -> None:
-        starter(game)
+    starter = staticmethod(starter)
+    begin_turn = staticmethod(begin_turn)
+    legal = staticmethod(legal)
+    apply = staticmethod(apply)
+    explain = staticmethod(explain)
+    explain_turn = staticmethod(explain_turn)
+    public_state = staticmethod(public_extra)
 
-    def begin_turn(self, game: TurnAPI) -> None:
-        begin_turn(game)
-
-    def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
-        after_play(game, seat, move)
-        return True
-
-    def legal(self, game: TurnAPI) -> list[Move]:
-        return legal(game)
-
-    def apply(self, game: TurnAPI, move: Move) -> None:
-        apply(game, move)
-
-    def explain(self, game: TurnAPI, move: Move) -> str:
-        return explain(game, move)
-
-    def explain_turn(self, game: TurnAPI, move: Move) -> str:
-        return explain_turn(game, move)
-
-    def public_state(self, game: TurnAPI) -> dict[str, Any]:
-        return public_extra(game)
+    after_play = staticmethod(after_play)
 
 
 BREENS = Breens()
