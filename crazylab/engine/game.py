@@ -145,8 +145,8 @@ class Game:
         self.setup: dict[str, Any] = {}
         self._undo: list[tuple[int, dict[str, Any]]] = []  # (moves done, snapshot) checkpoints
         self._legal_cache: list[Move] | None = None
-        self._fits = () if r.stacking else _single_fits(r)
-        self._one_pile = self._fits[0] if self._fits and r.piles == 1 else None
+        self._fits = _single_fits(r)
+        self._one_pile = self._fits[0] if r.piles == 1 and not r.stacking else None
         self._references = r.references  # the rule set's table, at hand for every play
         self.variant = variant_for(r)
         self.variant_state = None if self.variant is None else self.variant.new_state()
@@ -511,10 +511,31 @@ class Game:
                     if moves:
                         plays += moves
             return plays
+        multi = r.piles > 1
         tables: dict[Any, Any] = r.engine_tables
+        if not multi:  # one pile: a card with no partner of its rank in hand plays alone
+            fits = self._fits[0][self.refs[0]]
+            plays = []
+            for c in sorted(fits.keys() & hand):
+                if c == JOKER:  # the deck's jokers are one value: count them
+                    k = hand.count(c)
+                    if k == 1:
+                        plays += fits[c]
+                        continue
+                    key: tuple[Card, ...] = (c,) * k
+                else:
+                    same = SAME_RANK[c].intersection(hand)
+                    if not same:
+                        plays += fits[c]
+                        continue
+                    key = (c, *sorted(same))
+                moves = tables.get((key, None))
+                plays += moves if moves is not None else _stack_plays(r, key, None, tables)
+            return plays
         accepts = r.accepts
-        piles = [accepts[ref] for ref in self.refs]
-        multi = len(piles) > 1
+        piles = []
+        for ref in self.refs:  # a loop: no closure cell per call
+            piles.append(accepts[ref])
         candidates = piles[0].intersection(hand)
         for t in piles[1:]:
             candidates = candidates.union(t.intersection(hand))
@@ -522,8 +543,8 @@ class Game:
             return []
         out: list[Move] = []
         for c in sorted(candidates):  # a card's int order is its sort_key order
-            if c == JOKER:  # the deck's jokers are one value: count them
-                key: tuple[Card, ...] = (c,) * hand.count(c)
+            if c == JOKER:
+                key = (c,) * hand.count(c)
             else:
                 same = SAME_RANK[c].intersection(hand)
                 key = (c, *sorted(same)) if same else (c,)

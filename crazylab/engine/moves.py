@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card, CardError, sort_key
 from .errors import CrazylabError, quote
@@ -15,11 +15,11 @@ class MoveError(CrazylabError):
     """A text that is not a move."""
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """One decision: play ``cards`` (one, or a same-rank stack) with an optional call and
     pile, or ``draw`` / ``pass`` / ``end``. ``call`` is the canonical call text (``D``,
-    ``C#``, ``E``) or ``None``."""
+    ``C#``, ``E``) or ``None``. Immutable; a named tuple, so comparing two moves (``move in
+    legal``) runs in C."""
 
     kind: str
     cards: tuple[Card, ...] = ()

@@ -1,0 +1,188 @@
+"""The engine-core figures of issue 11, each a ratio measured interleaved in one run.
+
+1. ``crazylab.simulate(rules="crazy-eights-quick", players=N, bots="random", workers=1)``
+   against OpenSpiel's ``crazy_eights`` (N players, ``max_draw_cards`` 3, no special cards)
+   driven from Python, at 2 and 4 players (target: at least ×2).
+2. For every preset, ``simulate`` with random bots at one worker against the raw engine loop
+   (``legal_moves``/``push``, undo off) on that preset (target: at least 60%).
+3. The default path, ``Game.new(...)`` then ``play_random()`` with undo available, against the
+   undo-off loop (target: at least 70%).
+4. The cost of one move of Crazy Breens and of each music level against plain Crazy Eights
+   (target: at most ×2).
+5. ``import crazylab`` in a fresh interpreter, bytecode cached (target: under 50 ms).
+
+Run: ``.venv/bin/python bench/bench_core.py [--games 400] [--repeat 5]``. Times are this
+process's CPU time, best of ``--repeat`` rounds; within a round the two sides of each ratio run
+back to back, so load from other work on the machine falls on both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import crazylab as cl  # noqa: E402
+
+QUICK = "crazy-eights-quick"
+
+
+def raw_loop(rules: cl.RuleSet, players: int, games: int) -> tuple[float, int]:
+    """(CPU seconds, moves) for ``games`` random games with undo off."""
+    rng = random.Random(0)
+    moves = 0
+    t0 = time.process_time()
+    for i in range(games):
+        game = cl.Game.new(rules, players, seed=i, keep_undo=False)
+        while not game.over:
+            legal = game.legal_moves()
+            game.push(legal[rng.randrange(len(legal))])
+        moves += len(game.moves)
+    return time.process_time() - t0, moves
+
+
+def default_path(rules: cl.RuleSet, players: int, games: int) -> tuple[float, int]:
+    """(CPU seconds, moves) for ``Game.new`` then ``play_random()``, undo available."""
+    moves = 0
+    t0 = time.process_time()
+    for i in range(games):
+        game = cl.Game.new(rules, players, seed=i).play_random(seed=i)
+        moves += len(game.moves)
+    return time.process_time() - t0, moves
+
+
+def simulated(rules: cl.RuleSet, players: int, games: int) -> tuple[float, int]:
+    """(CPU seconds, moves) for ``simulate`` with random bots in this process."""
+    t0 = time.process_time()
+    df = cl.simulate(rules, players=players, bots="random", games=games, workers=1,
+                     progress=False)
+    return time.process_time() - t0, int(df["moves"].sum())
+
+
+def openspiel(players: int, games: int) -> tuple[float, int] | None:
+    """(CPU seconds, decisions) for OpenSpiel random games, chance nodes sampled in Python."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("crazy_eights", {"players": players, "max_draw_cards": 3,
+                                               "use_special_cards": False})
+    rng = random.Random(0)
+    decisions = 0
+    t0 = time.process_time()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_sample(state.chance_outcomes(), rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                decisions += 1
+    return time.process_time() - t0, decisions
+
+
+def _sample(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    """An outcome drawn by its probability."""
+    x = rng.random()
+    for action, p in outcomes:
+        x -= p
+        if x < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def best(repeat: int, *runs: Callable[[], tuple[float, int] | None]) -> list[tuple[float, int]]:
+    """Each run's fastest of ``repeat`` rounds, the runs alternating within a round."""
+    out: list[tuple[float, int]] = [(float("inf"), 0)] * len(runs)
+    for _ in range(repeat):
+        for i, run in enumerate(runs):
+            got = run()
+            if got is not None and got[0] < out[i][0]:
+                out[i] = got
+    return out
+
+
+def import_ms(repeat: int) -> float:
+    """The fastest ``import crazylab`` of ``repeat`` fresh interpreters (bytecode cached)."""
+    code = ("import time; t = time.perf_counter(); import crazylab; "
+            "print(time.perf_counter() - t)")
+    subprocess.run([sys.executable, "-c", "import crazylab"], check=True)  # cache bytecode
+    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                  text=True, check=True).stdout) for _ in range(repeat)]
+    return min(times) * 1000
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=400, help="games per measurement")
+    ap.add_argument("--repeat", type=int, default=5, help="best of this many rounds")
+    args = ap.parse_args(argv)
+    g, k = args.games, args.repeat
+    quick = cl.rules(QUICK)
+    for r in map(cl.rules, cl.PRESETS):  # warm every rule set's tables first
+        raw_loop(r, 2, 20)
+    print(f"Python {sys.version.split()[0]}; {g} games per measurement, best of {k}; "
+          "CPU time")
+
+    print("\n1. simulate(random bots, 1 worker) vs OpenSpiel crazy_eights (target ×2)")
+    for n in (2, 4):
+        (sim_s, _), (os_s, _) = best(k, lambda n=n: simulated(quick, n, g),
+                                     lambda n=n: openspiel(n, g))
+        if os_s == float("inf"):
+            print("   OpenSpiel is not installed (pip install -e '.[bench]'): skipped")
+            break
+        ratio = os_s / sim_s
+        print(f"   {n} players: simulate {g / sim_s:7.0f} games/s, OpenSpiel {g / os_s:7.0f} "
+              f"games/s: ×{ratio:.2f} {verdict(ratio >= 2)}")
+
+    print("\n2. simulate(random bots, 1 worker) vs the raw loop, per preset (target ≥ 60%)")
+    for name in cl.PRESETS:
+        r = cl.rules(name)
+        for n in (2, 4):
+            if not r.min_players <= n <= r.max_players:
+                continue
+            (sim_s, _), (raw_s, _) = best(k, lambda r=r, n=n: simulated(r, n, g),
+                                          lambda r=r, n=n: raw_loop(r, n, g))
+            share = raw_s / sim_s
+            print(f"   {name:<22} {n}p: simulate {g / sim_s:7.0f} games/s, raw "
+                  f"{g / raw_s:7.0f}: {share:5.0%} {verdict(share >= 0.6)}")
+
+    print("\n3. Game.new + play_random (undo on) vs the undo-off loop (target ≥ 70%)")
+    for n in (2, 4):
+        (d_s, _), (raw_s, _) = best(k, lambda n=n: default_path(quick, n, g),
+                                    lambda n=n: raw_loop(quick, n, g))
+        share = raw_s / d_s
+        print(f"   {QUICK} {n}p: default {g / d_s:7.0f} games/s, undo off {g / raw_s:7.0f}: "
+              f"{share:5.0%} {verdict(share >= 0.7)}")
+
+    print("\n4. cost per move against crazy-eights (target ≤ ×2)")
+    plain = cl.rules("crazy-eights")
+    for name in ["crazy-breens", "crazy-8s-music"] + [f"crazy-8s-level-{i}" for i in
+                                                      range(1, 6)]:
+        r = cl.rules(name)
+        for n in (2, 4):
+            games = max(20, g // 8) if name == "crazy-8s-level-5" else g  # long games
+            (v_s, v_m), (p_s, p_m) = best(k, lambda r=r, n=n, games=games: raw_loop(r, n, games),
+                                          lambda n=n: raw_loop(plain, n, g))
+            ratio = (v_s / v_m) / (p_s / p_m)
+            print(f"   {name:<18} {n}p: {v_s / v_m * 1e6:5.2f} µs/move vs "
+                  f"{p_s / p_m * 1e6:5.2f}: ×{ratio:.2f} {verdict(ratio <= 2)}")
+
+    ms = import_ms(max(k, 5))
+    print(f"\n5. import crazylab: {ms:.1f} ms (target < 50 ms) {verdict(ms < 50)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
