@@ -1,19 +1,44 @@
 """Variants that change the turn structure, behind one interface (:mod:`.base`).
 
-Crazy Breens' special cards are the one such variant today; the musical game's chained plays
-and several piles are rule-set data the core turn machine reads.
+Crazy Breens' special cards are the one such variant shipped; the musical game's chained
+plays and several piles are rule-set data that the core turn machine reads. A new variant is a
+:class:`Variant` subclass registered with :func:`register`: the game loop does not change.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ..rules import RuleSet
 from .base import TurnAPI, Variant
 from .breens import BREENS
 
+_REGISTERED: list[tuple[str, Callable[[RuleSet], bool], Variant]] = []
+
+
+def register(name: str, applies: Callable[[RuleSet], bool], variant: Variant) -> None:
+    """Play ``variant`` in every game whose rule set ``applies`` accepts (the latest
+    registration wins); registering a ``name`` again replaces it."""
+    unregister(name)
+    _REGISTERED.append((name, applies, variant))
+
+
+def unregister(name: str) -> None:
+    _REGISTERED[:] = [entry for entry in _REGISTERED if entry[0] != name]
+
 
 def variant_for(rules: RuleSet) -> Variant | None:
     """The variant a rule set plays with, or ``None`` for the plain turn machine."""
-    return BREENS if rules.specials else None
+    for _, applies, variant in reversed(_REGISTERED):
+        if applies(rules):
+            return variant
+    return None
 
 
-__all__ = ["TurnAPI", "Variant", "variant_for"]
+def _is_breens(rules: RuleSet) -> bool:
+    return rules.specials
+
+
+register("breens", _is_breens, BREENS)
+
+__all__ = ["TurnAPI", "Variant", "register", "unregister", "variant_for"]

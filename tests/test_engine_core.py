@@ -1,0 +1,258 @@
+"""The engine core: the variant interface, undo by checkpoints, incremental observations, the
+public turn API, and the engine's refusals of bad arguments (a project error, nothing changed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import crazylab as cl
+from crazylab.engine import variants
+from crazylab.engine.errors import CrazylabError, quote
+from crazylab.engine.game import CHECKPOINT_EVERY
+from crazylab.engine.moves import Move, MoveError
+from crazylab.engine.variants.base import TurnAPI, Variant
+from crazylab.engine.variants.breens import BreensState
+
+# -- the variant interface ---------------------------------------------------------------
+
+
+class QueenSkips(Variant):
+    """A toy variant written only against the public hooks: a Queen makes the next seat
+    lose its turn."""
+
+    name = "queen-skips"
+
+    def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
+        if move.top.rank != 12:
+            return False
+        game.end_turn()
+        game.events.append(cl.engine.events.Event("skipped", game.to_play, note="queen"))
+        game.end_turn()
+        return True
+
+
+def test_a_new_variant_plugs_in_without_touching_the_game_loop():
+    base = cl.rules("crazy-eights")
+    toy = dataclasses.replace(base, name="queen-skips-test")
+    variants.register("queen-skips", lambda r: r.name == "queen-skips-test", QueenSkips())
+    try:
+        g = cl.Game.from_position(toy, 3, hands=[["QH", "5C"], ["4H", "9S"], ["6H", "7C"]],
+                                  discard=["2H"], stock=["3D", "3S"])
+        g.push("QH")
+        assert g.to_play == 2  # seat 1 lost its turn
+        assert g.events[-1].kind != "skipped" or g.events[-1].seat == 1
+        assert any(e.kind == "skipped" and e.seat == 1 for e in g.events)
+        g.undo()
+        assert g.to_play == 0 and "QH" in map(str, g.hand(0))
+        plain = cl.Game.from_position(base, 3, hands=[["QH", "5C"], ["4H", "9S"], ["6H", "7C"]],
+                                      discard=["2H"], stock=["3D", "3S"])
+        plain.push("QH")
+        assert plain.to_play == 1  # the registration touched only its own rule set
+    finally:
+        variants.unregister("queen-skips")
+    assert variants.variant_for(toy) is None
+
+
+def test_breens_state_is_one_typed_field_that_undo_copies():
+    g = cl.Game.new("crazy-breens", 3, seed=4)
+    assert isinstance(g.variant_state, BreensState)
+    assert cl.Game.new("crazy-eights", 3, seed=4).variant_state is None
+    rng = random.Random(1)
+    prints = []
+    for _ in range(60):
+        if g.over:
+            break
+        prints.append((g.fingerprint(), repr(g.variant_state)))
+        g.push(g.legal_moves()[rng.randrange(len(g.legal_moves()))])
+    for fp, state in reversed(prints):
+        g.undo()
+        assert (g.fingerprint(), repr(g.variant_state)) == (fp, state)
+
+
+def test_no_variant_attribute_is_injected_onto_a_game():
+    g = cl.Game.new("crazy-breens", 2, seed=1).play_random(seed=2)
+    assert not [k for k in type(g).__slots__ if k.startswith("br_") or k == "penalties"]
+    assert not hasattr(g, "__dict__")
+
+
+# -- BR-Q27: a King chain reshuffles the stock at most once --------------------------------
+
+
+def test_br_q27_a_king_chain_through_an_empty_stock_fizzles_instead_of_looping():
+    # only Kings can be reshuffled: before the ruling this recursed until RecursionError
+    g = cl.Game.from_position("crazy-breens", 2, hands=[["KH", "5C"], ["4D", "6S"]], stock=[],
+                              discard=["KC", "KD", "KS"], to_play=0)
+    g.push("KH")
+    reshuffles = [e for e in g.events if e.kind == "reshuffled"]
+    assert len(reshuffles) == 1
+    assert "BR-Q27" in g.events[-1].note and "fizzles" in g.events[-1].note
+    assert g.to_play == 1 and g.phase == "play"
+    g.undo()
+    assert g.to_play == 0 and g.hand_sizes == [2, 2]
+
+
+def test_br_q27_a_new_chain_may_reshuffle_again():
+    g = cl.Game.from_position("crazy-breens", 2, hands=[["KH", "5C", "KS"], ["4D", "6S"]],
+                              stock=[], discard=["KC", "2D", "6H"], to_play=0)
+    g.push("KH")  # reshuffles [KC, 2D] and flips until something stops the chain
+    assert sum(e.kind == "reshuffled" for e in g.events) == 1
+    total = sum(g.hand_sizes) + g.stock_size + sum(len(p) for p in g.piles)
+    assert total == 8  # no card created or lost
+
+
+# -- undo by checkpoints -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["crazy-eights-quick", "crazy-breens", "crazy-8s-level-2"])
+def test_undo_past_several_checkpoints_restores_every_position(name):
+    g = cl.Game.new(name, 3 if name != "crazy-8s-level-2" else 2, seed=11)
+    rng = random.Random(5)
+    seen = []
+    while not g.over and len(seen) < 3 * CHECKPOINT_EVERY + 5:
+        seen.append(g.fingerprint())
+        moves = g.legal_moves()
+        g.push(moves[rng.randrange(len(moves))])
+    for fp in reversed(seen):
+        g.undo()
+        assert g.fingerprint() == fp
+    with pytest.raises(IndexError):
+        g.undo()
+
+
+def test_a_failing_move_rolls_back_to_the_position_before_it(monkeypatch):
+    g = cl.Game.new("crazy-eights", 2, seed=3)
+    rng = random.Random(2)
+    while len(g.moves) < CHECKPOINT_EVERY + 3 or not any(m.kind == "play"
+                                                          for m in g.legal_moves()):
+        g.push(g.legal_moves()[rng.randrange(len(g.legal_moves()))])
+    before = g.fingerprint()
+    real = type(g).end_turn
+    calls = []
+
+    def interrupted_once(self):  # Ctrl-C in the middle of a move, once
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real(self)
+
+    monkeypatch.setattr(type(g), "end_turn", interrupted_once)
+    play = next(m for m in g.legal_moves() if m.kind == "play")
+    with pytest.raises(KeyboardInterrupt):
+        g.push(play)
+    monkeypatch.undo()
+    assert g.fingerprint() == before
+    g.push(play)  # and the game goes on
+
+
+# -- observations ----------------------------------------------------------------------------
+
+
+def test_observation_events_match_a_fresh_view_after_moves_and_undos():
+    g = cl.Game.new("crazy-eights-classic", 3, seed=2)
+    rng = random.Random(3)
+    for step in range(80):
+        if g.over:
+            break
+        for seat in range(3):
+            obs = g.observation(seat)
+            assert obs.events == tuple(e.visible_to(seat) for e in g.events)
+        if step % 7 == 6:
+            g.undo()
+        moves = g.legal_moves()
+        g.push(moves[rng.randrange(len(moves))])
+
+
+def test_an_observation_hides_other_hands_and_the_stock():
+    g = cl.Game.new("crazy-eights", 3, seed=9)
+    obs = g.observation(1)
+    drawn_by_others = [e for e in obs.events if e.kind in ("dealt", "drew") and e.seat != 1]
+    assert drawn_by_others and all(e.cards == () for e in drawn_by_others)
+    assert not hasattr(obs, "stock") and obs.stock_size == g.stock_size
+
+
+# -- bad arguments: the project's own error, nothing changed -------------------------------
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"rules": None}, {"rules": 5}, {"rules": ["crazy-eights"]},
+    {"seed": "abc"}, {"seed": math.nan}, {"seed": math.inf}, {"seed": [1]}, {"seed": 1.7},
+    {"seed": True}, {"dealer": 1.5}, {"dealer": "0"}, {"dealer": 7}, {"dealer": -1},
+    {"players": 2.0}, {"players": "2"}, {"players": 9},
+])
+def test_game_new_refuses_bad_arguments_with_a_project_error(kwargs):
+    args = {"rules": "crazy-eights", "players": 2, "seed": 1, **kwargs}
+    with pytest.raises(CrazylabError) as info:
+        cl.Game.new(args.pop("rules"), args.pop("players"), args.pop("seed"), **args)
+    assert isinstance(info.value, ValueError)
+    assert len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("seat", [99, -1, 2, 1.0, "0", None, True])
+def test_observation_and_hand_refuse_a_seat_that_does_not_exist(seat):
+    g = cl.Game.new("crazy-eights", 2, seed=1)
+    before = g.fingerprint()
+    with pytest.raises(cl.SetupError, match="seat must be a number from 0 to 1"):
+        g.observation(seat)
+    with pytest.raises(cl.SetupError):
+        g.hand(seat)
+    assert g.fingerprint() == before
+
+
+@pytest.mark.parametrize("text", ["6H@²", "6H@١", "6H@-1", "6H@", "6H@99999", "6H@1.5"])
+def test_a_pile_that_is_not_an_ascii_number_is_refused(text):
+    g = cl.Game.new("crazy-8s-level-2", 2, seed=1)
+    before = g.fingerprint()
+    with pytest.raises(MoveError):
+        Move.parse(text)
+    with pytest.raises(cl.IllegalMove):
+        g.push(text)
+    assert g.fingerprint() == before
+
+
+def test_messages_quote_at_most_80_characters_of_the_input():
+    huge = "X" * 1_000_000
+    for call in (lambda: cl.card(huge), lambda: Move.parse(huge),
+                 lambda: cl.Game.new("crazy-eights", 2, seed=1).push(huge),
+                 lambda: cl.Game.new("crazy-eights", 2, seed=huge)):
+        with pytest.raises(CrazylabError) as info:
+            call()
+        assert len(str(info.value)) < 300
+    assert len(quote(10 ** 5000)) <= 80  # beyond int-to-str limits: still no exception
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=40), st.binary(max_size=20).map(repr),
+                 st.integers().map(str), st.sampled_from(["8S:", "8S:Q", "2H+", "+", "@",
+                                                           "JK:X", "6H@0:D", "draw ", "END"])))
+def test_any_text_to_push_is_a_move_or_a_clear_refusal_and_nothing_changes(text):
+    g = cl.Game.new("crazy-eights", 2, seed=5)
+    before = g.fingerprint()
+    try:
+        g.push(text)
+    except cl.IllegalMove as e:
+        assert str(e) and len(str(e)) < 400
+        assert g.fingerprint() == before
+    else:
+        assert len(g.moves) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30))
+def test_any_text_to_move_parse_or_card_gives_a_move_or_a_project_error(text):
+    for parse in (Move.parse, cl.card):
+        try:
+            parse(text)
+        except CrazylabError:
+            pass
+
+
+def test_every_engine_error_is_a_crazylab_error_and_a_value_error():
+    for err in (cl.IllegalMove, cl.SetupError, cl.CardError, cl.MoveError):
+        assert issubclass(err, CrazylabError) and issubclass(err, ValueError)
