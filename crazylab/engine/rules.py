@@ -12,33 +12,11 @@ from functools import cached_property
 from typing import Any
 
 from .cards import CARDS, EIGHT, JOKER_CODE, Card
-from .pitch import LETTERS, PITCH_MAPS, PitchMap
-
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "matching": ("suit_rank", "suit_pitch", "letter_step", "interval"),
-    "eights": ("call", "own_suit"),
-    "starter_eight": ("rebury", "keep", "dealer_declares"),
-    "starter_joker": ("rebury", "apply"),
-    "bury_position": ("random_not_top", "middle", "bottom"),
-    "draw_rule": ("until_playable", "up_to_n", "one", "fixed"),
-    "post_draw_first_card": ("drawn_only", "any"),
-    "reshuffle": ("never", "limited", "unlimited"),
-    "scoring": ("winner_collects", "minus_one_per_card", "none"),
-    "blocked_rule": ("void_redeal", "lowest_points_wins", "fewest_cards"),
-    "blocked_tiebreak": ("fewest_cards_then_draw", "shared"),
-    "blocked_scoring": ("difference", "opponents_total", "none"),
-    "void_hand_dealer": ("same", "rotate"),
-    "pitch_map": PITCH_MAPS.keys(),  # type: ignore[dict-item]  # live: register_pitch_map
-    "stack_targeting": ("distributed", "all_on_next"),
-    "mid_draw_counter": ("first_card", "any_card", "off"),
-}
+from .options import OPTIONS, RulesError, canonical, quote, suggest
+from .pitch import LETTERS, PitchMap
 
 #: C-16 hand-point values by rank (A … K), jokers separately
 CARD_VALUES = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
-
-
-class RulesError(ValueError):
-    """An unknown preset or an option value that makes no sense."""
 
 
 @dataclass(frozen=True)
@@ -90,54 +68,32 @@ class RuleSet:
     options_changed: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        """Check every option against its schema entry (:data:`~.options.OPTIONS`), then the
+        rules between options; lists given for list options become tuples."""
         problems = []
-        for name, choices in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in choices:
-                problems.append(f"{name} must be one of {', '.join(choices)} (got {value!r})")
-        for name in ("min_players", "max_players", "hand_size", "draw_limit", "piles", "jokers",
-                     "max_reshuffles", "joker_draw", "joker_points"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                problems.append(f"{name} must be a whole number (got {value!r})")
-        for name in ("counter_stack", "jack_counters_joker", "starter_queen_drop"):
-            if not isinstance(getattr(self, name), bool):
-                problems.append(f"{name} must be true or false (got {getattr(self, name)!r})")
+        if not isinstance(self.name, str) or not isinstance(self.description, str):
+            raise RulesError(f"a rule set's name and description are text "
+                             f"(got {quote(self.name)}, {quote(self.description)})")
+        for option in OPTIONS.values():
+            value = getattr(self, option.name)
+            try:
+                checked = option.check(value)
+            except RulesError as e:
+                problems.append(str(e))
+                continue
+            if checked is not value:
+                object.__setattr__(self, option.name, checked)
         if problems:
-            raise RulesError(f"{self.name}: " + "; ".join(problems))
-        if self.min_players < 2:
-            problems.append(f"min_players must be at least 2 (got {self.min_players})")
+            raise RulesError(f"{self._label}: " + "; ".join(problems))
         if self.max_players < self.min_players:
             problems.append("max_players must be at least min_players "
                             f"(got {self.max_players} < {self.min_players})")
-        for name in ("hand_size", "draw_limit"):
-            if getattr(self, name) < 1:
-                problems.append(f"{name} must be at least 1 (got {getattr(self, name)})")
-        if self.hand_size_2p is not None and (
-            not isinstance(self.hand_size_2p, int) or self.hand_size_2p < 1
-        ):
-            problems.append(f"hand_size_2p must be None or at least 1 (got {self.hand_size_2p!r})")
-        if not 0 <= self.jokers <= 2:
-            problems.append(f"jokers must be 0, 1 or 2 (got {self.jokers})")
-        if not 1 <= self.piles <= 4:
-            problems.append(f"piles must be 1 to 4 (got {self.piles})")
-        if self.max_reshuffles < 0:
-            problems.append(f"max_reshuffles must not be negative (got {self.max_reshuffles})")
-        if self.joker_draw < 0:
-            problems.append(f"joker_draw must not be negative (got {self.joker_draw})")
-        if any(r not in range(1, 14) or r == EIGHT for r in self.removed_ranks):
-            problems.append("removed_ranks must be ranks 1-13 other than 8 "
-                            f"(got {self.removed_ranks})")
-        if self.matching == "interval" and (
-            not self.intervals or any(i not in range(1, 12) for i in self.intervals)
-        ):
-            problems.append(f"intervals must be semitones 1-11 for interval matching "
-                            f"(got {self.intervals})")
-        if self.match_target is not None and (
-            not isinstance(self.match_target, int) or self.match_target < 1
-        ):
-            problems.append(f"match_target must be None or a positive number "
-                            f"(got {self.match_target!r})")
+        if self.draw_limit > self.deck_size:
+            problems.append(f"draw_limit must be at most the deck's {self.deck_size} cards "
+                            f"(got {self.draw_limit})")
+        if self.matching == "interval" and not self.intervals:
+            problems.append("intervals must name at least one semitone step 1-11 for "
+                            "interval matching (got ())")
         if self.matching in ("letter_step", "interval") and self.eights == "own_suit":
             problems.append("eights='own_suit' needs suit matching")
         if self.starter_joker == "apply" and not self.specials:
@@ -155,7 +111,12 @@ class RuleSet:
                     "lower max_players or hand_size"
                 )
         if problems:
-            raise RulesError(f"{self.name}: " + "; ".join(problems))
+            raise RulesError(f"{self._label}: " + "; ".join(problems))
+
+    @property
+    def _label(self) -> str:
+        """The name as a message shows it (cut to the quoting limit)."""
+        return self.name if len(self.name) <= 80 else self.name[:77] + "..."
 
     # -- derived facts ---------------------------------------------------------------------
 
@@ -342,25 +303,38 @@ PRESETS: dict[str, RuleSet] = {
 
 
 def rules(name: str | RuleSet, **options: object) -> RuleSet:
-    """A preset by name, with options changed: ``rules("crazy-eights", draw_rule="one")``."""
+    """A preset by name, with options changed: ``rules("crazy-eights", draw_rule="one")``.
+
+    Option names are those of :data:`~.options.OPTIONS` (or their aliases); every value is
+    checked by the schema. A refusal is a :class:`RulesError` naming the option."""
     if isinstance(name, RuleSet):
         base = name
-    elif name in PRESETS:
+    elif isinstance(name, str) and name in PRESETS:
         base = PRESETS[name]
     else:
-        raise RulesError(f"unknown rule set {name!r}; the presets are: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown rule set {quote(name)}; the presets are: {', '.join(PRESETS)}")
     if not options:
         return base
-    known = {f.name for f in dataclasses.fields(RuleSet)} - {"name", "options_changed"}
-    unknown = sorted(set(options) - known)
+    given: dict[str, object] = {}
+    unknown = []
+    for key, value in options.items():
+        if key == "description":
+            given[key] = value
+            continue
+        try:
+            option = canonical(key)
+        except RulesError:
+            unknown.append(quote(key))
+            continue
+        if option in given:
+            raise RulesError(f"option {option} is given twice (as {key} and another name)")
+        given[option] = value
     if unknown:
-        raise RulesError(f"unknown option(s) {', '.join(unknown)} for {base.name}; "
-                         f"options are: {', '.join(sorted(known - {'description'}))}")
-    if "intervals" in options and options["intervals"] is not None:
-        options["intervals"] = tuple(options["intervals"])  # type: ignore[arg-type]
-    if "removed_ranks" in options:
-        options["removed_ranks"] = tuple(options["removed_ranks"])  # type: ignore[arg-type]
-    if options.get("draw_rule") == "one" and "must_play_drawn" not in options:
-        options["must_play_drawn"] = False  # SR-Q18: draw one, then play or pass
-    changed = tuple(sorted(set(base.options_changed) | set(options)))
-    return dataclasses.replace(base, options_changed=changed, **options)  # type: ignore[arg-type]
+        hint = suggest(next(iter(set(options) - set(given)))) if len(unknown) == 1 else ""
+        raise RulesError(f"unknown option(s) {', '.join(sorted(unknown))}{hint} for "
+                         f"{base._label}; "
+                         f"options are: {', '.join(OPTIONS)}")
+    if given.get("draw_rule") == "one" and "must_play_drawn" not in given:
+        given["must_play_drawn"] = False  # SR-Q18: draw one, then play or pass
+    changed = tuple(sorted(set(base.options_changed) | (set(given) - {"description"})))
+    return dataclasses.replace(base, options_changed=changed, **given)  # type: ignore[arg-type]
