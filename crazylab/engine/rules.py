@@ -126,6 +126,14 @@ class RuleSet:
         if self.specials and self.matching not in ("suit_rank", "suit_pitch"):
             problems.append("specials (the Crazy Breens cards) need suit matching "
                             f"(got matching={self.matching!r})")
+        if self.matching in ("letter_step", "interval") and self.starter_eight != "rebury":
+            problems.append(f"starter_eight={self.starter_eight!r}: in the music levels an "
+                            "eight has no pitch to start a pile with, so a seed eight is "
+                            "buried (MU-Q34): use starter_eight='rebury'")
+        elif self.starter_eight == "dealer_declares" and not self.specials:
+            problems.append("starter_eight='dealer_declares' makes a starter eight the "
+                            "dealer's play, which only the special cards (specials=True) "
+                            "resolve; use 'keep' for its printed suit")
         if self.starter_joker == "apply" and not self.specials:
             problems.append("starter_joker='apply' makes a starter joker the dealer's play, "
                             "which only the special cards (specials=True) resolve")
