@@ -3,6 +3,7 @@ bounded, Python values and CLI text go through it, refusals are RulesError namin
 and docs/OPTIONS.md is generated from it."""
 
 import dataclasses
+import json
 import math
 import re
 from pathlib import Path
@@ -674,3 +675,21 @@ def test_MU_Q34_a_seed_eight_in_the_levels_is_buried_and_dealer_declares_needs_s
         rules("crazy-eights", starter_eight="dealer_declares")
     assert rules("crazy-eights", starter_eight="keep").starter_eight == "keep"
     assert rules("crazy-8s-music", level=2).starter_eight == "rebury"
+
+
+def test_the_new_rule_set_data_options_each_have_a_worked_example():
+    """Issue 15: each option added from the rulings is shown by a shipped worked example,
+    which would fail without it (tests/test_examples.py replays every file)."""
+    from crazylab.examples import example_path, list_examples
+
+    used = {}
+    for name in list_examples():
+        data = json.loads(example_path(name).read_text(encoding="utf-8"))
+        for option in data.get("options") or {}:
+            used.setdefault(option, name)
+    for option in ("hand_size_by_players", "card_values", "allow_unison_in_levels", "decks",
+                   "level"):
+        assert option in used, option
+        without = json.loads(example_path(used[option]).read_text(encoding="utf-8"))
+        del without["options"][option]
+        assert cl.examples.load_example(without).replay() != [], option
