@@ -284,32 +284,13 @@ def add_simulate_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _option_value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low == "none":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    if "," in text:
-        return tuple(_option_value(t) for t in text.split(","))
-    return text
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run ``crazylab simulate``; exit 0, or 2 for bad arguments."""
+    from .engine.options import parse_option
     from .engine.rules import RulesError
 
     try:
-        options = {}
-        for item in args.option:
-            key, sep, value = item.partition("=")
-            if not sep:
-                raise ValueError(f"--option {item!r}: write KEY=VALUE, like draw_limit=2")
-            options[key.strip()] = _option_value(value.strip())
+        options = dict(parse_option(item) for item in args.option)
         rule_sets = [get_rules(name, **options) for name in args.rules]
         bots = [b.strip() for b in args.bots.split(",") if b.strip()]
         if args.out and not args.out.endswith((".csv", ".parquet")):

@@ -12,33 +12,11 @@ from functools import cached_property
 from typing import Any
 
 from .cards import CARDS, EIGHT, JOKER_CODE, Card
-from .pitch import LETTERS, PITCH_MAPS, PitchMap
-
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "matching": ("suit_rank", "suit_pitch", "letter_step", "interval"),
-    "eights": ("call", "own_suit"),
-    "starter_eight": ("rebury", "keep", "dealer_declares"),
-    "starter_joker": ("rebury", "apply"),
-    "bury_position": ("random_not_top", "middle", "bottom"),
-    "draw_rule": ("until_playable", "up_to_n", "one", "fixed"),
-    "post_draw_first_card": ("drawn_only", "any"),
-    "reshuffle": ("never", "limited", "unlimited"),
-    "scoring": ("winner_collects", "minus_one_per_card", "none"),
-    "blocked_rule": ("void_redeal", "lowest_points_wins", "fewest_cards"),
-    "blocked_tiebreak": ("fewest_cards_then_draw", "shared"),
-    "blocked_scoring": ("difference", "opponents_total", "none"),
-    "void_hand_dealer": ("same", "rotate"),
-    "pitch_map": PITCH_MAPS.keys(),  # type: ignore[dict-item]  # live: register_pitch_map
-    "stack_targeting": ("distributed", "all_on_next"),
-    "mid_draw_counter": ("first_card", "any_card", "off"),
-}
+from .options import FIELDS, LEVELS, RulesError, expand, quote
+from .pitch import LETTERS, PitchMap
 
 #: C-16 hand-point values by rank (A … K), jokers separately
 CARD_VALUES = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
-
-
-class RulesError(ValueError):
-    """An unknown preset or an option value that makes no sense."""
 
 
 @dataclass(frozen=True)
@@ -47,15 +25,20 @@ class RuleSet:
 
     name: str
     description: str = ""
+    # The options, in the order of options.FIELDS (each one's type, bounds, doc and rulings
+    # are there; docs/OPTIONS.md lists them).
     min_players: int = 2
     max_players: int = 5
     hand_size: int = 5
     hand_size_2p: int | None = None  # a different hand size for two players (AP: 7)
+    hand_size_by_players: tuple[tuple[int, int], ...] = ()  # (players, cards), over the two
     jokers: int = 0
+    decks: int = 1
     removed_ranks: tuple[int, ...] = ()  # ranks taken out of the deck (MU level 1: 9 … K)
     piles: int = 1
     matching: str = "suit_rank"
     intervals: tuple[int, ...] = ()  # semitones up that are playable (interval matching)
+    allow_unison_in_levels: bool = False
     pitch_map: str = "A_based"
     eights: str = "call"  # an eight calls a suit/pitch, or takes its own suit (MU main game)
     starter_eight: str = "rebury"
@@ -68,94 +51,115 @@ class RuleSet:
     chain: bool = False  # several plays in a turn, closed by `end` (MU)
     optional_play: bool = False  # a player may draw instead of playing (MU)
     post_draw_first_card: str = "drawn_only"
+    jump_in: bool = False  # ruled (V14), only the default so far
+    last_card_call: bool = False  # ruled (A14), only the default so far
+    last_card_penalty: int = 2
+    forbid_final_wild: bool = False  # ruled (A15), only the default so far
+    forbid_final_action: bool = False  # ruled (A15), only the default so far
     stacking: bool = False  # several cards of one rank at once (Crazy Breens)
     specials: bool = False  # Crazy Breens special cards (2, A, K, Q, J, joker)
     joker_draw: int = 2  # cards the victim of a joker draws
     joker_victim_skips: bool = False
     # Crazy Breens options (rulings §5.5); they matter only with specials
     stack_targeting: str = "distributed"  # BR-Q11: hit i lands on opponent i, or all on the next
+    extra_hits_cost_turns: bool = False  # BR-Q12 (A1), only the default so far
     mid_draw_counter: str = "first_card"  # BR-Q21: a drawn Jack counters (first card/any/off)
+    mid_draw_applies_to: str = "all_draws"  # BR-Q21 (A4), only the default so far
     counter_stack: bool = True  # BR-Q19: a counter may be several Jacks
     jack_counters_joker: bool = True  # BR-Q14
+    draw_passing: bool = False  # BR-Q23 (A5), only the default so far
+    flip_again_on_any_special: bool = False  # BR-Q10 (A2), only the default so far
+    queen_drop_count: int = 1  # BR-Q30 (A3), only the default so far
     starter_queen_drop: bool = True  # BR-Q7: a Queen starter lets the dealer drop
+    joker_only_if_no_suit: bool = False  # BR-Q42 (A6), only the default so far
     reshuffle: str = "never"
     max_reshuffles: int = 3
+    reshuffle_timing: str = "lazy"  # AP-Q6, MU-Q11 (A12), only the default so far
     scoring: str = "winner_collects"
+    card_values: tuple[tuple[int, int], ...] = ()  # (rank, points) over the C-16 values
     joker_points: int = 50
     blocked_rule: str = "void_redeal"
     blocked_tiebreak: str = "fewest_cards_then_draw"
     blocked_scoring: str = "difference"
     void_hand_dealer: str = "same"
     match_target: int | None = None
+    games_in_match: int | None = None  # MU-Q17 (A11), only the default so far
     options_changed: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        """Check every option against its schema entry (:data:`~.options.FIELDS`), then the
+        rules between options; lists given for list options become tuples."""
         problems = []
-        for name, choices in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in choices:
-                problems.append(f"{name} must be one of {', '.join(choices)} (got {value!r})")
-        for name in ("min_players", "max_players", "hand_size", "draw_limit", "piles", "jokers",
-                     "max_reshuffles", "joker_draw", "joker_points"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                problems.append(f"{name} must be a whole number (got {value!r})")
-        for name in ("counter_stack", "jack_counters_joker", "starter_queen_drop"):
-            if not isinstance(getattr(self, name), bool):
-                problems.append(f"{name} must be true or false (got {getattr(self, name)!r})")
+        if not isinstance(self.name, str) or not isinstance(self.description, str):
+            raise RulesError(f"a rule set's name and description are text "
+                             f"(got {quote(self.name)}, {quote(self.description)})")
+        for option in FIELDS.values():
+            value = getattr(self, option.name)
+            try:
+                checked = option.check(value)
+            except RulesError as e:
+                problems.append(str(e))
+                continue
+            if checked is not value:
+                object.__setattr__(self, option.name, checked)
         if problems:
-            raise RulesError(f"{self.name}: " + "; ".join(problems))
-        if self.min_players < 2:
-            problems.append(f"min_players must be at least 2 (got {self.min_players})")
+            raise RulesError(f"{self._label}: " + "; ".join(problems))
         if self.max_players < self.min_players:
             problems.append("max_players must be at least min_players "
                             f"(got {self.max_players} < {self.min_players})")
-        for name in ("hand_size", "draw_limit"):
-            if getattr(self, name) < 1:
-                problems.append(f"{name} must be at least 1 (got {getattr(self, name)})")
-        if self.hand_size_2p is not None and (
-            not isinstance(self.hand_size_2p, int) or self.hand_size_2p < 1
-        ):
-            problems.append(f"hand_size_2p must be None or at least 1 (got {self.hand_size_2p!r})")
-        if not 0 <= self.jokers <= 2:
-            problems.append(f"jokers must be 0, 1 or 2 (got {self.jokers})")
-        if not 1 <= self.piles <= 4:
-            problems.append(f"piles must be 1 to 4 (got {self.piles})")
-        if self.max_reshuffles < 0:
-            problems.append(f"max_reshuffles must not be negative (got {self.max_reshuffles})")
-        if self.joker_draw < 0:
-            problems.append(f"joker_draw must not be negative (got {self.joker_draw})")
-        if any(r not in range(1, 14) or r == EIGHT for r in self.removed_ranks):
-            problems.append("removed_ranks must be ranks 1-13 other than 8 "
-                            f"(got {self.removed_ranks})")
-        if self.matching == "interval" and (
-            not self.intervals or any(i not in range(1, 12) for i in self.intervals)
-        ):
-            problems.append(f"intervals must be semitones 1-11 for interval matching "
-                            f"(got {self.intervals})")
-        if self.match_target is not None and (
-            not isinstance(self.match_target, int) or self.match_target < 1
-        ):
-            problems.append(f"match_target must be None or a positive number "
-                            f"(got {self.match_target!r})")
+        if self.jokers > 2 * self.decks:
+            problems.append(f"jokers must be at most 2 per deck ({2 * self.decks} with "
+                            f"decks={self.decks}; got {self.jokers})")
+        if self.draw_limit > self.deck_size:
+            problems.append(f"draw_limit must be at most the deck's {self.deck_size} cards "
+                            f"(got {self.draw_limit})")
+        outside = [n for n, _ in self.hand_size_by_players
+                   if not self.min_players <= n <= self.max_players]
+        if outside:
+            problems.append(f"hand_size_by_players names {outside[0]} players, but this rule "
+                            f"set plays {self.min_players}-{self.max_players}")
+        if self.matching == "interval" and not self.intervals:
+            problems.append("intervals must name at least one semitone step 1-11 for "
+                            "interval matching (got ())")
         if self.matching in ("letter_step", "interval") and self.eights == "own_suit":
             problems.append("eights='own_suit' needs suit matching")
+        if self.specials and self.matching not in ("suit_rank", "suit_pitch"):
+            problems.append("specials (the Crazy Breens cards) need suit matching "
+                            f"(got matching={self.matching!r})")
+        if self.matching in ("letter_step", "interval") and self.starter_eight != "rebury":
+            problems.append(f"starter_eight={self.starter_eight!r}: in the music levels an "
+                            "eight has no pitch to start a pile with, so a seed eight is "
+                            "buried (MU-Q34): use starter_eight='rebury'")
+        elif self.starter_eight == "dealer_declares" and not self.specials:
+            problems.append("starter_eight='dealer_declares' makes a starter eight the "
+                            "dealer's play, which only the special cards (specials=True) "
+                            "resolve; use 'keep' for its printed suit")
         if self.starter_joker == "apply" and not self.specials:
             problems.append("starter_joker='apply' makes a starter joker the dealer's play, "
                             "which only the special cards (specials=True) resolve")
         if self.stacking and self.chain:
             problems.append("stacking and chain cannot both be on")
+        if self.match_target is not None and self.scoring != "winner_collects":
+            problems.append(f"match_target={self.match_target} needs scoring="
+                            f"'winner_collects': with scoring={self.scoring!r} no total ever "
+                            "reaches it (set match_target=None)")
         if not problems:
-            biggest_hand = max(self.hand_size, self.hand_size_2p or 0)
-            needed = self.max_players * biggest_hand + self.piles
+            needs = [(n * self.hand_size_for(n) + self.piles, n)
+                     for n in range(self.min_players, self.max_players + 1)]
+            needed, n = max(needs)
             if needed > self.deck_size:
                 problems.append(
-                    f"{self.max_players} players × {biggest_hand} cards + {self.piles} starter(s) "
+                    f"{n} players × {self.hand_size_for(n)} cards + {self.piles} starter(s) "
                     f"need {needed} cards but the deck has {self.deck_size}: "
                     "lower max_players or hand_size"
                 )
         if problems:
-            raise RulesError(f"{self.name}: " + "; ".join(problems))
+            raise RulesError(f"{self._label}: " + "; ".join(problems))
+
+    @property
+    def _label(self) -> str:
+        """The name as a message shows it (cut to the quoting limit)."""
+        return self.name if len(self.name) <= 80 else self.name[:77] + "..."
 
     # -- derived facts ---------------------------------------------------------------------
 
@@ -163,11 +167,11 @@ class RuleSet:
     def deck(self) -> tuple[Card, ...]:
         """Every card of a fresh deck, in a fixed order."""
         suited = tuple(c for c in CARDS[:52] if c.rank not in self.removed_ranks)
-        return suited + (CARDS[JOKER_CODE],) * self.jokers
+        return suited * self.decks + (CARDS[JOKER_CODE],) * self.jokers
 
     @property
     def deck_size(self) -> int:
-        return 52 - 4 * len(set(self.removed_ranks)) + self.jokers
+        return (52 - 4 * len(set(self.removed_ranks))) * self.decks + self.jokers
 
     @cached_property
     def pitches(self) -> PitchMap:
@@ -183,6 +187,11 @@ class RuleSet:
         return tuple(range({"suit": 4, "letter": 7, "pitch": 12}[self.call_kind]))
 
     def hand_size_for(self, players: int) -> int:
+        """Cards dealt to each of ``players``: ``hand_size_by_players``, else ``hand_size_2p``
+        for two, else ``hand_size``."""
+        for n, size in self.hand_size_by_players:
+            if n == players:
+                return size
         return self.hand_size_2p if players == 2 and self.hand_size_2p else self.hand_size
 
     def is_wild(self, c: Card) -> bool:
@@ -202,9 +211,10 @@ class RuleSet:
 
     @cached_property
     def points(self) -> tuple[int, ...]:
-        """``points[card]``: what a card left in a hand scores (face value, eights 50)."""
-        return tuple(self.joker_points if c == JOKER_CODE else CARD_VALUES[c.rank - 1]
-                     for c in CARDS)
+        """``points[card]``: what a card left in a hand scores (face value, eights 50, or
+        ``card_values``)."""
+        values = dict(enumerate(CARD_VALUES, 1)) | dict(self.card_values)
+        return tuple(self.joker_points if c == JOKER_CODE else values[c.rank] for c in CARDS)
 
     # -- matching ----------------------------------------------------------------------------
 
@@ -257,12 +267,13 @@ class RuleSet:
                 table.append(wild | {c for c in CARDS[:52]
                                      if c.suit == suit or self._same_value(c, match_value)})
         elif self.matching == "letter_step":
+            steps = (0, 1, 6) if self.allow_unison_in_levels else (1, 6)
             for ref in range(7):
                 table.append(wild | {c for c in CARDS[:52]
                                      if ((letter := pm.letter(c)) is not None
-                                         and (letter - ref) % 7 in (1, 6))})
+                                         and (letter - ref) % 7 in steps)})
         else:
-            allowed = set(self.intervals)
+            allowed = set(self.intervals) | ({0} if self.allow_unison_in_levels else set())
             for ref in range(12):
                 table.append(wild | {c for c in CARDS[:52]
                                      if ((pc := pm.pitch(c)) is not None
@@ -324,43 +335,42 @@ PRESETS: dict[str, RuleSet] = {
                 blocked_tiebreak="shared"),
         RuleSet("crazy-8s-music", "Musical Crazy 8s: match suit or pitch, chain cards, draw "
                 "two when you play none, jokers make the next player draw two",
-                **{**_MUSIC, "matching": "suit_pitch", "eights": "own_suit",
-                   "starter_eight": "keep"}),
+                **{**_MUSIC, **LEVELS[0]}),
         RuleSet("crazy-8s-level-1", "Music level 1 (easy): one letter step up or down, A-G, "
-                "on a 34-card deck", matching="letter_step", removed_ranks=(9, 10, 11, 12, 13),
-                **_MUSIC),
+                "on a 34-card deck", **{**_MUSIC, **LEVELS[1]}),
         RuleSet("crazy-8s-level-2", "Music level 2 (hard): one semitone up or down from either "
-                "of two piles", matching="interval", intervals=(1, 11), piles=2, **_MUSIC),
+                "of two piles", **{**_MUSIC, **LEVELS[2]}),
         RuleSet("crazy-8s-level-3", "Music level 3 (crazy): a major or minor third up or down",
-                matching="interval", intervals=(3, 4, 8, 9), **_MUSIC),
+                **{**_MUSIC, **LEVELS[3]}),
         RuleSet("crazy-8s-level-4", "Music level 4 (epic): one whole tone up only, on any of "
-                "four piles", matching="interval", intervals=(2,), piles=4, **_MUSIC),
+                "four piles", **{**_MUSIC, **LEVELS[4]}),
         RuleSet("crazy-8s-level-5", "Music level 5 (legendary): a perfect fourth or fifth up "
-                "or down", matching="interval", intervals=(5, 7), **_MUSIC),
+                "or down", **{**_MUSIC, **LEVELS[5]}),
     )
 }
 
 
 def rules(name: str | RuleSet, **options: object) -> RuleSet:
-    """A preset by name, with options changed: ``rules("crazy-eights", draw_rule="one")``."""
+    """A preset by name, with options changed: ``rules("crazy-eights", draw_rule="one")``.
+
+    Option names are those of :data:`~.options.OPTIONS`: the fields of a rule set, and the
+    rulings' other names (``num_jokers=1``, ``level=3`` …), which set fields. Every value is
+    checked by the schema; a refusal is a :class:`RulesError` naming the option."""
     if isinstance(name, RuleSet):
         base = name
-    elif name in PRESETS:
+    elif isinstance(name, str) and name in PRESETS:
         base = PRESETS[name]
     else:
-        raise RulesError(f"unknown rule set {name!r}; the presets are: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown rule set {quote(name)}; the presets are: {', '.join(PRESETS)}")
     if not options:
         return base
-    known = {f.name for f in dataclasses.fields(RuleSet)} - {"name", "options_changed"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise RulesError(f"unknown option(s) {', '.join(unknown)} for {base.name}; "
-                         f"options are: {', '.join(sorted(known - {'description'}))}")
-    if "intervals" in options and options["intervals"] is not None:
-        options["intervals"] = tuple(options["intervals"])  # type: ignore[arg-type]
-    if "removed_ranks" in options:
-        options["removed_ranks"] = tuple(options["removed_ranks"])  # type: ignore[arg-type]
-    if options.get("draw_rule") == "one" and "must_play_drawn" not in options:
-        options["must_play_drawn"] = False  # SR-Q18: draw one, then play or pass
-    changed = tuple(sorted(set(base.options_changed) | set(options)))
-    return dataclasses.replace(base, options_changed=changed, **options)  # type: ignore[arg-type]
+    description = options.pop("description", base.description)
+    try:
+        given = expand(options, base.options())
+    except RulesError as e:
+        raise RulesError(f"{base._label}: {e}") from None
+    if given.get("draw_rule") == "one" and "must_play_drawn" not in given:
+        given["must_play_drawn"] = False  # SR-Q18: draw one, then play or pass
+    changed = tuple(sorted(set(base.options_changed) | set(given)))
+    fields: dict[str, Any] = {**given, "description": description, "options_changed": changed}
+    return dataclasses.replace(base, **fields)
