@@ -248,9 +248,11 @@ def test_any_text_to_push_is_a_move_or_a_clear_refusal_and_nothing_changes(text)
 def test_any_text_to_move_parse_or_card_gives_a_move_or_a_project_error(text):
     for parse in (Move.parse, cl.card):
         try:
-            parse(text)
-        except CrazylabError:
-            pass
+            result = parse(text)
+        except CrazylabError as e:
+            assert str(e)
+        else:
+            assert str(result)  # it has a canonical text
 
 
 def test_every_engine_error_is_a_crazylab_error_and_a_value_error():

@@ -30,34 +30,20 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .errors import CrazylabError, quote
 from .pitch import PITCH_MAPS
 
 Kind = Literal["bool", "int", "optional_int", "choice", "ints", "int_map"]
 #: a rulings name that sets fields: ``sets(value, current field values) -> {field: value}``
 Setter = Callable[[Any, Mapping[str, object]], dict[str, object]]
 
-#: the most characters of an input value that a message quotes
-QUOTE_LIMIT = 80
 #: the most cards a deck can hold (two decks with four jokers): the bound of card counts
 MAX_DECK = 108
 _RANK_KEYS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 
-class RulesError(ValueError):
+class RulesError(CrazylabError):
     """An unknown preset or an option value that makes no sense."""
-
-
-def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """``repr(value)`` cut to ``limit`` characters, safe for any value (huge ints, deep lists,
-    objects whose ``repr`` fails)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
-        text = f"<a whole number of about {int(value.bit_length() * 0.30103)} digits>"
-    else:
-        try:
-            text = repr(value)
-        except Exception:  # noqa: BLE001  # a broken __repr__, RecursionError, …
-            text = f"<a {type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _is_int(value: object) -> bool:
