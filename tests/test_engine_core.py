@@ -258,3 +258,22 @@ def test_any_text_to_move_parse_or_card_gives_a_move_or_a_project_error(text):
 def test_every_engine_error_is_a_crazylab_error_and_a_value_error():
     for err in (cl.IllegalMove, cl.SetupError, cl.CardError, cl.MoveError):
         assert issubclass(err, CrazylabError) and issubclass(err, ValueError)
+
+
+# -- scoring: pure functions, checked against hand-computed sums (C-16 face values) ---------
+
+
+def test_scoring_is_by_face_value_not_card_index():
+    from crazylab.engine.scoring import blocked_result, hand_points, out_result
+
+    r = cl.rules("crazy-eights")
+    hands = [[], cl.cards("8S KH AC"), cl.cards("10D 5C")]
+    assert hand_points(r, hands[1]) == 50 + 10 + 1  # KH's index is 25, AC's 0: not used
+    result, note = out_result(r, hands, 0)
+    assert result.scores == (50 + 10 + 1 + 10 + 5, 0, 0) and result.reason == "OUT"
+    classic = cl.rules("crazy-eights-classic")  # blocked: lowest points wins the difference
+    result, _ = blocked_result(classic, [cl.cards("2C 3D"), cl.cards("QH"), cl.cards("8C")])
+    assert result.winners == (0,) and result.scores == ((10 - 5) + (50 - 5), 0, 0)
+    music = cl.rules("crazy-8s-music")  # minus one per card left
+    result, _ = out_result(music, [[], cl.cards("2C 3D"), cl.cards("JK")], 0)
+    assert result.scores == (0, -2, -1)

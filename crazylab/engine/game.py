@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .cards import (
@@ -54,6 +53,7 @@ from .pitch import (
 )
 from .rules import RuleSet
 from .rules import rules as get_rules
+from .scoring import HandResult, blocked_result, hand_points, out_result
 from .text import game_text
 from .variants import variant_for
 from .views import html_of
@@ -65,15 +65,6 @@ class IllegalMove(CrazylabError):
 
 class SetupError(CrazylabError):
     """A position or deck that cannot exist under the rule set."""
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """How a hand ended: ``reason`` is ``OUT``, ``BLOCKED`` or ``VOID``."""
-
-    winners: tuple[int, ...]
-    reason: str
-    scores: tuple[int, ...]
 
 
 # attributes that are configuration or logs, not state to snapshot for undo
@@ -843,58 +834,17 @@ class Game:
     # -- the end of a hand -------------------------------------------------------------------
 
     def hand_points(self, seat: int) -> int:
-        return sum(map(self.rules.points.__getitem__, self.hands[seat]))
+        """What seat ``seat``'s cards count now (C-16)."""
+        return hand_points(self.rules, self.hands[self._seat(seat)])
 
     def finish_out(self, seat: int) -> None:
-        r = self.rules
-        if r.scoring == "winner_collects":
-            scores = [0] * self.n
-            scores[seat] = sum(self.hand_points(s) for s in range(self.n) if s != seat)
-        elif r.scoring == "minus_one_per_card":
-            scores = [-len(h) for h in self.hands]
-        else:
-            scores = [0] * self.n
-        self.finish((seat,), "OUT", scores,
-                     f"Seat {seat} played their last card and wins the hand.")
+        """``seat`` has played its last card: the hand ends, scored by the rules."""
+        result, note = out_result(self.rules, self.hands, seat)
+        self.finish(result.winners, result.reason, result.scores, note)
 
     def _finish_blocked(self) -> None:
-        r, n = self.rules, self.n
-        zero = [0] * n
-        if r.blocked_rule == "void_redeal":
-            self.finish((), "VOID", zero, "Everyone passed in a row with the stock empty: "
-                         "the hand is void, nobody scores, and the same dealer redeals.")
-            return
-        if r.blocked_rule == "lowest_points_wins":
-            pts = [self.hand_points(s) for s in range(n)]
-            tied: Sequence[int] = [s for s in range(n) if pts[s] == min(pts)]
-            if len(tied) > 1 and r.blocked_tiebreak == "fewest_cards_then_draw":
-                fewest = min(len(self.hands[s]) for s in tied)
-                tied = [s for s in tied if len(self.hands[s]) == fewest]
-            if len(tied) > 1:
-                self.finish(tuple(tied), "BLOCKED", zero,
-                             f"The hand is blocked and seats {tied} tie: nobody scores.")
-                return
-            w = tied[0]
-            scores = list(zero)
-            if r.blocked_scoring == "difference":
-                scores[w] = sum(pts[s] - pts[w] for s in range(n) if s != w)
-            elif r.blocked_scoring == "opponents_total":
-                scores[w] = sum(pts[s] for s in range(n) if s != w)
-            self.finish((w,), "BLOCKED", scores,
-                         f"The hand is blocked: seat {w} holds the fewest points ({pts[w]}) "
-                         "and wins it.")
-            return
-        sizes = [len(h) for h in self.hands]
-        tied = tuple(s for s in range(n) if sizes[s] == min(sizes))
-        if r.scoring == "minus_one_per_card":
-            scores = [-k for k in sizes]
-        elif r.scoring == "winner_collects" and len(tied) == 1:
-            scores = list(zero)
-            scores[tied[0]] = sum(self.hand_points(s) for s in range(n) if s != tied[0])
-        else:
-            scores = zero
-        self.finish(tied, "BLOCKED", scores,
-                     f"The hand is blocked: fewest cards wins (seat(s) {list(tied)}).")
+        result, note = blocked_result(self.rules, self.hands)
+        self.finish(result.winners, result.reason, result.scores, note)
 
     def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
                note: str) -> None:
