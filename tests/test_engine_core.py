@@ -277,3 +277,26 @@ def test_scoring_is_by_face_value_not_card_index():
     music = cl.rules("crazy-8s-music")  # minus one per card left
     result, _ = out_result(music, [[], cl.cards("2C 3D"), cl.cards("JK")], 0)
     assert result.scores == (0, -2, -1)
+
+
+def test_two_decks_stack_the_same_card_twice_and_counter_with_twin_jacks():
+    r = cl.rules("crazy-breens", decks=2)
+    g = cl.Game.from_position(r, 2, hands=[["7H", "7H", "5C"], ["4D", "6S"]], stock=["2C"],
+                              discard=["7C"], to_play=0)
+    assert g.legal() == ["5C", "7H", "7H+7H"]
+    g = cl.Game.from_position(r, 2, hands=[["2C", "9D"], ["JD", "JD", "4S"]],
+                              stock=["3C", "3D"], discard=["2H"], to_play=0)
+    g.push("2C")
+    assert g.phase == "penalty" and {"JD", "JD+JD"} <= set(g.legal())
+
+
+def test_stacks_on_several_piles_name_every_pile_they_fit():
+    r = cl.rules("crazy-8s-level-2", stacking=True, chain=False)
+    g = cl.Game.new(r, 2, seed=1).play_random(seed=1)  # plays to the end: no card lost
+    assert g.over and sum(map(len, g.hands)) + g.stock_size + sum(map(len, g.piles)) == 52 + 2
+    for seed in range(30):
+        g = cl.Game.new(r, 2, seed=seed)
+        for m in g.legal_moves():
+            if m.kind == "play":
+                assert m.pile in range(2)
+                assert g.is_legal(m)

@@ -18,7 +18,8 @@ from crazylab.engine.variants import breens as effects
 PER_MOVE: list[Callable[..., object]] = [
     Game.legal_moves, Game._legal_play, Game._legal_chain, Game._plays, Game.push,
     Game._apply, Game._play, Game.place, Game._draw_turn, Game.draw_cards, Game.end_turn,
-    Game.begin_turn, effects.begin_turn, effects.legal, effects.apply,
+    Game.begin_turn, effects.begin_turn, effects.legal, effects.apply, Game._plays_any,
+    Game.observation, effects._counters, effects._legal_penalty,
 ]
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
+from itertools import compress
+from operator import methodcaller
 from typing import Any
 
 from .cards import (
@@ -516,10 +518,11 @@ class Game:
                     key: tuple[Card, ...] = (c,) * k
                 else:
                     same = SAME_RANK[c].intersection(hand)
-                    if not same:
+                    twins = hand.count(c) - 1  # the same card again (two decks)
+                    if not same and not twins:
                         plays += fits[c]
                         continue
-                    key = (c, *sorted(same))
+                    key = (c, *sorted([*same, *(c,) * twins]))
                 moves = tables.get((key, None))
                 plays += moves if moves is not None else _stack_plays(r, key, None, tables)
             return plays
@@ -538,9 +541,11 @@ class Game:
                 key = (c,) * hand.count(c)
             else:
                 same = SAME_RANK[c].intersection(hand)
-                key = (c, *sorted(same)) if same else (c,)
-            on: list[int | None] = ([p for p, t in enumerate(piles) if c in t] if multi
-                                    else [None])
+                key = (c, *sorted([*same, *(c,) * (hand.count(c) - 1)]))
+            on: list[int | None] = [None]
+            if multi:
+                on = list(compress(range(len(piles)), map(methodcaller("__contains__", c),
+                                                          piles)))
             for pile in on:
                 moves = tables.get((key, pile))
                 if moves is None:
@@ -878,7 +883,7 @@ class Game:
             hand_sizes=tuple(map(len, self.hands)),
             stock_size=len(self.stock_cards),
             piles=tuple(map(tuple, self.piles)),
-            calls=tuple(None if c is None else r.format_call(c) for c in self.calls),
+            calls=self._call_texts(),
             to_play=self.to_play, phase=self.phase,
             legal=tuple(self.legal_moves()) if mine else (),
             reshuffles=self.reshuffles, turn_draws=self.turn_draws,
@@ -886,6 +891,12 @@ class Game:
             over=self.over, winners=self.winners, scores=self.scores,
             log=self._seen.view(seat, self.events),
             extra=tuple(sorted(self.public_extra().items())) if self.variant else ())
+
+    def _call_texts(self) -> tuple[str | None, ...]:
+        texts: list[str | None] = []
+        for c in self.calls:  # a loop: no closure cell per observation
+            texts.append(None if c is None else self.rules.format_call(c))
+        return tuple(texts)
 
     def copy(self, keep_undo: bool = False) -> Game:
         """An independent copy of this game (without undo history unless asked)."""

@@ -312,15 +312,18 @@ def _can_counter(game: TurnAPI, entry: list[int]) -> bool:
 def _counters(game: TurnAPI, hand: list[Card], first: Card | None = None) -> list[Move]:
     """Every counter: a Jack of any suit, or an ordered stack of Jacks (BR-Q19); with
     ``first``, only stacks that begin with that (just drawn) Jack."""
-    jacks = _JACKS.intersection(hand)
+    jacks = [c for c in hand if c in _JACKS]  # duplicates kept (two decks)
     if not jacks:
         return []
-    firsts = sorted(jacks) if first is None else [first]
+    firsts = sorted(set(jacks)) if first is None else [first]
     stacking = game.rules.counter_stack
     out: list[Move] = []
     for c in firsts:
-        others = tuple(j for j in jacks if j != c) if stacking else ()
-        for stack in ordered_stacks(c, others):
+        others: list[Card] = []
+        if stacking:
+            others = list(jacks)
+            others.remove(c)
+        for stack in ordered_stacks(c, tuple(others)):
             out.append(play_move(stack, None, None))
     return out
 
