@@ -10,7 +10,7 @@ This module imports nothing from crazylab, so every layer can use it.
 
 from __future__ import annotations
 
-__all__ = ["QUOTE_LIMIT", "CrazylabError", "quote"]
+__all__ = ["QUOTE_LIMIT", "CrazylabError", "int_digits", "quote"]
 
 #: how many characters of a user's input a message may quote
 QUOTE_LIMIT = 80
@@ -33,7 +33,7 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     """
     limit = max(limit, 8)
     if isinstance(value, int) and not isinstance(value, bool):
-        digits = _int_digits(value)
+        digits = int_digits(value)
         if digits > limit:
             return f"{'a negative' if value < 0 else 'an'} integer of {digits} digits"
     size = ""
@@ -51,8 +51,9 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[: limit - 1]}… ({size or f'{len(text)} characters'})"
 
 
-def _int_digits(value: int) -> int:
-    """The number of decimal digits of ``value`` without converting it to text."""
+def int_digits(value: int) -> int:
+    """The number of decimal digits of ``value``, without converting it to text (which Python
+    refuses past 4,300 digits); exact up to 4,000 digits, within one beyond."""
     n = abs(value)
     if n < 10:
         return 1
