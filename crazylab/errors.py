@@ -53,12 +53,12 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
 
 def int_digits(value: int) -> int:
     """The number of decimal digits of ``value``, without converting it to text (which Python
-    refuses past 4,300 digits); exact up to 4,000 digits, within one beyond."""
+    refuses past 4,300 digits); exact up to 100,000 digits, within one beyond."""
     n = abs(value)
     if n < 10:
         return 1
     # bit_length * log10(2), corrected by one comparison
     digits = int(n.bit_length() * 0.30102999566398120) + 1
-    if digits <= 4000 and n < 10 ** (digits - 1):
+    if digits <= 100_000 and n < 10 ** (digits - 1):
         digits -= 1
     return digits
