@@ -425,8 +425,10 @@ def _validate(data: Any, name: str, label: str | None = None) -> Example:
     except ValueError as e:
         raise ExampleError(f"{name}: {_clip(str(e))}") from None
     except _DATA_ERRORS as e:  # a value of the wrong kind the engine did not name
-        raise ExampleError(f"{name}: options: a value of the wrong kind ({_clip(str(e))})"
-                           ) from None
+        options = data.get("options", {})
+        culprit = next((k for k in options if _refused(data["rules"], k, options[k])), "")
+        raise ExampleError(f"{name}: options.{culprit}: a value of the wrong kind "
+                           f"({_clip(str(e))})") from None
     players = data["players"]
     if "setup" not in data and "seed" not in data:
         raise ExampleError(f"{name}: give a 'setup' or a 'seed'")
@@ -457,6 +459,15 @@ def _validate(data: Any, name: str, label: str | None = None) -> Example:
         steps.append(Step(raw.get("say", ""), move, expect))
     return Example(title_name, data.get("title", title_name), rs, players, tuple(steps), data,
                    data.get("description", ""))
+
+
+def _refused(rules_name: str, key: str, value: Any) -> bool:
+    """Whether option ``key=value`` alone is refused (to name the culprit of an error)."""
+    try:
+        get_rules(rules_name, **{key: value})
+    except _DATA_ERRORS:
+        return True
+    return False
 
 
 def _check_expect_values(expect: dict[str, Any], rs: RuleSet, players: int) -> None:
