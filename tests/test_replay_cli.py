@@ -397,3 +397,16 @@ def test_an_unforeseen_error_is_reported_as_a_bug_with_exit_2(
     monkeypatch.setattr(examples.Example, "replay", broken)
     code, _, err = replay(capsys, write(tmp_path, GOOD), write(tmp_path, GOOD, "y.json"))
     assert code == 2 and err.count("bug in crazylab") == 2 and "KeyError" in err
+
+
+def test_expecting_no_pitch_while_one_is_in_force_is_a_failed_expectation() -> None:
+    """Found by tests/test_fuzz_examples.py: `"pitch": null` crashed the check (PitchError)
+    when a pitch was in force, instead of reporting the difference."""
+    name = next(n for n in list_examples() if n.startswith("mu-")
+                and any(s.get("expect", {}).get("pitch") for s in
+                        json.loads(example_path(n).read_text())["steps"]))
+    data = json.loads(example_path(name).read_text())
+    step = next(i for i, s in enumerate(data["steps"]) if s.get("expect", {}).get("pitch"))
+    data["steps"][step]["expect"]["pitch"] = None
+    problems = load_example(data).replay()
+    assert any(p.startswith(f"step {step + 1}: expected pitch None, got ") for p in problems)

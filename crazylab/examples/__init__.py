@@ -546,9 +546,9 @@ def _canon_call(rs: RuleSet, text: str) -> str:
     return PITCH_NAMES[parse_pitch(text)]
 
 
-def _same_pitch(game: Game, expected: str, got: str | None) -> bool:
-    if got is None:
-        return expected is None
+def _same_pitch(game: Game, expected: str | None, got: str | None) -> bool:
+    if got is None or expected is None:
+        return got is expected
     if game.rules.call_kind == "letter":
         return parse_letter(expected) == parse_letter(got)
     return parse_pitch(expected) == parse_pitch(got)
