@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from .engine.rules import PRESETS, RulesError
 from .engine.rules import rules as get_rules
+from .errors import quote
 from .examples import ExampleError, example_path, list_examples, load_example
 
 
@@ -53,7 +57,18 @@ def say(text: str, stream: TextIO | None = None) -> None:
     character the stream's encoding lacks, is written as an escape instead of raising)."""
     stream = stream or sys.stdout
     encoding = getattr(stream, "encoding", None) or "utf-8"
-    print(text.encode(encoding, "backslashreplace").decode(encoding, "replace"), file=stream)
+    try:
+        print(text.encode(encoding, "backslashreplace").decode(encoding, "replace"),
+              file=stream, flush=True)
+    except BrokenPipeError:  # `crazylab replay --all | head`: go on checking, quietly
+        _silence(stream)
+
+
+def _silence(stream: TextIO) -> None:
+    """Point ``stream``'s file descriptor at /dev/null (its reader has gone)."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
 
 
 def _clip(text: str, limit: int) -> str:
@@ -67,7 +82,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             print(f"{name:<{width}}  {r.description}")
         return 0
     try:
-        r = get_rules(args.name)
+        r = get_rules(_preset(args.name))
     except RulesError as e:
         print(f"crazylab rules: {e}", file=sys.stderr)
         return 2
@@ -82,7 +97,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .engine.game import Game
 
     try:
-        game = Game.new(get_rules(args.rules), args.players, args.seed)
+        game = Game.new(get_rules(_preset(args.rules)), args.players, args.seed)
     except (RulesError, ValueError) as e:
         print(f"crazylab play: {e}", file=sys.stderr)
         return 2
@@ -91,6 +106,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(event.describe())
     print(f"result: {game.end_reason}, winners {list(game.winners)}, scores {list(game.scores)}")
     return 0
+
+
+def _preset(name: str) -> str:
+    """``name`` if it is a preset, else a :class:`RulesError` quoting it short."""
+    if name not in PRESETS:
+        raise RulesError(f"unknown rule set {quote(name)}; the presets are: {', '.join(PRESETS)}")
+    return name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,8 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         say("crazylab: interrupted", sys.stderr)
         return 130
-    except BrokenPipeError:  # `crazylab replay --all | head`: the reader has gone
-        sys.stderr.close()
+    except BrokenPipeError:  # `crazylab rules | head`: the reader has gone
+        _silence(sys.stdout)  # no second error when Python flushes at exit
         return 1
     return code
 

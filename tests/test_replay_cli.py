@@ -410,3 +410,27 @@ def test_expecting_no_pitch_while_one_is_in_force_is_a_failed_expectation() -> N
     data["steps"][step]["expect"]["pitch"] = None
     problems = load_example(data).replay()
     assert any(p.startswith(f"step {step + 1}: expected pitch None, got ") for p in problems)
+
+
+def test_a_reader_that_stops_early_does_not_change_the_exit_code(tmp_path: Path) -> None:
+    """`crazylab replay --all bad.json | head -1`: no BrokenPipeError traceback, and the exit
+    code still says what the files hold (2: the bad file is checked after the pipe closed)."""
+    bad = write(tmp_path, with_(players="two"))
+    fine = write(tmp_path, GOOD, "f" * 200 + ".json")  # 1,000 lines of 250 bytes: over the
+    files = [fine] * 1000 + [bad]                        # pipe's buffer, so writes must fail
+    proc = subprocess.Popen([sys.executable, "-m", "crazylab", "replay", *files],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline().startswith(b"ok ")
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 2
+    assert b"Traceback" not in err and b"BrokenPipe" not in err
+    assert err.count(b"ERROR ") == 1
+
+
+@pytest.mark.parametrize("command", ["rules", "play"])
+def test_rules_and_play_quote_an_unknown_rule_set_short(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "x" * 1_000_000]) == 2
+    err = capsys.readouterr().err
+    assert "unknown rule set" in err and len(err) < MAX_LINE

@@ -415,6 +415,18 @@ def test_an_interrupt_with_workers_stops_fast_keeps_the_hands_and_leaves_nothing
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hands.csv"]
 
 
+def test_a_forced_stop_leaves_no_worker_computing(tmp_path: Path) -> None:
+    """The issue: after a forced stop the workers were still computing 7 minutes later."""
+    run = Run("crazy-eights", "--games", str(TRILLION), "--workers", "2", "--bots", "mc:5",
+              cwd=tmp_path)
+    run.wait_for_hands()
+    workers = [p for p in _marked(run.mark) if "spawn_main" in p]
+    assert len(workers) == 2
+    run.proc.kill()  # SIGKILL: no handler runs in the command
+    run.proc.wait(10)
+    assert run.leftovers() == []
+
+
 def test_an_interrupt_in_process_without_out_prints_one_line(tmp_path: Path) -> None:
     run = Run("crazy-eights", "--games", str(TRILLION), "--workers", "1", cwd=tmp_path)
     run.wait_for_hands()
