@@ -493,7 +493,7 @@ class _Pool:
                 f"the bots and rule sets cannot be sent to worker processes ({_short(e)}); "
                 "pass workers=1 to play in this process") from None
         finally:
-            if main:
+            if main and old is not None:
                 signal.signal(signal.SIGINT, old)
 
     def __enter__(self) -> _Pool:
@@ -723,7 +723,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except SimulationError as e:
         return _fail(str(e))
     finally:
-        if main:
+        if main and old is not None:
             signal.signal(signal.SIGTERM, old)
     from .lab import summary, win_rates
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from crazylab import PRESETS
 from crazylab.cli import main
 from crazylab.errors import CrazylabError
 from crazylab.examples import (
@@ -93,11 +94,12 @@ def test_every_shipped_example_validates_against_the_schema() -> None:
         assert errors == [], name
 
 
-def test_a_saved_game_validates_against_the_schema(tmp_path: Path) -> None:
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_saved_game_validates_against_the_schema(tmp_path: Path, preset: str) -> None:
     import crazylab as cl
 
     jsonschema = pytest.importorskip("jsonschema")
-    game = cl.Game.new(cl.rules("crazy-eights-quick", draw_limit=2), 3, seed=4)
+    game = cl.Game.new(cl.rules(preset, joker_draw=3), 3, seed=4)
     game.play_random(4)
     path = tmp_path / "saved.json"
     cl.examples.save_game(game, path)
