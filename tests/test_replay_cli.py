@@ -238,7 +238,7 @@ BAD_FILES: dict[str, tuple[Any, str]] = {
     "match scores one seat": (with_(match={"scores": [95]}), "match.scores"),
     "match target a string": (with_(match={"target": "100"}), "match.target"),
     "match target 0": (with_(match={"target": 0}), "match.target must be at least 1"),
-    "match unknown key": (with_(match={"goal": 100}), "unknown key"),
+    "match unknown key": (with_(match={"goal": 100}), "unknown key(s) in match 'goal'"),
     # setup
     "setup a list": (with_(setup=[["6C"], ["3H"]]), "setup must be an object"),
     "hands an object": (with_setup(hands={"0": ["6C"]}), "setup.hands must be a list"),
@@ -261,7 +261,8 @@ BAD_FILES: dict[str, tuple[Any, str]] = {
     "expect a list": (with_(steps=[{"move": "6C", "expect": [1]}]), "expect must be an object"),
     "expect.hands a list": (with_expect(hands=[["3H"]]), "expect.hands must be an object"),
     "expect.tops a number": (with_expect(tops=6), "expect.tops must be a list"),
-    "unknown expectation": (with_expect(colour=1), "unknown expectation"),
+    "unknown expectation": (with_expect(colour=1), "step 1: unknown expectation(s) 'colour'"),
+    "unknown step key": (with_(steps=[{"mvoe": "6C"}]), "step 1: unknown key(s) 'mvoe'"),
     "say a number": (with_(steps=[{"say": 1}]), "step 1: say must be text"),
 }
 

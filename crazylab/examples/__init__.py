@@ -364,10 +364,15 @@ def _schema_message(error: Any) -> str:
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(k for k in inst if k not in allowed)
         names = ", ".join(quote(k, 40) for k in extra[:5]) + (" …" if len(extra) > 5 else "")
-        what = {(): "key(s)", ("setup",): "setup key(s)"}.get(tuple(path), "key(s)")
-        if path[-1:] == ["expect"]:
-            what = "expectation(s)"
         head = f"step {path[1] + 1}: " if path[:1] == ["steps"] and len(path) > 1 else ""
+        if not path or (head and len(path) == 2):
+            what = "key(s)"
+        elif path == ["setup"]:
+            what = "setup key(s)"
+        elif head and path[2:] == ["expect"]:
+            what = "expectation(s)"
+        else:
+            head, what = "", f"key(s) in {where}"
         return f"{head}unknown {what} {names} (allowed: {', '.join(allowed)})"
     if kind == "pattern":
         hint = error.schema.get("description")
@@ -383,7 +388,7 @@ def _schema_message(error: Any) -> str:
     if kind == "enum":
         choices = ", ".join("null" if v is None else str(v) for v in value)
         return f"{where} must be one of {choices}, not {quote(inst)}"
-    return f"{where}: {_clip(error.message, 200)}"
+    return f"{where}: {_clip(error.message, 120)}"
 
 
 def check_schema(data: Any, name: str = "example") -> None:
