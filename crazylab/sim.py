@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -455,10 +456,12 @@ def _worker(tasks: Any, results: Any, configs: list[_Config], seed: int,
         try:
             results.put((True, _run_chunk(configs, item, seed, max_seats)))
         except Exception as e:
+            where = "".join(traceback.format_exception(e)[-3:]).rstrip()
             try:
                 pickle.dumps(e)
             except Exception:
                 e = RuntimeError(f"{type(e).__name__}: {e}")
+            e.add_note(f"(raised in a worker process, at:\n{where})")
             results.put((False, e))
 
 

@@ -305,8 +305,15 @@ def test_a_worker_that_dies_is_reported_not_waited_for() -> None:
 
 
 def test_an_error_in_a_worker_reaches_the_caller() -> None:
-    with pytest.raises(ValueError, match="refuses to play"):
+    with pytest.raises(ValueError, match="refuses to play") as e:
         simulate("crazy-eights", games=30, bots=FailsInWorker(), workers=2, progress=False)
+    assert "raised in a worker process" in "".join(e.value.__notes__)
+
+
+def test_python_dash_m_crazylab_sim_checks_its_command_line_too(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert sim.main(["--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
 
 
 def test_bots_that_cannot_be_sent_to_workers_are_refused_with_advice() -> None:
