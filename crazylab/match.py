@@ -1,29 +1,86 @@
-"""Several hands with the dealer rotating, cumulative scores and a match target."""
+"""Several hands with the dealer rotating, cumulative scores and a match target.
+
+A match ends in one of two ways: when a seat's total reaches ``target`` after a hand (SR-Q10,
+AP-16), or after a fixed number of ``hands`` (MU-Q17: "total over an agreed number of games,
+highest (least negative) total wins"). A rule set whose hands never pay a seat a positive score
+(the musical game's ``minus_one_per_card``, or ``scoring="none"``) can never reach a target, so
+``Match`` refuses one for it and asks for ``hands=`` instead.
+"""
 
 from __future__ import annotations
 
 import random
 
-from .engine.game import Game
+from .engine.game import Game, SetupError
 from .engine.rules import RuleSet
 from .engine.rules import rules as get_rules
+from .errors import CrazylabError, quote
+
+#: scoring rules under which no seat ever scores above 0 in a hand
+NEVER_POSITIVE = ("minus_one_per_card", "none")
+
+
+class MatchError(SetupError, CrazylabError):
+    """A match that cannot be set up or played on (a ``SetupError``, so a ``ValueError``)."""
+
+
+def _whole(name: str, value: object, low: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MatchError(f"{name} must be a whole number, not {quote(value)}")
+    if low is not None and value < low:
+        raise MatchError(f"{name} must be at least {low}, not {quote(value)}")
+    return value
 
 
 class Match:
     """A match: hands are dealt in turn, the deal moving one seat left each hand (a void
-    hand is redealt by the same dealer unless ``void_hand_dealer='rotate'``)."""
+    hand is redealt by the same dealer unless ``void_hand_dealer='rotate'``).
+
+    ``target``: the total that wins (default: the rule set's ``match_target``; ``None`` with
+    no ``hands`` is a single hand). ``hands``: play exactly this many hands instead; the highest
+    total wins (a tie has no winner). Every argument is checked before anything is dealt:
+    a bad one raises :class:`MatchError` naming it."""
 
     def __init__(self, rules: RuleSet | str, players: int = 2, seed: int | None = None,
                  target: int | None = None, dealer: int | None = None,
-                 scores: list[int] | None = None) -> None:
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
-        self.players = players
+                 scores: list[int] | None = None, *, hands: int | None = None) -> None:
+        if isinstance(rules, str):
+            rules = get_rules(rules)
+        if not isinstance(rules, RuleSet):
+            raise MatchError(f"rules must be a preset name or a RuleSet, not {quote(rules)}")
+        self.rules = rules
+        self.players = _whole("players", players, 2)
+        if seed is not None:
+            _whole("seed", seed)
+        if hands is not None:
+            _whole("hands", hands, 1)
+            if target is not None:
+                raise MatchError("give a match either a target or a number of hands, not both")
+        else:
+            target = target if target is not None else rules.match_target
+        if target is not None:
+            _whole("target", target, 1)
+            if rules.scoring in NEVER_POSITIVE:
+                raise MatchError(
+                    f"{rules.name} cannot be played to a target of {target}: under its scoring "
+                    f"({rules.scoring}) no hand ever gives a seat more than 0 points, so no total "
+                    f"can reach {target}. Play a fixed number of hands instead, "
+                    f"Match({rules.name!r}, hands=5): the highest total wins (MU-Q17)")
+        start = [0] * self.players if scores is None else scores
+        if not isinstance(start, (list, tuple)) or len(start) != self.players:
+            raise MatchError(f"scores must list {self.players} seats, not {quote(start)}")
+        for s, v in enumerate(start):
+            _whole(f"scores[{s}]", v)
+        if dealer is not None:
+            _whole("dealer", dealer, 0)
+            if dealer >= self.players:
+                raise MatchError(f"dealer must be a seat from 0 to {self.players - 1}, "
+                                 f"not {dealer}")
         self.seed = random.randrange(2**62) if seed is None else seed
-        self.target = target if target is not None else self.rules.match_target
-        self.scores = list(scores) if scores is not None else [0] * players
-        if len(self.scores) != players:
-            raise ValueError(f"scores must list {players} seats, not {len(self.scores)}")
-        self.dealer = players - 1 if dealer is None else dealer
+        self.target = target
+        self.hands_to_play = hands
+        self.scores = list(start)
+        self.dealer = self.players - 1 if dealer is None else dealer
         self.hands: list[Game] = []
         self._recorded: list[Game] = []  # hands whose points are in the scores
         self.game = self._deal()
@@ -36,11 +93,15 @@ class Match:
 
     @property
     def over(self) -> bool:
-        """Whether someone reached the target after a hand (checked only between hands)."""
+        """Whether the match has ended (checked only between hands): a total reached the
+        target, or the agreed number of hands has been recorded."""
+        if self.hands_to_play is not None:
+            return len(self._recorded) >= self.hands_to_play
         return self.target is not None and max(self.scores) >= self.target
 
     @property
     def winner(self) -> int | None:
+        """The seat with the single highest total once the match is over (else ``None``)."""
         if not self.over:
             return None
         best = max(self.scores)
@@ -51,7 +112,7 @@ class Match:
         """Add a finished hand's points to the match scores."""
         game = game or self.game
         if not game.over:
-            raise ValueError("the hand is not over yet")
+            raise MatchError("the hand is not over yet: finish it before recording it")
         if any(g is game for g in self._recorded):
             return
         for s, pts in enumerate(game.scores):
@@ -61,7 +122,7 @@ class Match:
     def next_hand(self) -> Game:
         """Record the current hand if needed and deal the next one."""
         if self.over:
-            raise ValueError(f"the match is over: seat {self.winner} won")
+            raise MatchError(f"the match is over: {self._result()}")
         self.record()
         void = self.game.end_reason == "VOID" and self.rules.void_hand_dealer == "same"
         if not void:
@@ -69,13 +130,17 @@ class Match:
         self.game = self._deal()
         return self.game
 
+    def _result(self) -> str:
+        return "a tie, no winner" if self.winner is None else f"seat {self.winner} won"
+
     def play_random(self, rng: random.Random | int | None = None, max_hands: int = 1000
                     ) -> Match:
+        """Play random moves until the match ends (a single hand without target or hands)."""
         rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         for _ in range(max_hands):
             self.game.play_random(rng)
             self.record()
-            if self.over or self.target is None:
+            if self.over or (self.target is None and self.hands_to_play is None):
                 return self
             self.next_hand()
-        raise RuntimeError("the match did not end")
+        raise RuntimeError(f"the match did not end within {max_hands} hands")

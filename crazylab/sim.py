@@ -16,23 +16,36 @@ or any ``concurrent.futures.Executor``. pandas is imported only when a run is ma
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
 import math
 import os
+import pickle
+import queue
 import random
+import signal
 import sys
-from collections.abc import Iterable, Sequence
+import tempfile
+import threading
+import time
+import traceback
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from .bots import Bot, bot_name, make_bot, play_hand
+from .bots import BOTS, Bot, bot_name, make_bot, play_hand
 from .engine.game import Game
 from .engine.rules import RuleSet
 from .engine.rules import rules as get_rules
+from .errors import CrazylabError, quote
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["COLUMNS", "add_simulate_parser", "hand_seed", "play_one", "simulate"]
+__all__ = ["COLUMNS", "SimulationError", "SimulationInterrupted", "add_simulate_parser",
+           "check_bot", "hand_seed", "play_one", "simulate"]
 
 #: the columns of a simulation's DataFrame before the per-seat ``bot_<s>`` and ``score_<s>``
 COLUMNS = ("hand", "seed", "rules", "options", "variant", "players", "bots", "winner",
@@ -123,10 +136,33 @@ def _run_chunk(configs: Sequence[_Config], tasks: Sequence[tuple[int, int]], see
     return [(c, h, play_one(configs[c], h, seed, max_seats)) for c, h in tasks]
 
 
-def _as_list(value: Any, kinds: tuple[type, ...]) -> list[Any]:
+class SimulationError(CrazylabError):
+    """A simulation that cannot run as asked (a bad argument, workers that cannot start)."""
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or a kernel interrupt) stopped :func:`simulate`: ``rows`` holds the hands
+    finished so far (``partial`` makes them a DataFrame), ``total`` the hands asked for. The
+    worker processes are stopped before this is raised."""
+
+    def __init__(self, rows: list[dict[str, Any]], total: int, columns: list[str]) -> None:
+        super().__init__(f"interrupted after {len(rows)} of {total} hands")
+        self.rows, self.total, self.columns = rows, total, columns
+
+    def partial(self) -> pd.DataFrame:
+        """The hands finished before the interrupt, as :func:`simulate` would return them."""
+        return _frame(self.rows, self.columns, None)
+
+
+def _as_list(value: Any, kinds: tuple[type, ...], what: str = "") -> list[Any]:
+    """``value`` as a list: one of ``kinds`` or any iterable (``what`` names it in errors)."""
     if isinstance(value, kinds):
         return [value]
-    return list(value)
+    try:
+        return list(value)
+    except TypeError:
+        raise SimulationError(f"{what or 'the value'} or a list of them, not {quote(value)}"
+                              ) from None
 
 
 def _bare(r: RuleSet) -> RuleSet:
@@ -146,6 +182,54 @@ def _progress_bar(total: int, show: bool | None) -> Any:
     return tqdm(total=total, desc="hands", unit="hand")
 
 
+def _whole(name: str, value: Any, low: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SimulationError(f"{name} must be a whole number, not {quote(value)}")
+    if low is not None and value < low:
+        raise SimulationError(f"{name} must be at least {low}, not {quote(value)}")
+    return value
+
+
+def check_bot(spec: Any) -> Bot:
+    """The bot ``spec`` names (``"random"``, ``"rules"``, ``"mc"``, ``"mc:200"``) or ``spec``
+    itself if it is a bot; :class:`SimulationError` naming the problem otherwise."""
+    if isinstance(spec, str):
+        name, sep, arg = spec.partition(":")
+        if name not in BOTS:
+            raise SimulationError(f"unknown bot {quote(spec)}; the bots are: {', '.join(BOTS)}"
+                                  " (mc:PLAYOUTS sets the Monte Carlo playouts)")
+        if sep and name != "mc":
+            raise SimulationError(f"bot {quote(spec)}: only mc takes a setting (mc:200)")
+        if sep and not (arg.isascii() and arg.isdigit() and int(arg) >= 1):
+            raise SimulationError(f"bot {quote(spec)}: the playouts of mc must be a whole "
+                                  "number of at least 1, like mc:200")
+    elif not _is_bot(spec):
+        raise SimulationError(f"{quote(spec)} is not a bot: give a name (random, rules, mc) or "
+                              "an object with a choose(observation, rng) method")
+    try:
+        return make_bot(spec)
+    except (ValueError, TypeError) as e:
+        raise SimulationError(str(e)) from None
+
+
+def _columns(max_seats: int) -> list[str]:
+    return [*COLUMNS, *(f"bot_{s}" for s in range(max_seats)),
+            *(f"score_{s}" for s in range(max_seats))]
+
+
+def _frame(rows: list[dict[str, Any]], columns: list[str], seed: int | None) -> pd.DataFrame:
+    import pandas as pd
+
+    df = pd.DataFrame(rows, columns=columns)
+    df["winner"] = df["winner"].astype("Int64")
+    for col in columns:
+        if col.startswith("score_"):
+            df[col] = df[col].astype("Int64")
+    if seed is not None:
+        df.attrs["seed"] = seed
+    return df
+
+
 def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
              players: int | Iterable[int] = 2, bots: str | Bot | Sequence[str | Bot] = "random",
              games: int = 100, seed: int = 0, *, workers: int | None = None,
@@ -163,6 +247,13 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
     ``Client`` or a ``concurrent.futures.Executor`` to run on instead. ``progress``: a tqdm
     bar (default: on for runs of :data:`PROGRESS_FROM` hands or more).
 
+    Every argument is checked before the first hand (:class:`SimulationError`). Hands are
+    handed out lazily, a few chunks ahead of the workers, so memory does not grow with
+    ``games``. An interrupt (Ctrl-C) stops the workers and raises
+    :class:`SimulationInterrupted` holding the hands finished so far. From a script, workers
+    need the call under ``if __name__ == "__main__":`` (each worker imports the script); run
+    at a script's top level, the hands are played in this process, with a warning saying so.
+
     Columns: ``hand`` (its number), ``seed`` (its deal), ``rules``, ``options`` (changed from
     the preset), ``variant`` (both), ``players``, ``bots`` (per seat, ``|``-separated),
     ``winner`` (the seat, or missing without a single winner), ``winners``, ``winner_bot``,
@@ -170,89 +261,297 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
     ``cards_drawn``, ``reshuffles``, ``points`` (what the hand paid: the sum of the seats'
     scores, signs dropped), then ``bot_<s>`` and ``score_<s>`` per seat.
     """
-    import pandas as pd
+    configs, max_seats = _configs(rules, players, bots, rotate)
+    _whole("games", games, 0)
+    _whole("seed", seed)
+    if workers is not None:
+        _whole("workers", workers, 1)
+    if chunk is not None:
+        _whole("chunk", chunk, 1)
+    import pandas as pd  # noqa: F401  (fail now, not after the run, without pandas)
 
-    rule_sets = [get_rules(r) if isinstance(r, str) else r
-                 for r in _as_list(rules, (str, RuleSet))]
-    sizes = [int(n) for n in _as_list(players, (int,))]
-    bot_list = _as_list(bots, (str,)) if not _is_bot(bots) else [bots]
+    columns = _columns(max_seats)
+    total = len(configs) * games
+    bar = _progress_bar(total, progress)
+    rows: dict[tuple[int, int], dict[str, Any]] = {}
+    try:
+        _execute(configs, games, seed, max_seats, workers, client, chunk, bar, rows)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.leave = False
+        raise SimulationInterrupted([rows[k] for k in sorted(rows)], total, columns) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    return _frame([rows[k] for k in sorted(rows)], columns, seed)
+
+
+def _configs(rules: Any, players: Any, bots: Any, rotate: bool) -> tuple[list[_Config], int]:
+    """The rule set × table size pairs of a run, every argument checked."""
+    rule_sets = []
+    for r in _as_list(rules, (str, RuleSet), "rules must be a preset name, a RuleSet"):
+        if isinstance(r, str):
+            try:
+                r = get_rules(r)
+            except ValueError as e:
+                raise SimulationError(str(e)) from None
+        elif not isinstance(r, RuleSet):
+            raise SimulationError(f"rules must be preset names or RuleSets, not {quote(r)}")
+        rule_sets.append(r)
+    sizes = [_whole("players", n, 2)
+             for n in _as_list(players, (int,), "players must be a whole number")]
+    bot_list = [bots] if _is_bot(bots) else _as_list(bots, (str,), "bots must be a bot")
     if not rule_sets or not sizes or not bot_list:
-        raise ValueError("simulate needs at least one rule set, table size and bot")
+        raise SimulationError("simulate needs at least one rule set, table size and bot")
     for b in bot_list:
-        make_bot(b)  # fail early on a bad name
-    if games < 0:
-        raise ValueError(f"games must not be negative, not {games}")
+        check_bot(b)  # fail early on a bad name
     configs = []
     for r in rule_sets:
         for n in sizes:
             if not r.min_players <= n <= r.max_players:
-                raise ValueError(f"{r.name} is for {r.min_players}-{r.max_players} players, "
-                                 f"not {n}")
+                raise SimulationError(f"{r.name} is for {r.min_players}-{r.max_players} "
+                                      f"players, not {n}")
             configs.append(_Config(_bare(r), n, tuple(bot_list), rotate))
-    max_seats = max(sizes)
-    tasks = [(c, h) for c in range(len(configs)) for h in range(games)]
-    bar = _progress_bar(len(tasks), progress)
-    try:
-        results = _execute(configs, tasks, seed, max_seats, workers, client, chunk, bar)
-    finally:
-        if bar is not None:
-            bar.close()
-    results.sort(key=lambda t: (t[0], t[1]))
-    columns = [*COLUMNS, *(f"bot_{s}" for s in range(max_seats)),
-               *(f"score_{s}" for s in range(max_seats))]
-    df = pd.DataFrame([row for _, _, row in results], columns=columns)
-    df["winner"] = df["winner"].astype("Int64")
-    for s in range(max_seats):
-        df[f"score_{s}"] = df[f"score_{s}"].astype("Int64")
-    df.attrs["seed"] = seed
-    return df
+    return configs, max(sizes)
 
 
 def _is_bot(value: Any) -> TypeGuard[Bot]:
     return not isinstance(value, str) and callable(getattr(value, "choose", None))
 
 
-def _execute(configs: list[_Config], tasks: list[tuple[int, int]], seed: int, max_seats: int,
-             workers: int | None, client: Any, chunk: int | None, bar: Any
-             ) -> list[tuple[int, int, dict[str, Any]]]:
-    slots = 8  # with a client
-    if client is None:
-        if workers is None:  # every core, unless the run is too small to pay
-            workers = 1 if len(tasks) < PARALLEL_FROM else os.cpu_count() or 1
-        workers = slots = max(1, int(workers))
-    size = chunk or max(1, min(250, math.ceil(len(tasks) / (4 * slots or 1))))
-    chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
-    if client is None and (workers == 1 or len(chunks) <= 1):
-        out = []
+def _chunks(n_configs: int, games: int, size: int, ramp: bool = True
+            ) -> Iterator[list[tuple[int, int]]]:
+    """The run's ``(config, hand)`` tasks in chunks of ``size``, made one at a time (memory
+    does not grow with ``games``). With ``ramp``, the first chunks are 1, 2, 4 … hands, so the
+    first results arrive at once even when a chunk of ``size`` hands takes minutes."""
+    step = 1 if ramp else size
+    for c in range(n_configs):
+        start = 0
+        while start < games:
+            k = min(step, games - start)
+            yield [(c, h) for h in range(start, start + k)]
+            start += k
+            step = min(2 * step, size)
+
+
+def _execute(configs: list[_Config], games: int, seed: int, max_seats: int,
+             workers: int | None, client: Any, chunk: int | None, bar: Any,
+             rows: dict[tuple[int, int], dict[str, Any]]) -> None:
+    """Play every hand, adding each finished chunk's rows to ``rows`` as it arrives."""
+    total = len(configs) * games
+    if workers is None:  # every core, unless the run is too small to pay
+        workers = 1 if total < PARALLEL_FROM else os.cpu_count() or 1
+    slots = 8 if client is not None else workers
+    size = chunk or max(1, min(250, math.ceil(total / (4 * slots))))
+    n_chunks = math.ceil(games / size) * len(configs)  # at least (the ramp adds a few)
+    chunks = _chunks(len(configs), games, size, ramp=chunk is None)
+
+    def done(part: list[tuple[int, int, dict[str, Any]]]) -> None:
+        for c, h, row in part:
+            rows[c, h] = row
+        if bar is not None:
+            bar.update(len(part))
+
+    if client is None and workers > 1 and total > 1 and _unguarded_script_call():
+        warnings.warn(
+            f"crazylab.simulate: playing in this process, not in {workers} worker processes: "
+            "this script starts the simulation when it is imported, and every worker process "
+            "imports it again. To use the workers, put the call under "
+            "`if __name__ == \"__main__\":`", RuntimeWarning, stacklevel=3)
+        workers = 1
+    if client is None and (workers == 1 or total <= 1):
         for part in chunks:
-            out += _run_chunk(configs, part, seed, max_seats)
-            if bar is not None:
-                bar.update(len(part))
-        return out
+            done(_run_chunk(configs, part, seed, max_seats))
+        return
     if client is not None:
         executor = client.get_executor() if hasattr(client, "get_executor") else client
-        return _gather(executor, configs, chunks, seed, max_seats, bar)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=min(slots, len(chunks)),
-                             mp_context=multiprocessing.get_context(method)) as pool:
-        return _gather(pool, configs, chunks, seed, max_seats, bar)
+        _gather(executor, configs, chunks, seed, max_seats, 2 * slots, done)
+        return
+    with _Pool(min(workers, max(n_chunks, 2)), configs, seed, max_seats) as pool:
+        pool.run(chunks, done)
 
 
-def _gather(executor: Any, configs: list[_Config], chunks: list[list[tuple[int, int]]],
-            seed: int, max_seats: int, bar: Any) -> list[tuple[int, int, dict[str, Any]]]:
-    from concurrent.futures import as_completed
+def _gather(executor: Any, configs: list[_Config], chunks: Iterator[list[tuple[int, int]]],
+            seed: int, max_seats: int, ahead: int, done: Any) -> None:
+    """Run the chunks on an executor, at most ``ahead`` of them submitted at a time."""
+    from concurrent.futures import FIRST_COMPLETED, wait
 
-    futures = {executor.submit(_run_chunk, configs, part, seed, max_seats): len(part)
-               for part in chunks}
-    out = []
-    for f in as_completed(futures):
-        out += f.result()
-        if bar is not None:
-            bar.update(futures[f])
-    return out
+    pending: set[Any] = set()
+    try:
+        for part in chunks:
+            pending.add(executor.submit(_run_chunk, configs, part, seed, max_seats))
+            if len(pending) >= ahead:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    done(f.result())
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                done(f.result())
+    finally:
+        for f in pending:
+            f.cancel()
+
+
+# -- worker processes --------------------------------------------------------------------------
+
+
+def _unguarded_script_call() -> bool:
+    """Whether this call runs at the top level of a script (``python script.py`` or ``-m``)
+    outside ``if __name__ == "__main__":`` (worker processes would run the script again)."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or not path:
+        return False  # python -c, a notebook, the REPL: nothing is imported again
+    name = getattr(main.__spec__, "name", None)
+    if name is not None and (name == "__main__" or name.endswith(".__main__")):
+        return False  # python -m package: multiprocessing does not import it again
+    if Path(path).stem == "ipython":
+        return False
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is vars(main)
+                                     and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return False  # called from a thread, or from code the script did not run itself
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, SyntaxError):
+        return True  # cannot tell: play here, which always works
+    line = frame.f_lineno
+    return not any(isinstance(node, ast.If) and _is_main_guard(node)
+                   and node.lineno <= line <= (node.end_lineno or line)
+                   for node in ast.walk(tree))
+
+
+def _is_main_guard(node: ast.If) -> bool:
+    """``if __name__ == "__main__":`` (either way round)."""
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)):
+        return False
+    parts = [test.left, *test.comparators]
+    names = {p.id for p in parts if isinstance(p, ast.Name)}
+    texts = {p.value for p in parts if isinstance(p, ast.Constant)}
+    return names == {"__name__"} and texts == {"__main__"}
+
+
+def _worker(tasks: Any, results: Any, configs: list[_Config], seed: int,
+            max_seats: int) -> None:
+    """A worker process: play chunks until told to stop (``None``) or the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    parent = os.getppid()
+
+    def orphaned() -> None:  # the parent was killed: stop at once, whatever is running
+        while True:
+            time.sleep(0.2)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=orphaned, daemon=True).start()
+    while True:
+        item = tasks.get()
+        if item is None:
+            return
+        try:
+            results.put((True, _run_chunk(configs, item, seed, max_seats)))
+        except Exception as e:
+            where = "".join(traceback.format_exception(e)[-3:]).rstrip()
+            try:
+                pickle.dumps(e)
+            except Exception:
+                e = RuntimeError(f"{type(e).__name__}: {e}")
+            e.add_note(f"(raised in a worker process, at:\n{where})")
+            results.put((False, e))
+
+
+def _short(e: BaseException) -> str:
+    text = str(e)
+    return f"{type(e).__name__}: {text if len(text) <= 120 else text[:119] + '…'}"
+
+
+class _Pool:
+    """Worker processes that take chunks from a queue, a few ahead of the results; on exit
+    (normal, an error or an interrupt) every worker is stopped and joined."""
+
+    def __init__(self, n: int, configs: list[_Config], seed: int, max_seats: int) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self.ahead = 2 * n
+        self.tasks = ctx.Queue()
+        self.results = ctx.Queue()
+        self.procs = [ctx.Process(target=_worker, name=f"crazylab-sim-{i}", daemon=True,
+                                  args=(self.tasks, self.results, configs, seed, max_seats))
+                      for i in range(n)]
+        main = threading.current_thread() is threading.main_thread()
+        # workers start with Ctrl-C ignored (a terminal sends it to every process of the group)
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            for p in self.procs:
+                p.start()
+        except (pickle.PicklingError, AttributeError, TypeError) as e:
+            self.stop(clean=False)
+            raise SimulationError(
+                f"the bots and rule sets cannot be sent to worker processes ({_short(e)}); "
+                "pass workers=1 to play in this process") from None
+        finally:
+            if main and old is not None:
+                signal.signal(signal.SIGINT, old)
+
+    def __enter__(self) -> _Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop(clean=exc[0] is None)
+
+    def run(self, chunks: Iterator[list[tuple[int, int]]], done: Any) -> None:
+        in_flight = 0
+        for part in chunks:
+            if in_flight >= self.ahead:
+                done(self._next())
+                in_flight -= 1
+            self.tasks.put(part)
+            in_flight += 1
+        for _ in range(in_flight):
+            done(self._next())
+
+    def _next(self) -> list[tuple[int, int, dict[str, Any]]]:
+        while True:
+            try:
+                ok, value = self.results.get(timeout=0.2)
+            except queue.Empty:
+                dead = [p for p in self.procs if p.exitcode is not None]
+                if dead:
+                    raise SimulationError(
+                        f"a worker process stopped (exit code {dead[0].exitcode}) before its "
+                        "hands were done. From a script, put the simulation under "
+                        "`if __name__ == \"__main__\":`; a bot class must come from a module "
+                        "the workers can import, not a notebook cell; or pass workers=1 to "
+                        "play in this process") from None
+                continue
+            if not ok:
+                raise value
+            return value  # type: ignore[no-any-return]
+
+    def stop(self, clean: bool) -> None:
+        if clean:
+            for _ in self.procs:
+                self.tasks.put(None)
+            for p in self.procs:
+                p.join(5)
+        started = [p for p in self.procs if p.pid is not None]
+        for p in started:
+            if p.is_alive():
+                p.terminate()
+        for p in started:
+            p.join(1)
+            if p.is_alive():
+                p.kill()
+                p.join(1)
+        for q in (self.tasks, self.results):
+            q.cancel_join_thread()  # never wait to flush chunks nobody will read
+            q.close()
 
 
 # -- command line ------------------------------------------------------------------------------
@@ -284,37 +583,125 @@ def add_simulate_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def check_out(path: str) -> Path:
+    """The ``--out`` file, checked before any hand is played: a .csv or .parquet name in a
+    folder that exists and can be written, not a folder itself (:class:`SimulationError`)."""
+    out = Path(path)
+    shown = quote(path)
+    if out.is_dir():
+        raise SimulationError(f"--out {shown} is a folder: name a file in it, like "
+                              f"{quote(str(out / 'hands.csv'))}")
+    if out.suffix not in (".csv", ".parquet"):
+        raise SimulationError(f"--out {shown}: the file must end in .csv or .parquet")
+    folder = out.parent
+    if not folder.is_dir():
+        raise SimulationError(f"--out {shown}: the folder {quote(str(folder))} does not exist "
+                              "(create it first)")
+    if out.suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise SimulationError(f"--out {shown}: writing Parquet needs pyarrow: pip install "
+                                  "'crazylab[lab]' (or write a .csv)") from None
+    try:  # the only sure test: create (and remove) a file where the results will go
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{out.name}.", suffix=".check"):
+            pass
+    except OSError as e:
+        raise SimulationError(f"--out {shown}: cannot write in {quote(str(folder))} "
+                              f"({e.strerror or e})") from None
+    return out
+
+
+def write_atomically(df: pd.DataFrame, out: Path) -> None:
+    """Write ``df`` to ``out`` (.csv or .parquet) through a temporary file in the same folder
+    and ``os.replace``: the file is the old one or the whole new one, never a truncated mix."""
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        if out.suffix == ".parquet":
+            df.to_parquet(tmp, index=False)
+        else:
+            df.to_csv(tmp, index=False)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM stops a simulation as Ctrl-C does (the finished hands are kept)."""
+    raise KeyboardInterrupt
+
+
+def _fail(message: str) -> int:
+    print(f"crazylab simulate: {message}", file=sys.stderr)
+    return 2
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Run ``crazylab simulate``; exit 0, or 2 for bad arguments."""
+    """Run ``crazylab simulate``: 0 done, 2 a bad command line (nothing played), 130
+    interrupted (the finished hands written to ``--out`` if given).
+
+    The whole command line is checked before the first hand: rule sets and options, table
+    sizes, bots, ``--games`` (at least 1), ``--workers`` (at least 1), and that ``--out`` can
+    be written."""
     from .engine.options import parse_option
     from .engine.rules import RulesError
 
     try:
-        options = dict(parse_option(item) for item in args.option)
+        options = dict(parse_option(item) for item in args.option)  # the typed schema
         rule_sets = [get_rules(name, **options) for name in args.rules]
         bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-        if args.out and not args.out.endswith((".csv", ".parquet")):
-            raise ValueError(f"--out {args.out!r}: the file must end in .csv or .parquet")
+        if not bots:
+            raise SimulationError(f"--bots {quote(args.bots)}: name at least one bot "
+                                  "(random, rules, mc, mc:PLAYOUTS)")
+        if args.games < 1:
+            raise SimulationError(f"--games must be at least 1, not {args.games}")
+        if args.workers is not None and args.workers < 1:
+            raise SimulationError(f"--workers must be at least 1, not {args.workers} (leave it "
+                                  "out to use every core)")
+        _configs(rule_sets, args.players or [2], bots, args.rotate)  # players × rules, bots
+        out = check_out(args.out) if args.out else None
+        import pandas as pd
+    except ImportError as e:
+        return _fail(f"the simulation lab needs pandas ({e}): pip install 'crazylab[lab]'")
+    except (RulesError, ValueError) as e:
+        return _fail(str(e))
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGTERM, _stop) if main else None  # `kill` keeps hands too
+    try:
         df = simulate(rule_sets, players=args.players or [2], bots=bots, games=args.games,
                       seed=args.seed, workers=args.workers, rotate=args.rotate,
                       progress=False if args.no_progress else None)
-    except (RulesError, ValueError, TypeError) as e:
-        print(f"crazylab simulate: {e}", file=sys.stderr)
-        return 2
-    import pandas as pd
-
+    except SimulationInterrupted as stop:
+        kept = ""
+        if out is not None and stop.rows:
+            write_atomically(stop.partial(), out)
+            kept = f"; the {len(stop.rows)} finished hands are in {out}"
+        elif out is not None:
+            kept = f"; no hand had finished, {out} was not written"
+        else:
+            kept = " (not saved: give --out FILE to keep the finished hands)"
+        print(f"crazylab simulate: interrupted after {len(stop.rows)} of {stop.total} "
+              f"hands{kept}", file=sys.stderr)
+        return 130
+    except SimulationError as e:
+        return _fail(str(e))
+    finally:
+        if main and old is not None:
+            signal.signal(signal.SIGTERM, old)
     from .lab import summary, win_rates
 
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print(summary(df).to_string())
         print()
         print(win_rates(df, by="bot").to_string(index=False))
-    if args.out:
-        if args.out.endswith(".parquet"):
-            df.to_parquet(args.out, index=False)
-        else:
-            df.to_csv(args.out, index=False)
-        print(f"\nwrote {len(df)} hands to {args.out}")
+    if out is not None:
+        write_atomically(df, out)
+        print(f"\nwrote {len(df)} hands to {out}")
     return 0
 
 
@@ -323,7 +710,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="crazylab")
     add_simulate_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["simulate", *(sys.argv[1:] if argv is None else argv)])
-    return args.func(args)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        print("crazylab simulate: interrupted", file=sys.stderr)
+        return 130
+    return code
 
 
 if __name__ == "__main__":

@@ -213,7 +213,7 @@ def test_quote_survives_values_whose_repr_fails():
     deep: list = []
     for _ in range(100_000):
         deep = [deep]
-    assert opts.quote(Broken()) == "<a Broken>"
+    assert opts.quote(Broken()).startswith("<a Broken")
     assert len(opts.quote(deep)) <= 80
     assert "digits" in opts.quote(10**5000)
     with pytest.raises(RulesError, match="draw_limit"):

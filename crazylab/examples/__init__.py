@@ -8,36 +8,51 @@ Beyond ``notation.md`` this loader accepts a few keys of its own, all optional: 
 and ``dealer`` at the top level (``dealer`` also in ``setup``), ``seed`` next to a ``setup``
 (it seeds later reshuffles and burials), ``match`` (``{"scores": [...], "target": N}``: match
 scores before the hand), and the expectations ``phase``, ``reshuffles``, ``winners``,
-``reason``, ``match_scores``, ``match_winner``.
+``reason``, ``match_scores``, ``match_winner``; and ``$schema`` (for editors).
+
+The format is the JSON Schema ``worked-example.schema.json`` next to this module
+(:data:`SCHEMA_PATH`, :func:`schema`). Loading checks, in order: the bytes (UTF-8, strict JSON,
+see :func:`parse_json`), the schema (with ``jsonschema``, imported only when a file is loaded),
+then what a schema cannot say (a preset, cards, moves, option values, a possible setup, seats
+that exist). Every refusal is an :class:`ExampleError` (a ``CrazylabError``) naming the file
+and the first problem, quoting at most ~80 characters of it.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..engine.cards import SUITS, Card, CardError, parse_suit, sort_key
+from ..engine.cards import SUITS, Card, parse_suit, sort_key
 from ..engine.events import Event
-from ..engine.game import Game, IllegalMove, SetupError
+from ..engine.game import Game, SetupError
 from ..engine.moves import PLAY, Move, MoveError
-from ..engine.pitch import LETTERS, PitchError, parse_letter, parse_pitch
-from ..engine.rules import RulesError, RuleSet
+from ..engine.pitch import LETTERS, PITCH_NAMES, parse_letter, parse_pitch
+from ..engine.rules import PRESETS, RuleSet
 from ..engine.rules import rules as get_rules
+from ..errors import CrazylabError, int_digits, quote
 
 EXAMPLES_DIR = Path(__file__).parent
-TOP_KEYS = {"title", "description", "rules", "options", "players", "setup", "steps", "seed",
-            "dealer", "match"}
-SETUP_KEYS = {"hands", "stock", "discard", "piles", "to_play", "suit", "pitch", "deck", "dealer"}
-STEP_KEYS = {"say", "move", "expect"}
-EXPECT_KEYS = {"legal", "legal_includes", "legal_excludes", "to_play", "top", "tops", "suit",
-               "pitch", "hands", "hand_sizes", "stock_size", "over", "winner", "scores", "error",
-               "phase", "reshuffles", "winners", "reason", "match_scores", "match_winner"}
+#: the JSON Schema of the format (``notation.md``), shipped with the package
+SCHEMA_PATH = EXAMPLES_DIR / "worked-example.schema.json"
+#: files larger than this are refused unread (a long saved game is well under 1 MB)
+MAX_BYTES = 16 * 1024 * 1024
+#: integers with more digits than this are refused while reading the JSON
+MAX_DIGITS = 40
+#: how deep a file may nest (the format itself needs 6 levels)
+MAX_DEPTH = 24
+#: errors the engine raises for bad data (``ValueError``: its own errors; ``TypeError`` and
+#: ``ArithmeticError``: values the engine does not check yet), turned into ``ExampleError``
+_DATA_ERRORS = (ValueError, TypeError, ArithmeticError)
 
 
-class ExampleError(ValueError):
-    """A worked-example file that is malformed or impossible (``crazylab replay`` exits 2)."""
+class ExampleError(CrazylabError):
+    """A worked-example file that is unusable: unreadable, not JSON, against the schema, or
+    impossible (``crazylab replay`` exits 2). The message names the file and the problem."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +98,7 @@ class Example:
             if step.move is not None:
                 try:
                     game.push(step.move)
-                except IllegalMove as e:
+                except ValueError as e:  # IllegalMove, or a move the parser refused
                     error = str(e)
             frames.append(Frame(i, step, game.copy(), tuple(game.events[before:]), error))
         return frames
@@ -102,18 +117,20 @@ class Example:
                 before = game.fingerprint()
                 try:
                     game.push(step.move)
-                except IllegalMove as e:
+                except ValueError as e:  # IllegalMove, or a move the parser refused
+                    message = _clip(str(e))
                     if not wants_error:
-                        problems.append(f"step {i}: move {step.move} was refused: {e}")
+                        problems.append(f"step {i}: move {quote(step.move)} was refused: "
+                                        f"{message}")
                         return game, problems
                     if isinstance(wants_error, str) and wants_error.lower() not in str(e).lower():
                         problems.append(f"step {i}: expected an error containing "
-                                        f"{wants_error!r}, got {str(e)!r}")
+                                        f"{quote(wants_error)}, got {quote(str(e))}")
                     if game.fingerprint() != before:
                         problems.append(f"step {i}: the refused move changed the game")
                 else:
                     if wants_error:
-                        problems.append(f"step {i}: expected {step.move} to be refused, "
+                        problems.append(f"step {i}: expected {quote(step.move)} to be refused, "
                                         "but it was played")
                         return game, problems
             problems += [f"step {i}: {p}" for p in check(game, step.expect, self.data)]
@@ -122,7 +139,7 @@ class Example:
 
 def list_examples() -> list[str]:
     """Names of the worked examples shipped with crazylab."""
-    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.json"))
+    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.json") if p != SCHEMA_PATH)
 
 
 def example_path(name: str) -> Path:
@@ -131,103 +148,366 @@ def example_path(name: str) -> Path:
 
 def load_example(source: str | Path | dict[str, Any]) -> Example:
     """Load and validate a worked example: a shipped name, a path, or a parsed dict.
-    Raises :class:`ExampleError` naming the problem; nothing is half-loaded."""
-    name = "example"
+
+    The file is read as UTF-8 JSON, checked against :data:`SCHEMA_PATH` (with the
+    ``jsonschema`` library: ``pip install 'crazylab[examples]'``), then for what a schema
+    cannot say (cards, moves, rule options, a possible setup). Raises :class:`ExampleError`
+    naming the problem, whatever the bytes; nothing is half-loaded."""
     if isinstance(source, dict):
-        data = source
-    else:
-        path = Path(source)
-        if not path.exists() and isinstance(source, str) and example_path(source).exists():
-            path = example_path(source)
-        name = path.stem
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ExampleError(f"{source}: no such file or shipped example") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ExampleError(f"{path}: not valid JSON ({e})") from None
-    return _validate(data, name)
+        return _validate(source, "example")
+    if not isinstance(source, (str, Path)):
+        raise ExampleError(f"load_example takes a name, a path or a dict, not "
+                           f"{type(source).__name__}")
+    path = _resolve(source)
+    return _validate(parse_json(_read(path), str(path)), path.stem, str(path))
 
 
-def _validate(data: Any, name: str) -> Example:
-    if not isinstance(data, dict):
-        raise ExampleError(f"{name}: a worked example is a JSON object")
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise ExampleError(f"{name}: unknown key(s) {', '.join(sorted(unknown))}")
-    for key in ("rules", "players"):
-        if key not in data:
-            raise ExampleError(f"{name}: '{key}' is required")
-    options = data.get("options", {}) or {}
-    if not isinstance(options, dict):
-        raise ExampleError(f"{name}: 'options' must be an object")
+def _resolve(source: str | Path) -> Path:
+    """The file ``source`` names: a path, else a shipped example's name."""
+    shown = _clip(str(source), 200)
+    if "\0" in str(source):
+        raise ExampleError(f"{quote(str(source), 200)}: not a usable path (it holds a NUL "
+                           "character)")
     try:
-        rs = get_rules(data["rules"], **options)
-    except RulesError as e:
-        raise ExampleError(f"{name}: {e}") from None
+        path = Path(source)
+        if path.exists():
+            return path
+        if isinstance(source, str) and "/" not in source and example_path(source).exists():
+            return example_path(source)
+    except (OSError, ValueError) as e:  # a name too long, an embedded NUL byte ...
+        raise ExampleError(f"{shown}: not a usable path ({_os_reason(e)})") from None
+    raise ExampleError(f"{shown}: no such file or shipped example")
+
+
+def _read(path: Path) -> str:
+    shown = _clip(str(path), 200)
+    try:
+        if path.is_dir():
+            raise ExampleError(f"{shown}: is a folder; name the .json files in it")
+        if not path.is_file():
+            raise ExampleError(f"{shown}: not a regular file")
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise ExampleError(f"{shown}: {size} bytes is too large for a worked example "
+                               f"(at most {MAX_BYTES})")
+        raw = path.read_bytes()[: MAX_BYTES + 1]
+    except OSError as e:
+        raise ExampleError(f"{shown}: cannot read it ({_os_reason(e)})") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ExampleError(f"{shown}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset "
+                           f"{e.start}); save the file as UTF-8") from None
+
+
+def _os_reason(e: BaseException) -> str:
+    return e.strerror if isinstance(e, OSError) and e.strerror else _clip(str(e))
+
+
+def parse_json(text: str, name: str = "example") -> Any:
+    """Strict JSON: no ``NaN``/``Infinity``, no number too large for a float (``1e400``),
+    no integer of more than :data:`MAX_DIGITS` digits, no repeated key, no nesting deeper than
+    :data:`MAX_DEPTH`. Raises :class:`ExampleError`."""
+    shown = _clip(name, 200)
+    try:
+        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant, object_pairs_hook=_object)
+    except _JSONValueError as e:
+        raise ExampleError(f"{shown}: not valid JSON: {e}") from None
+    except json.JSONDecodeError as e:
+        raise ExampleError(f"{shown}: not valid JSON: {e.msg} at line {e.lineno} column "
+                           f"{e.colno}") from None
+    except RecursionError:
+        raise ExampleError(f"{shown}: not usable: nested too deeply (a worked example "
+                           f"nests at most {MAX_DEPTH} levels)") from None
+    depth = _depth(data)
+    if depth > MAX_DEPTH:
+        raise ExampleError(f"{shown}: not usable: nested {depth} levels deep (a worked example "
+                           f"nests at most {MAX_DEPTH} levels)")
+    return data
+
+
+class _JSONValueError(ValueError):
+    """Raised by the JSON hooks below (``json`` passes it through)."""
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _JSONValueError(f"an integer of {digits} digits is too large "
+                              f"(at most {MAX_DIGITS} digits)")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _JSONValueError(f"the number {quote(text)} is too large")
+    return value
+
+
+def _parse_constant(text: str) -> Any:
+    raise _JSONValueError(f"{text} is not a JSON number")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _JSONValueError(f"the key {quote(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _depth(data: Any) -> int:
+    """How deeply ``data`` nests (iteratively: safe at any depth, and on a dict that holds
+    itself); more than :data:`MAX_DEPTH` is reported as ``MAX_DEPTH + 1``."""
+    deepest = 0
+    stack = [(data, 1)]
+    while stack:
+        value, d = stack.pop()
+        if isinstance(value, (dict, list, tuple)):
+            deepest = max(deepest, d)
+            if d > MAX_DEPTH:
+                return d
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((v, d + 1) for v in items if isinstance(v, (dict, list, tuple)))
+    return deepest
+
+
+def _huge_int(data: Any) -> int | None:
+    """The digit count of the first integer in ``data`` longer than :data:`MAX_DIGITS`."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, int) and int_digits(value) > MAX_DIGITS:
+            return int_digits(value)
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+    return None
+
+
+def _show(value: Any) -> str:
+    """A value from a file as a message shows it: as written when short, else quoted and cut."""
+    return value if isinstance(value, str) and len(value) <= 80 else quote(value)
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    """A message cut to ``limit`` characters (the engine's messages quote their input)."""
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
+
+
+# -- the schema --------------------------------------------------------------------------------
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The worked-example JSON Schema (draft 2020-12) as a dict."""
+    result: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return result
+
+
+@cache
+def _validator() -> Any:
+    try:
+        import jsonschema
+    except ImportError:
+        raise ExampleError("checking a worked-example file needs the jsonschema library: "
+                           "pip install 'crazylab[examples]'") from None
+    base = jsonschema.Draft202012Validator
+    # a JSON integer is a whole number written without a point: 1.0 is not a seat or a seed
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool))
+    strict = jsonschema.validators.extend(base, type_checker=checker)
+    strict.check_schema(schema())
+    return strict(schema())
+
+
+_TYPE_WORDS = {"integer": "a whole number", "string": "text", "boolean": "true or false",
+               "null": "null", "array": "a list", "object": "an object", "number": "a number"}
+
+
+def _where(path: list[Any]) -> str:
+    """``['steps', 1, 'expect', 'winner']`` → ``step 2: expect.winner``."""
+    prefix = ""
+    if len(path) >= 2 and path[0] == "steps" and isinstance(path[1], int):
+        prefix, path = f"step {path[1] + 1}", path[2:]
+    text = ""
+    for p in path:
+        text += f"[{p}]" if isinstance(p, int) else (f".{p}" if text else str(p))
+    if prefix:
+        return f"{prefix}: {text}" if text else prefix
+    return text or "the file"
+
+
+def _schema_message(error: Any) -> str:
+    """One line, in words, for a jsonschema ``ValidationError`` (input quoted, cut)."""
+    path = list(error.absolute_path)
+    where = _where(path)
+    kind, value, inst = error.validator, error.validator_value, error.instance
+    if "propertyNames" in error.schema_path:  # a key, not a value, is wrong
+        hint = error.schema.get("description")
+        return f"{where}: the key {quote(inst, 40)} is not allowed" + (
+            f" (a key here is {hint})" if hint else "")
+    if kind == "type":
+        kinds = [value] if isinstance(value, str) else list(value)
+        want = " or ".join(_TYPE_WORDS.get(k, k) for k in kinds)
+        hint = error.schema.get("description")
+        hint = f" ({hint})" if hint and kinds == ["string"] else ""
+        return f"{where} must be {want}{hint}, not {quote(inst)}"
+    if kind == "required":
+        missing = [k for k in value if k not in inst]
+        return f"'{missing[0]}' is required" + ("" if not path else f" in {where}")
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(k for k in inst if k not in allowed)
+        names = ", ".join(quote(k, 40) for k in extra[:5]) + (" …" if len(extra) > 5 else "")
+        head = f"step {path[1] + 1}: " if path[:1] == ["steps"] and len(path) > 1 else ""
+        if not path or (head and len(path) == 2):
+            what = "key(s)"
+        elif path == ["setup"]:
+            what = "setup key(s)"
+        elif head and path[2:] == ["expect"]:
+            what = "expectation(s)"
+        else:
+            head, what = "", f"key(s) in {where}"
+        return f"{head}unknown {what} {names} (allowed: {', '.join(allowed)})"
+    if kind == "pattern":
+        hint = error.schema.get("description")
+        return f"{where}: {quote(inst)} is not allowed" + (f" ({hint})" if hint else "")
+    if kind == "maxLength":
+        hint = error.schema.get("description")
+        hint = f" for {hint.split(':')[0]}" if hint else ""
+        return f"{where} is too long{hint} (at most {value} characters): {quote(inst, 40)}"
+    if kind == "maximum":
+        return f"{where} must be at most {value}, not {quote(inst)}"
+    if kind == "minimum":
+        return f"{where} must be at least {value}, not {quote(inst)}"
+    if kind == "enum":
+        choices = ", ".join("null" if v is None else str(v) for v in value)
+        return f"{where} must be one of {choices}, not {quote(inst)}"
+    return f"{where}: {_clip(error.message, 120)}"
+
+
+def check_schema(data: Any, name: str = "example") -> None:
+    """Check ``data`` against the worked-example schema; :class:`ExampleError` naming the
+    first problem (and how many more there are)."""
+    import jsonschema
+
+    try:
+        errors = list(_validator().iter_errors(data))
+    except (RecursionError, ValueError) as e:  # what the validator cannot even describe
+        raise ExampleError(f"{name}: not usable ({_clip(str(e), 100)})") from None
+    if not errors:
+        return
+    best = jsonschema.exceptions.best_match(errors)
+    more = len(errors) - 1
+    extra = f" (and {more} more problem{'s' * (more > 1)})" if more else ""
+    raise ExampleError(f"{name}: {_schema_message(best)}{extra}")
+
+
+# -- what the schema cannot say ---------------------------------------------------------------
+
+
+def _validate(data: Any, name: str, label: str | None = None) -> Example:
+    """The checked :class:`Example` called ``name``; messages begin with ``label``."""
+    title_name = name
+    name = _clip(label or name, 200)
+    if _depth(data) > MAX_DEPTH:
+        raise ExampleError(f"{name}: not usable: nested more than {MAX_DEPTH} levels deep")
+    digits = _huge_int(data)
+    if digits is not None:
+        raise ExampleError(f"{name}: an integer of {digits} digits is too large "
+                           f"(at most {MAX_DIGITS} digits)")
+    check_schema(data, name)
+    if data["rules"] not in PRESETS:
+        raise ExampleError(f"{name}: unknown rule set {quote(data['rules'])}; the presets are: "
+                           f"{', '.join(PRESETS)}")
+    try:
+        rs = get_rules(data["rules"], **data.get("options", {}))
+    except ValueError as e:
+        raise ExampleError(f"{name}: {_clip(str(e))}") from None
+    except _DATA_ERRORS as e:  # a value of the wrong kind the engine did not name
+        options = data.get("options", {})
+        culprit = next((k for k in options if _refused(data["rules"], k, options[k])), "")
+        raise ExampleError(f"{name}: options.{culprit}: a value of the wrong kind "
+                           f"({_clip(str(e))})") from None
     players = data["players"]
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise ExampleError(f"{name}: 'players' must be a number")
-    setup = data.get("setup")
-    if setup is not None:
-        if not isinstance(setup, dict):
-            raise ExampleError(f"{name}: 'setup' must be an object")
-        unknown = set(setup) - SETUP_KEYS
-        if unknown:
-            raise ExampleError(f"{name}: unknown setup key(s) {', '.join(sorted(unknown))}")
-    elif "seed" not in data:
+    if "setup" not in data and "seed" not in data:
         raise ExampleError(f"{name}: give a 'setup' or a 'seed'")
     try:
         _start(data, rs, players)  # proves the setup is possible
-    except (SetupError, CardError, PitchError, ValueError) as e:
-        raise ExampleError(f"{name}: impossible setup: {e}") from None
-    raw_steps = data.get("steps", [])
-    if not isinstance(raw_steps, list):
-        raise ExampleError(f"{name}: 'steps' must be a list")
+    except _DATA_ERRORS as e:
+        raise ExampleError(f"{name}: impossible setup: {_clip(str(e))}") from None
+    match = data.get("match", {})
+    if "scores" in match and len(match["scores"]) != players:
+        raise ExampleError(f"{name}: match.scores gives {len(match['scores'])} values for "
+                           f"{players} seats")
     steps = []
-    for i, raw in enumerate(raw_steps, 1):
-        if not isinstance(raw, dict):
-            raise ExampleError(f"{name}: step {i} must be an object")
-        unknown = set(raw) - STEP_KEYS
-        if unknown:
-            raise ExampleError(f"{name}: step {i}: unknown key(s) {', '.join(sorted(unknown))}")
-        expect = raw.get("expect", {}) or {}
-        if not isinstance(expect, dict):
-            raise ExampleError(f"{name}: step {i}: 'expect' must be an object")
-        unknown = set(expect) - EXPECT_KEYS
-        if unknown:
-            raise ExampleError(f"{name}: step {i}: unknown expectation(s) "
-                               f"{', '.join(sorted(unknown))}")
+    for i, raw in enumerate(data.get("steps", []), 1):
+        expect = raw.get("expect", {})
         move = raw.get("move")
-        if move is not None:
-            if not isinstance(move, str):
-                raise ExampleError(f"{name}: step {i}: 'move' must be a string")
-            if not expect.get("error"):
-                try:
-                    Move.parse(move)
-                except MoveError as e:
-                    raise ExampleError(f"{name}: step {i}: {e}") from None
+        if move is not None and not expect.get("error"):
+            try:
+                Move.parse(move)
+            except MoveError as e:
+                raise ExampleError(f"{name}: step {i}: {_clip(str(e))}") from None
+            except _DATA_ERRORS as e:
+                raise ExampleError(f"{name}: step {i}: {quote(move)} is not a move "
+                                   f"({_clip(str(e))})") from None
         try:
-            _check_expect_values(expect)
-        except (CardError, PitchError, MoveError, ValueError) as e:
-            raise ExampleError(f"{name}: step {i}: {e}") from None
-        steps.append(Step(str(raw.get("say", "")), move, expect))
-    return Example(name, str(data.get("title", name)), rs, players, tuple(steps), data,
-                   str(data.get("description", "")))
+            _check_expect_values(expect, rs, players)
+        except _DATA_ERRORS as e:
+            raise ExampleError(f"{name}: step {i}: {_clip(str(e))}") from None
+        steps.append(Step(raw.get("say", ""), move, expect))
+    return Example(title_name, data.get("title", title_name), rs, players, tuple(steps), data,
+                   data.get("description", ""))
 
 
-def _check_expect_values(expect: dict[str, Any]) -> None:
+def _refused(rules_name: str, key: str, value: Any) -> bool:
+    """Whether option ``key=value`` alone is refused (to name the culprit of an error)."""
+    try:
+        get_rules(rules_name, **{key: value})
+    except _DATA_ERRORS:
+        return True
+    return False
+
+
+def _check_expect_values(expect: dict[str, Any], rs: RuleSet, players: int) -> None:
+    """The values of one step's expectations that a schema cannot check (``ValueError``)."""
     for key in ("legal", "legal_includes", "legal_excludes"):
         for text in expect.get(key, []):
             Move.parse(text)
-    for key in ("top",):
-        if key in expect:
-            Card.parse(expect[key])
+    if "top" in expect:
+        Card.parse(expect["top"])
     for text in expect.get("tops", []):
         Card.parse(text)
-    for cards_ in (expect.get("hands") or {}).values():
+    if "tops" in expect and len(expect["tops"]) != rs.piles:
+        raise ValueError(f"tops lists {len(expect['tops'])} piles, but {rs.name} has {rs.piles}")
+    for seat, cards_ in expect.get("hands", {}).items():
+        _seat(f"hands key {quote(seat)}", int(seat), players)
         for text in cards_:
             Card.parse(text)
+    for key in ("to_play", "winner", "match_winner"):
+        if expect.get(key) is not None:
+            _seat(key, expect[key], players)
+    for seat in expect.get("winners", []):
+        _seat("winners", seat, players)
+    for key in ("hand_sizes", "scores", "match_scores"):
+        if key in expect and len(expect[key]) != players:
+            raise ValueError(f"{key} gives {len(expect[key])} values for {players} seats")
+    if expect.get("suit") is not None:
+        parse_suit(expect["suit"])
+    if expect.get("pitch") is not None:
+        (parse_letter if rs.call_kind == "letter" else parse_pitch)(expect["pitch"])
+
+
+def _seat(what: str, seat: int, players: int) -> None:
+    if not 0 <= seat < players:
+        raise ValueError(f"{what}: seat {quote(seat)} does not exist; the seats are "
+                         f"0 to {players - 1}")
 
 
 def _start(data: dict[str, Any], rs: RuleSet, players: int) -> Game:
@@ -256,15 +536,24 @@ def _start(data: dict[str, Any], rs: RuleSet, players: int) -> Game:
 def _canon_move(game: Game, text: str) -> str:
     m = Move.parse(text)
     if m.kind == PLAY and m.call is not None:
-        m = Move(PLAY, m.cards, game.canonical_call(m.call), m.pile)
+        m = Move(PLAY, m.cards, _canon_call(game.rules, m.call), m.pile)
     if m.kind == PLAY and m.pile == 0 and game.rules.piles == 1:
         m = Move(PLAY, m.cards, m.call, None)
     return str(m)
 
 
-def _same_pitch(game: Game, expected: str, got: str | None) -> bool:
-    if got is None:
-        return expected is None
+def _canon_call(rs: RuleSet, text: str) -> str:
+    """A call as the engine prints it: ``"d"`` → ``"D"``, ``"Db"`` → ``"C#"``."""
+    if rs.call_kind == "suit":
+        return SUITS[parse_suit(text)]
+    if rs.call_kind == "letter":
+        return LETTERS[parse_letter(text)]
+    return PITCH_NAMES[parse_pitch(text)]
+
+
+def _same_pitch(game: Game, expected: str | None, got: str | None) -> bool:
+    if got is None or expected is None:
+        return got is expected
     if game.rules.call_kind == "letter":
         return parse_letter(expected) == parse_letter(got)
     return parse_pitch(expected) == parse_pitch(got)
@@ -277,7 +566,7 @@ def check(game: Game, expect: dict[str, Any], data: dict[str, Any] | None = None
     got: Any
 
     def differ(key: str, want: Any, got: Any) -> None:
-        out.append(f"expected {key} {want}, got {got}")
+        out.append(f"expected {key} {_show(want)}, got {_show(got)}")
 
     if "legal" in expect:
         want = {_canon_move(game, t) for t in expect["legal"]}
@@ -288,10 +577,11 @@ def check(game: Game, expect: dict[str, Any], data: dict[str, Any] | None = None
                        f"(missing {missing}, unexpected {extra})")
     for t in expect.get("legal_includes", []):
         if not game.is_legal(t):
-            out.append(f"expected {t} to be legal, but it is not: {game.explain(t)}")
+            out.append(f"expected {_show(t)} to be legal, but it is not: "
+                       f"{_clip(game.explain(t))}")
     for t in expect.get("legal_excludes", []):
         if game.is_legal(t):
-            out.append(f"expected {t} to be illegal, but it is legal")
+            out.append(f"expected {_show(t)} to be illegal, but it is legal")
     if "to_play" in expect and game.to_play != expect["to_play"] and not game.over:
         differ("to_play", expect["to_play"], game.to_play)
     if "top" in expect and game.top != Card.parse(expect["top"]):
