@@ -6,14 +6,25 @@ import argparse
 import contextlib
 import io
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
+from .engine.options import parse_option
 from .engine.rules import PRESETS, RulesError
 from .engine.rules import rules as get_rules
 from .errors import quote
 from .examples import ExampleError, example_path, list_examples, load_example
+from .sim import (
+    SimulationError,
+    SimulationInterrupted,
+    check_out,
+    simulate,
+    table_configs,
+    write_atomically,
+)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -131,13 +142,108 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=cmd_play)
-    try:
-        from .sim import add_simulate_parser
-    except ImportError:  # the simulation lab is optional
-        pass
-    else:
-        add_simulate_parser(sub)
+    add_simulate_parser(sub)
     return parser
+
+
+# -- crazylab simulate ------------------------------------------------------------------------
+
+
+def add_simulate_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``crazylab simulate`` to an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "simulate", help="play many hands with bots; print a summary, write CSV or Parquet",
+        description="Play many hands with computer players and summarise them. Example: "
+                    "crazylab simulate crazy-eights-classic crazy-eights-quick -n 2 -n 4 "
+                    "--bots rules,random --games 2000 --out hands.parquet")
+    p.add_argument("rules", nargs="*", default=["crazy-eights"],
+                   help="preset names (default: crazy-eights)")
+    p.add_argument("-n", "--players", type=int, action="append",
+                   help="table size; repeat for several (default: 2)")
+    p.add_argument("--bots", default="random",
+                   help="comma-separated bots given to the seats in order, repeated as needed: "
+                        "random, rules, mc, mc:PLAYOUTS (default: random)")
+    p.add_argument("--games", type=int, default=1000, help="hands per rule set and table size")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a rule option for every rule set, e.g. draw_limit=2 (repeatable)")
+    p.add_argument("--rotate", action="store_true", help="move the bots one seat each hand")
+    p.add_argument("--out", help="write the hands to this .csv or .parquet file")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_simulate)
+    return p
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM stops a simulation as Ctrl-C does (the finished hands are kept)."""
+    raise KeyboardInterrupt
+
+
+def _fail(message: str) -> int:
+    print(f"crazylab simulate: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Run ``crazylab simulate``: 0 done, 2 a bad command line (nothing played), 130
+    interrupted (the finished hands written to ``--out`` if given).
+
+    The whole command line is checked before the first hand: rule sets and options, table
+    sizes, bots, ``--games`` (at least 1), ``--workers`` (at least 1), and that ``--out`` can
+    be written."""
+    try:
+        options = dict(parse_option(item) for item in args.option)  # the typed schema
+        rule_sets = [get_rules(name, **options) for name in args.rules]
+        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+        if not bots:
+            raise SimulationError(f"--bots {quote(args.bots)}: name at least one bot "
+                                  "(random, rules, mc, mc:PLAYOUTS)")
+        if args.games < 1:
+            raise SimulationError(f"--games must be at least 1, not {args.games}")
+        if args.workers is not None and args.workers < 1:
+            raise SimulationError(f"--workers must be at least 1, not {args.workers} (leave it "
+                                  "out to use every core)")
+        table_configs(rule_sets, args.players or [2], bots, args.rotate)  # players × rules, bots
+        out = check_out(args.out) if args.out else None
+        import pandas as pd
+    except ImportError as e:
+        return _fail(f"the simulation lab needs pandas ({e}): pip install 'crazylab[lab]'")
+    except (RulesError, ValueError) as e:
+        return _fail(str(e))
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGTERM, _stop) if main else None  # `kill` keeps hands too
+    try:
+        df = simulate(rule_sets, players=args.players or [2], bots=bots, games=args.games,
+                      seed=args.seed, workers=args.workers, rotate=args.rotate,
+                      progress=False if args.no_progress else None)
+    except SimulationInterrupted as stop:
+        kept = ""
+        if out is not None and stop.rows:
+            write_atomically(stop.partial(), out)
+            kept = f"; the {len(stop.rows)} finished hands are in {out}"
+        elif out is not None:
+            kept = f"; no hand had finished, {out} was not written"
+        else:
+            kept = " (not saved: give --out FILE to keep the finished hands)"
+        print(f"crazylab simulate: interrupted after {len(stop.rows)} of {stop.total} "
+              f"hands{kept}", file=sys.stderr)
+        return 130
+    except SimulationError as e:
+        return _fail(str(e))
+    finally:
+        if main and old is not None:
+            signal.signal(signal.SIGTERM, old)
+    from .lab import summary, win_rates
+
+    with pd.option_context("display.width", 120, "display.max_columns", 20):
+        print(summary(df).to_string())
+        print()
+        print(win_rates(df, by="bot").to_string(index=False))
+    if out is not None:
+        write_atomically(df, out)
+        print(f"\nwrote {len(df)} hands to {out}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,6 +23,7 @@ import pytest
 import crazylab as cl
 import crazylab.sim as sim
 from crazylab.cli import main
+from crazylab.cli import main as cli_main
 from crazylab.errors import CrazylabError
 from crazylab.sim import SimulationError, SimulationInterrupted, simulate
 
@@ -315,9 +316,9 @@ def test_an_error_in_a_worker_reaches_the_caller() -> None:
     assert "raised in a worker process" in "".join(e.value.__notes__)
 
 
-def test_python_dash_m_crazylab_sim_checks_its_command_line_too(
+def test_the_simulate_command_checks_its_command_line_in_process_too(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert sim.main(["--workers", "0"]) == 2
+    assert cli_main(["simulate", "--workers", "0"]) == 2
     assert "--workers must be at least 1" in capsys.readouterr().err
 
 
