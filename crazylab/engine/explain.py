@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .cards import SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display
+from .cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display, sort_key
 from .moves import DRAW, END, PASS, PLAY, Move, MoveError
 from .pitch import (
     LETTERS,
@@ -77,8 +77,11 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
             return why
     r = game.rules
     hand = game.hands[game.to_play]
-    playable = game.playable_cards()
     legal = game.legal_moves()
+    if r.final_ban or r.joker_only_if_no_suit:  # house rules take some fitting cards away
+        playable = sorted({x.card for x in legal if x.kind == PLAY}, key=sort_key)
+    else:
+        playable = game.playable_cards()
     if m.kind == DRAW:
         if game.phase == "chain":
             return ("You have already drawn this turn." if game.turn_draws else
@@ -130,6 +133,9 @@ def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: list[Move
     piles = range(r.piles) if m.pile is None else [m.pile]
     if not any(c in r.accepts[game.refs[p]] for p in piles):
         return mismatch(game, c, piles[0] if len(piles) == 1 else None)
+    why = house_rule(game, m, hand)
+    if why:
+        return why
     if r.piles > 1 and m.pile is None:
         options = sorted({x.pile for x in legal
                           if x.kind == PLAY and x.cards == m.cards and x.pile is not None})
@@ -143,6 +149,41 @@ def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: list[Move
             return (f"In this game an eight takes its own suit: play {m.top} with no call.")
         return f"{m.top.display} calls nothing: play it as {'+'.join(map(str, m.cards))}."
     return f"{m} is not legal now. Legal moves: {', '.join(map(str, legal))}."
+
+def final_card(rules: RuleSet, card: Card, counter: bool = False) -> str:
+    """Why ``card`` may not be the last card (A15), or ''."""
+    if counter:
+        if rules.final_counter_ban:
+            return ("You cannot go out on an action card in these rules, and a Jack "
+                    "countering is one (forbid_final_action, A15): take the penalty instead.")
+        return ""
+    if card not in rules.final_ban:
+        return ""
+    if rules.forbid_final_wild and rules.is_wild(card):
+        return (f"You cannot go out on a wild card in these rules ({card.display} would be "
+                "your last card; forbid_final_wild, A15): draw or pass as if you could not "
+                "play.")
+    return (f"You cannot go out on an action card in these rules ({card.display} would be "
+            "your last card; forbid_final_action, A15): draw or pass as if you could not "
+            "play.")
+
+
+def house_rule(game: ExplainView, m: Move, hand: list[Card]) -> str:
+    """Why a fitting play ``m`` is taken away by a house rule (A15, A6), or ''."""
+    r = game.rules
+    if len(m.cards) == len(hand):
+        why = final_card(r, m.top)
+        if why:
+            return why
+    if r.joker_only_if_no_suit and m.card == JOKER and game.phase in ("play", "chain"):
+        suit = game.active_suit(0)
+        held = [c for c in hand if suit is not None and c.suit == suit and c.rank != 8]
+        if held:
+            return (f"In these rules a joker may be played only when you hold no "
+                    f"{SUIT_NAMES[held[0].suit][:-1]}, the suit in force, and you hold "
+                    f"{display(sorted(held, key=sort_key))} (joker_only_if_no_suit, BR-Q42).")
+    return ""
+
 
 def mismatch(game: PileView, c: Card, pile: int | None) -> str:
     """Why card ``c`` fits no pile (or the given pile)."""

@@ -79,7 +79,7 @@ class HandResult:
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
                         "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
-                        "title", "variant", "_seen"})
+                        "title", "variant", "_seen", "_restrict", "_eager"})
 
 
 def _is_int(value: object) -> bool:
@@ -107,7 +107,8 @@ class Game:
     __slots__ = (
         # configuration and logs (not snapshot for undo: see _NOT_STATE)
         "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
-        "_undo", "_legal_cache", "_fits", "_one_pile", "_references",
+        "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_restrict",
+        "_eager",
         # the position
         "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
         "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
@@ -148,6 +149,10 @@ class Game:
         self._fits = _single_fits(r)
         self._one_pile = self._fits[0] if r.piles == 1 and not r.stacking else None
         self._references = r.references  # the rule set's table, at hand for every play
+        # house rules that take plays away (A15, A6): off in every preset, so the plain
+        # path pays one test of this flag
+        self._restrict = bool(r.final_ban) or r.joker_only_if_no_suit
+        self._eager = r.reshuffle_timing == "eager" and r.reshuffle != "never"  # A12
         self.variant = variant_for(r)
         self.variant_state = None if self.variant is None else self.variant.new_state()
         self._seen = VisibleLog(players)
@@ -457,6 +462,8 @@ class Game:
     def _legal_play(self) -> list[Move]:
         r = self.rules
         plays = self._plays(self.hands[self.to_play])
+        if self._restrict:
+            plays = self.restricted(plays, self.hands[self.to_play])
         if r.chain:  # musical game: play, or draw two (always possible, MU-Q37)
             return plays + [DRAW_MOVE] if (plays == [] or r.optional_play) else plays
         if plays and not r.voluntary_draw and (r.must_play_drawn or not self.turn_draws):
@@ -474,7 +481,32 @@ class Game:
         hand = self.hands[self.to_play]
         if (self.turn_plays == 0 and self.rules.post_draw_first_card == "drawn_only"):
             hand = list(filter(hand.__contains__, self.drawn))  # the drawn cards still held
+        if self._restrict:
+            return self.restricted(self._plays(hand), self.hands[self.to_play]) + [END_MOVE]
         return self._plays(hand) + [END_MOVE]
+
+    def restricted(self, plays: list[Move], hand: list[Card]) -> list[Move]:
+        """``plays`` without those the house rules take away on a normal turn: a last card
+        in :attr:`RuleSet.final_ban` (A15), and a joker while ``hand`` holds a card of the
+        active printed suit other than an eight (A6, ``joker_only_if_no_suit``)."""
+        r = self.rules
+        ban = r.final_ban
+        size = len(hand)
+        out = [m for m in plays if not (len(m.cards) == size and m.cards[-1] in ban)]
+        if r.joker_only_if_no_suit and JOKER in hand and self.suit_in_hand(hand) is not None:
+            out = [m for m in out if m.cards[0] != JOKER]
+        return out
+
+    def suit_in_hand(self, hand: list[Card]) -> Card | None:
+        """A card of ``hand`` whose printed suit is the active suit of pile 0, not an eight
+        (what forbids a joker under ``joker_only_if_no_suit``), or ``None``."""
+        suit = self.active_suit(0)
+        if suit is None:
+            return None
+        for c in sorted(hand):
+            if c.suit == suit and c.rank != 8:
+                return c
+        return None
 
     def _plays(self, hand: list[Card]) -> list[Move]:
         """Every play from ``hand``: each legal card (or same-rank stack) on each pile where it
@@ -791,14 +823,28 @@ class Game:
         self.hands[seat] += got
         fields = ("drew", seat, tuple(got), None, None, len(got), note)
         self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
+        if not self.stock_cards and self._eager:
+            self.eager_reshuffle()
         return got
 
-    def take_from_stock(self) -> Card | None:
+    def take_from_stock(self, eager: bool = True) -> Card | None:
+        """The top card of the stock, reshuffling first if it is empty and the rules allow
+        (lazy, C-9); ``None`` when no card can be had. With ``reshuffle_timing="eager"``
+        (A12) taking the last card reshuffles at once (unless ``eager`` is false)."""
         if not self.stock_cards:
             if not self.can_reshuffle():
                 return None
             self._reshuffle()
-        return self.stock_cards.pop()
+        c = self.stock_cards.pop()
+        if eager and self._eager and not self.stock_cards:
+            self.eager_reshuffle()
+        return c
+
+    def eager_reshuffle(self) -> None:
+        """A12: the stock was just emptied; reshuffle now if the rules allow and there is at
+        least one card under the piles' tops (else nothing happens and nothing counts)."""
+        if self.can_reshuffle():
+            self._reshuffle()
 
     def _reshuffle(self) -> None:
         """Every discard but each pile's top card (and its call) becomes the new stock."""

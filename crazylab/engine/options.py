@@ -331,10 +331,10 @@ FIELDS: dict[str, Option] = {o.name: o for o in (
     _opt("last_card_penalty", _INT, 2, "Cards drawn for a missing last-card call.", "V11 A14",
          low=0, high=10),
     _opt("forbid_final_wild", _BOOL, False, "An eight or joker may not be the last card.",
-         "V16 A15 SR-21", only=(False,)),
+         "V16 A15 SR-21"),
     _opt("forbid_final_action", _BOOL, False,
          "An action card (2, A, J as counter, Q, K, joker) may not be the last card.",
-         "V16 A15", only=(False,)),
+         "V16 A15"),
     # -- Crazy Breens
     _opt("stacking", _BOOL, False, "Several cards of one rank in one play.", "BR-12"),
     _opt("specials", _BOOL, False,
@@ -355,7 +355,7 @@ FIELDS: dict[str, Option] = {o.name: o for o in (
          "never.", "BR-Q21 BR-26", choices=("first_card", "any_card", "off")),
     _opt("mid_draw_applies_to", _CHOICE, "all_draws",
          "The mid-draw counter answers every draw penalty, or only the 2s'.", "BR-Q21 BR-26 A4",
-         choices=("all_draws", "twos_only"), only=("all_draws",)),
+         choices=("all_draws", "twos_only")),
     _opt("counter_stack", _BOOL, True, "A counter may be several Jacks.", "BR-Q19"),
     _opt("jack_counters_joker", _BOOL, True, "A Jack counters a joker's draw too.", "BR-Q14"),
     _opt("draw_passing", _BOOL, False,
@@ -365,12 +365,11 @@ FIELDS: dict[str, Option] = {o.name: o for o in (
          "A King's deck play flips again after any special card, not only a King.", "BR-Q10 A2",
          only=(False,)),
     _opt("queen_drop_count", _INT, 1, "Cards a Queen lets its player drop, one at a time.",
-         "BR-Q30 A3", low=1, high=4, only=(1,)),
+         "BR-Q30 A3", low=1, high=4),
     _opt("starter_queen_drop", _BOOL, True, "A Queen starter lets the dealer drop a card.",
          "BR-Q7"),
     _opt("joker_only_if_no_suit", _BOOL, False,
-         "A joker is legal only for a player holding no card of the active suit.", "BR-Q42 A6",
-         only=(False,)),
+         "A joker is legal only for a player holding no card of the active suit.", "BR-Q42 A6"),
     # -- the stock
     _opt("reshuffle", _CHOICE, "never",
          "When the stock is empty the discards (but the top cards) are reshuffled: never, up "
@@ -380,7 +379,7 @@ FIELDS: dict[str, Option] = {o.name: o for o in (
          "AP-12 AP-Q9", low=0, high=100),
     _opt("reshuffle_timing", _CHOICE, "lazy",
          "Reshuffle when a draw needs a card, or as soon as the stock is emptied.",
-         "AP-Q6 MU-Q11 C-9 A12", choices=("lazy", "eager"), only=("lazy",)),
+         "AP-Q6 MU-Q11 C-9 A12", choices=("lazy", "eager")),
     # -- scoring and the end
     _opt("scoring", _CHOICE, "winner_collects",
          "The winner collects the cards left in the other hands, each left card is -1, or "

@@ -44,7 +44,7 @@ from ..cards import (
     Card,
 )
 from ..events import Event
-from ..explain import mismatch
+from ..explain import final_card, mismatch
 from ..moves import (
     DRAW,
     DRAW_MOVE,
@@ -82,10 +82,12 @@ class BreensState:
     penalties: list[list[int]] = field(default_factory=list)  # [seat, draw, hits, drawn, source]
     jack: Card | None = None  # a Jack just drawn as a penalty card that may counter (BR-26)
     reshuffled: bool = False  # this action's King chain has reshuffled the stock (BR-Q27)
+    drops: int = 0  # Queen's drops the actor may still make (queen_drop_count, A3)
 
     def clone(self) -> BreensState:
         return BreensState(self.actor, self.starter, self.wait, list(self.hits), self.source,
-                           [list(e) for e in self.penalties], self.jack, self.reshuffled)
+                           [list(e) for e in self.penalties], self.jack, self.reshuffled,
+                           self.drops)
 
 
 def _entry(game: TurnAPI) -> list[int]:
@@ -139,8 +141,10 @@ def _king(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
 
 
 def _queen(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
-    """BR-21/BR-14: one optional drop (none if the hand is empty)."""
+    """BR-21/BR-14: one optional drop (none if the hand is empty); up to
+    ``queen_drop_count`` drops, one at a time (A3)."""
     st: BreensState = game.variant_state
+    st.drops += game.rules.queen_drop_count
     return "drop" if game.hands[st.actor] else None
 
 
@@ -169,7 +173,10 @@ def _deck_play(game: TurnAPI) -> str | None:
                 "reshuffles it only once (BR-Q27).")))
             return None
         st.reshuffled = game.can_draw()  # take_from_stock reshuffles if it can
-    c = game.take_from_stock()
+    before = game.reshuffles
+    c = game.take_from_stock(eager=not st.reshuffled)  # A12 eager: still once a chain
+    if game.reshuffles > before:
+        st.reshuffled = True
     if c is None:
         game.events.append(Event("flipped", actor, note="the King's deck play fizzles: no card "
                                  "is left to turn (BR-Q27)."))
@@ -193,6 +200,16 @@ def _run(game: TurnAPI, cards: tuple[Card, ...], declared: bool) -> None:
     if wait:
         st.wait = wait
         game.phase = wait
+    else:
+        _resume(game)
+
+
+def _resume(game: TurnAPI) -> None:
+    """An effect has resolved: the actor drops again while a Queen allows (A3), else the
+    action closes."""
+    st: BreensState = game.variant_state
+    if st.drops > 0 and game.hands[st.actor]:
+        st.wait = game.phase = "drop"
     else:
         _close(game)
 
@@ -242,6 +259,7 @@ def _start_action(game: TurnAPI, actor: int) -> None:
     st.penalties = []
     st.jack = None
     st.reshuffled = False
+    st.drops = 0
 
 
 # -- hooks called by the engine --------------------------------------------------------------
@@ -317,11 +335,13 @@ def _counters(game: TurnAPI, hand: list[Card], first: Card | None = None) -> lis
         return []
     firsts = sorted(jacks) if first is None else [first]
     stacking = game.rules.counter_stack
+    last_ok = not game.rules.final_counter_ban  # A15: no going out on a counter
     out: list[Move] = []
     for c in firsts:
         others = tuple(j for j in jacks if j != c) if stacking else ()
         for stack in ordered_stacks(c, others):
-            out.append(play_move(stack, None, None))
+            if last_ok or len(stack) < len(hand):
+                out.append(play_move(stack, None, None))
     return out
 
 
@@ -344,7 +364,11 @@ def _legal_penalty(game: TurnAPI) -> list[Move]:
 def _legal_drop(game: TurnAPI) -> list[Move]:
 
     out = []
-    for c in sorted(set(game.hands[game.to_play])):
+    hand = game.hands[game.to_play]
+    ban = game.rules.final_ban if len(hand) == 1 else frozenset()  # A15
+    for c in sorted(set(hand)):
+        if c in ban:
+            continue
         calls = SUITS if game.rules.calls_on_play(c) else [None]
         out += [play_move((c,), call, None) for call in calls]
     return out + [END_MOVE]
@@ -387,9 +411,11 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         game.turn_draws += 1
         game.drawn.extend(got)
         left = entry[1] - entry[3]
-        window = game.rules.mid_draw_counter
+        r = game.rules
+        window = r.mid_draw_counter
         if (got and got[0].rank == JACK and left > 0 and _can_counter(game, entry)
-                and (window == "any_card" or (window == "first_card" and entry[3] == 1))):
+                and (window == "any_card" or (window == "first_card" and entry[3] == 1))
+                and (r.mid_draw_applies_to == "all_draws" or entry[4] == TWO)):  # A4
             st.jack = got[0]
             return
         if got and left > 0 and game.can_draw():
@@ -413,10 +439,15 @@ def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
 
 def _apply_drop(game: TurnAPI, move: Move) -> None:
     seat = game.to_play
+    st: BreensState = game.variant_state
     if move.kind == END:
-        game.events.append(Event("dropped", seat, note="drops nothing after the Queen."))
+        note = ("drops nothing after the Queen." if st.drops >= game.rules.queen_drop_count
+                else "drops no more cards after the Queen.")
+        game.events.append(Event("dropped", seat, note=note))
+        st.drops = 0
         _close(game)
         return
+    st.drops -= 1
     game.place(seat, move)
     game.turn_plays += 1
     game.events.append(Event("dropped", seat, move.cards, note=(
@@ -432,7 +463,7 @@ def _apply_declare(game: TurnAPI, move: Move) -> None:
     game.calls[0] = game.parse_call(move.call)
     game.update_reference(0)
     game.events.append(Event("called", game.to_play, call=move.call))
-    _close(game)
+    _resume(game)
 
 
 # -- explaining ----------------------------------------------------------------------------------
@@ -471,6 +502,10 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
                     "(BR-22; no passing the hit on, BR-Q23).")
         if not _can_counter(game, entry):
             return "In these rules a Jack does not counter a joker's draw: take the penalty."
+        if entry[3] and st.jack is None and game.rules.mid_draw_applies_to == "twos_only" \
+                and entry[4] != TWO:
+            return ("In these rules a Jack drawn while taking a joker's draw is kept and "
+                    "cannot counter (mid_draw_applies_to='twos_only', A4): draw the rest.")
         if entry[3] and st.jack is None:
             return ("You have begun drawing your penalty: only a Jack drawn as the first card "
                     "can counter (BR-26); draw the rest.")
@@ -480,6 +515,10 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
         held = _held(game, m.cards)
         if held:
             return held
+        if len(m.cards) == len(game.hands[game.to_play]):
+            why = final_card(game.rules, m.top, counter=True)
+            if why:
+                return why
         if len(m.cards) > 1 and not game.rules.counter_stack:
             return "In these rules a counter is a single Jack."
         if m.call is not None:
@@ -505,11 +544,15 @@ def _explain_drop(game: TurnAPI, m: Move) -> str:
         return ("After your Queen you may drop one card from your hand (it need not match), "
                 "or say end to drop none (BR-21).")
     if len(m.cards) > 1:
-        return "The Queen lets you drop exactly one card, not a stack (BR-Q30)."
+        return "The Queen lets you drop exactly one card at a time, not a stack (BR-Q30)."
     held = _held(game, m.cards)
     if held:
         return held
     c = m.card
+    if len(game.hands[game.to_play]) == 1:
+        why = final_card(game.rules, c)
+        if why:
+            return why.replace("draw or pass as if you could not play", "say end")
     if m.call is None and game.rules.calls_on_play(c):
         return f"Dropping {c.display} needs a suit to be called, e.g. {c}:D."
     if m.call is not None and not game.rules.calls_on_play(c):

@@ -1,0 +1,339 @@
+"""House rules of rulings.md §6.5 (A1 ...) and §6.4 (V...): each non-default option value the
+engine plays, tested by its ruling id; refused moves explain why and change nothing."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import crazylab as cl
+from crazylab.engine.game import Game, IllegalMove
+from crazylab.engine.rules import rules
+from crazylab.engine.variants import breens as effects
+
+BR = "crazy-breens"
+
+
+def position(preset: str, hands: list[list[str]], discard: list[str], stock: list[str] = (),
+             *, to_play: int = 0, suit: str | None = None, **opts: object) -> Game:
+    return Game.from_position(rules(preset, **opts), len(hands), hands=hands, stock=stock,
+                              discard=discard, to_play=to_play, suit=suit, seed=11)
+
+
+def push(g: Game, *moves: str) -> Game:
+    for m in moves:
+        g.push(m)
+    return g
+
+
+def refused(g: Game, move: str, says: str) -> None:
+    before = g.fingerprint()
+    assert says.lower() in g.explain(move).lower(), g.explain(move)
+    with pytest.raises(IllegalMove, match=says):
+        g.push(move)
+    assert g.fingerprint() == before
+
+
+def kinds(g: Game, kind: str) -> list:
+    return [e for e in g.events if e.kind == kind]
+
+
+# -- A15 / V16: forbid_final_wild, forbid_final_action -------------------------------------------
+
+
+def test_A15_V16_forbid_final_wild_an_eight_may_not_be_the_last_card():
+    g = position("crazy-eights", [["8S"], ["3H", "4H"]], ["6C"], ["2D", "6H", "7C"],
+                 forbid_final_wild=True)
+    assert g.legal() == ["draw"]  # as if holding no legal card
+    refused(g, "8S:D", "cannot go out on a wild card")
+    refused(g, "8S", "cannot go out on a wild card")
+    push(g, "draw")  # 2D fits nothing, but the eight is no longer the last card
+    assert g.legal() == ["8S:C", "8S:D", "8S:H", "8S:S", "draw"]
+    push(g, "8S:H", "3H")
+    assert not g.over
+    assert not rules("crazy-eights").final_ban  # the default allows a final eight (SR-21)
+
+
+def test_A15_forbid_final_wild_with_an_empty_stock_passes():
+    g = position("crazy-eights", [["8S"], ["3H", "4H"]], ["6C"], forbid_final_wild=True)
+    assert g.legal() == ["pass"]
+    refused(g, "8S:C", "wild card")
+    push(g, "pass")
+    assert g.to_play == 1
+
+
+def test_A15_forbid_final_wild_the_music_joker_in_a_chain():
+    g = position("crazy-8s-music", [["5H", "JK"], ["3C", "4C"]], ["6H"], ["2C", "3D", "4S"],
+                 forbid_final_wild=True)
+    push(g, "5H")
+    assert g.phase == "chain" and g.legal() == ["end"]
+    refused(g, "JK:D", "wild card")
+
+
+def test_A15_forbid_final_action_breens_cards_and_the_jack_counter():
+    for card in ("2H", "AH", "QH", "KH"):
+        g = position(BR, [[card], ["3C", "4C"]], ["7H"], ["9S", "10S", "5H"],
+                     forbid_final_action=True)
+        assert g.legal() == ["draw"], card
+        refused(g, card, "cannot go out on an action card")
+    g = position(BR, [["JK"], ["3C", "4C"]], ["7H"], ["9S"], forbid_final_action=True)
+    refused(g, "JK:D", "action card")
+    # an eight is wild, not an action card; a 5 is neither
+    g = position(BR, [["8H"], ["3C", "4C"]], ["7H"], ["9S"], forbid_final_action=True)
+    push(g, "8H")
+    assert g.over and g.winner == 0
+    # a Jack as a counter may not be the last card; a matching Jack played normally may
+    g = position(BR, [["2C", "9C", "5D"], ["JH"], ["3S", "4S"]], ["7C"], ["9S", "10S", "6C"],
+                 forbid_final_action=True)
+    push(g, "2C")
+    assert g.legal() == ["draw"]
+    refused(g, "JH", "a Jack countering is one")
+    g = position(BR, [["JC"], ["3C", "4C"]], ["7C"], ["9S"], forbid_final_action=True)
+    push(g, "JC")
+    assert g.over
+
+
+def test_A15_forbid_final_action_a_queen_drop_may_not_be_a_last_action_card():
+    g = position(BR, [["QH", "KS"], ["3C", "4C"], ["3D", "4D"]], ["7H"], ["9S", "10S"],
+                 forbid_final_action=True)
+    push(g, "QH")
+    assert g.legal() == ["end"]
+    refused(g, "KS", "action card")
+    g = position(BR, [["QH", "5S"], ["3C", "4C"], ["3D", "4D"]], ["7H"], ["9S", "10S"],
+                 forbid_final_action=True)
+    push(g, "QH", "5S")
+    assert g.over and g.winner == 0
+
+
+def test_A15_forbid_final_action_stacks_and_the_plain_games():
+    g = position(BR, [["2H", "2S"], ["3C", "4C"]], ["7H"], ["9S"], forbid_final_action=True)
+    assert g.legal() == ["2H"]  # 2H+2S would empty the hand on a 2 (2S fits nothing)
+    # without the special cards only the joker acts (the music game's draw two)
+    assert rules("crazy-eights", forbid_final_action=True).final_ban == frozenset()
+    assert {str(c) for c in rules("crazy-8s-music", forbid_final_action=True).final_ban} \
+        == {"JK"}
+
+
+# -- A6: joker_only_if_no_suit (BR-Q42) -----------------------------------------------------------
+
+
+def test_A6_BR_Q42_a_joker_only_without_a_card_of_the_active_suit():
+    g = position(BR, [["JK", "5H", "7C"], ["3C", "4C"]], ["7H"], ["9S", "10S"],
+                 joker_only_if_no_suit=True)
+    assert sorted(g.legal()) == ["5H", "7C"]
+    refused(g, "JK:D", "hold no heart")
+    # a rank match and an eight (even of the active suit) do not forbid it
+    g = position(BR, [["JK", "7C", "8H"], ["3C", "4C"]], ["7H"], ["9S", "10S"],
+                 joker_only_if_no_suit=True)
+    assert {"JK:D", "7C", "8H:D"} <= set(g.legal())
+    # the suit in force after a called wild counts, not the wild's own
+    g = position(BR, [["JK", "3D", "5H"], ["3C", "4C"]], ["8H"], ["9S"], suit="D",
+                 joker_only_if_no_suit=True)
+    assert not any(m.startswith("JK") for m in g.legal())
+    assert any(m.startswith("JK") for m in position(
+        BR, [["JK", "3D", "5H"], ["3C", "4C"]], ["8H"], ["9S"], suit="D").legal())
+
+
+def test_A6_drops_and_deck_plays_are_unaffected():
+    g = position(BR, [["QH", "JK", "5H"], ["3C", "4C"], ["3S", "4S"]], ["7H"], ["9S", "10S"],
+                 joker_only_if_no_suit=True)
+    push(g, "QH")
+    assert "JK:C" in g.legal()  # the drop need not match, and may be a joker
+    push(g, "JK:C")
+    assert effects.pending(g)[0]["draw"] == 4
+    g = position(BR, [["KH", "5H", "9C"], ["3C", "4C"], ["3S", "4S"]], ["7H"], ["JK", "10S"],
+                 joker_only_if_no_suit=True)
+    push(g, "KH")  # the King turns the joker: it is played for seat 0 regardless
+    assert g.top == cl.card("JK") and g.phase == "declare"
+
+
+def test_A6_refused_where_no_suit_is_followed():
+    with pytest.raises(cl.RulesError, match="joker_only_if_no_suit needs suits"):
+        rules("crazy-8s-level-3", joker_only_if_no_suit=True)
+
+
+# -- A4: mid_draw_applies_to="twos_only" (BR-Q21, BR-26) ---------------------------------------
+
+
+def test_A4_BR_Q21_twos_only_a_jack_drawn_for_a_joker_is_kept():
+    hands = [["JK", "9C", "5C"], ["3C", "4D"], ["3H", "4H"]]
+    g = position(BR, hands, ["7S"], ["JH", "6D", "6H", "6S", "6C"],
+                 mid_draw_applies_to="twos_only")
+    push(g, "JK:D", "draw")
+    assert g.legal() == ["draw"]  # no counter window
+    refused(g, "JH", "cannot counter")
+    push(g, "draw", "draw", "draw")
+    assert "JH" in [str(c) for c in g.hands[1]] and g.to_play == 2
+    # the default: the same Jack counters
+    g = position(BR, hands, ["7S"], ["JH", "6D", "6H", "6S", "6C"])
+    push(g, "JK:D", "draw")
+    assert "JH" in g.legal()
+
+
+def test_A4_twos_only_a_jack_drawn_for_a_two_still_counters():
+    hands = [["2S", "9C", "5C"], ["3C", "4D"], ["3H", "4H"]]
+    g = position(BR, hands, ["7S"], ["JH", "6D", "6H"], mid_draw_applies_to="twos_only")
+    push(g, "2S", "draw")
+    assert sorted(g.legal()) == ["JH", "draw"]
+    push(g, "JH")
+    assert g.suit == "H" and g.to_play == 2
+
+
+# -- A12: reshuffle_timing="eager" (AP-Q6, MU-Q11) ---------------------------------------------
+
+
+def test_A12_AP_Q6_eager_reshuffles_when_the_last_stock_card_is_drawn():
+    setup = ([["3D", "4C"], ["QH", "JC"]], ["2S", "4S", "9H"], ["5C", "6C"])
+    g = position("crazy-eights-classic", *setup, reshuffle_timing="eager")
+    push(g, "draw")
+    assert (g.stock_size, g.reshuffles) == (1, 0)
+    push(g, "draw")  # the last stock card: the discards but the top are the stock at once
+    assert (g.stock_size, g.reshuffles, g.discard) == (2, 1, [cl.card("9H")])
+    assert g.legal() == ["draw"]  # the next decision already sees the new stock
+    events = [e.kind for e in g.events]
+    assert events[-2:] == ["drew", "reshuffled"]
+    lazy = position("crazy-eights-classic", *setup)
+    push(lazy, "draw", "draw")
+    assert (lazy.stock_size, lazy.reshuffles) == (0, 0)
+    push(lazy, "draw")
+    assert lazy.reshuffles == 1
+
+
+def test_A12_an_eager_reshuffle_with_nothing_under_the_top_does_not_count():
+    g = position("crazy-eights-classic", [["3D", "4C"], ["QH", "JC"]], ["9H"], ["5C"],
+                 reshuffle_timing="eager")
+    push(g, "draw")
+    assert (g.stock_size, g.reshuffles) == (0, 0)
+    assert g.legal() == ["pass"]
+
+
+def test_A12_MU_Q11_eager_in_the_music_draw_two_keeps_each_pile_top():
+    g = Game.from_position(rules("crazy-8s-level-2", reshuffle_timing="eager"), 2,
+                           hands=[["3C"], ["4C"]], stock=["5D", "6D"],
+                           piles=[["9S", "KS"], ["10H", "2H"]], to_play=0, seed=3)
+    push(g, "draw")
+    assert g.reshuffles == 1 and g.stock_size == 2 and g.tops == [cl.card("KS"), cl.card("2H")]
+
+
+def test_A12_eager_within_a_king_chain_still_reshuffles_once_BR_Q27():
+    hands = [["KH", "9C", "5C"], ["3C", "4D"], ["3H", "4H"]]
+    g = position(BR, hands, ["2D", "KD", "KS", "7H"], ["KC"], reshuffle_timing="eager")
+    push(g, "KH")  # turns KC (the last card): reshuffle now; the chain turns on
+    assert g.reshuffles == 1
+    assert not g.over
+
+
+# -- A3: queen_drop_count (BR-Q30) ----------------------------------------------------------------
+
+
+def test_A3_BR_Q30_queen_drop_count_drops_one_at_a_time_each_effect_first():
+    hands = [["QH", "AC", "8S", "9S", "5D"], ["3C", "4D"], ["3H", "4H"], ["3S", "4S"]]
+    g = position(BR, hands, ["7H"], ["10C", "10D", "10H"], queen_drop_count=3)
+    push(g, "QH", "AC")  # drop 1: an Ace's skip hit (assigned when the action closes)
+    assert g.phase == "drop" and g.to_play == 0
+    refused(g, "9S+5D", "one card at a time")
+    push(g, "8S:D")  # drop 2: the eight's call resolves before the next drop
+    assert (g.phase, g.suit) == ("drop", "D")
+    push(g, "9S")  # drop 3: the last one allowed
+    assert g.phase == "penalty" and g.to_play == 1
+    assert [e.kind for e in g.events].count("dropped") == 3
+    assert effects.pending(g)[0]["draw"] == 0  # the Ace's skip
+
+
+def test_A3_end_stops_dropping_and_a_dropped_queen_adds_drops():
+    hands = [["QH", "QC", "9S", "5D", "6S"], ["3C", "4D"], ["3H", "4H"]]
+    g = position(BR, hands, ["7H"], ["10C", "10D"], queen_drop_count=2)
+    push(g, "QH", "QC")  # drop 1 is a Queen: two more drops of its own
+    push(g, "9S", "5D")
+    assert g.phase == "drop"
+    push(g, "end")
+    assert (g.phase, g.to_play, g.top) == ("play", 1, cl.card("5D"))
+    # the default is one drop (BR-Q30)
+    g = position(BR, [["QH", "9S", "5D"], ["3C", "4D"]], ["7H"], ["10C"])
+    push(g, "QH", "9S")
+    assert g.to_play == 1
+
+
+def test_A3_a_king_dropped_turns_a_wild_declared_then_drops_resume():
+    hands = [["QH", "KC", "9S", "5D"], ["3C", "4D"], ["3H", "4H"]]
+    g = position(BR, hands, ["7H"], ["8D", "10D"], queen_drop_count=2)
+    push(g, "QH", "KC")  # the King's deck play turns 8D: seat 0 declares
+    assert g.phase == "declare"
+    push(g, "8D:S")
+    assert (g.phase, g.suit) == ("drop", "S")
+    push(g, "5D")
+    assert g.to_play == 1 and g.top == cl.card("5D")
+
+
+def test_A3_dropping_the_last_card_wins():
+    g = position(BR, [["QH", "9S", "5D"], ["3C", "4D"]], ["7H"], ["10C"], queen_drop_count=2)
+    push(g, "QH", "9S", "5D")
+    assert g.over and g.winner == 0
+
+
+# -- properties over random combinations of the house rules --------------------------------------
+
+#: every house-rule value the engine plays, by option (the presets' defaults are the others)
+HOUSE = {
+    "forbid_final_wild": [True],
+    "forbid_final_action": [True],
+    "joker_only_if_no_suit": [True],
+    "mid_draw_applies_to": ["twos_only"],
+    "reshuffle_timing": ["eager"],
+    "queen_drop_count": [2, 3],
+}
+
+
+def all_cards(game: Game) -> Counter:
+    return Counter([c for h in game.hands for c in h] + game.stock_cards
+                   + [c for p in game.piles for c in p])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**31))
+def test_random_house_rule_combinations_keep_every_invariant(data, seed):
+    """No card created or lost, refused moves change nothing, undo is exact, the game ends
+    and a saved game loads, whatever house rules are combined."""
+    from crazylab.examples import game_to_example, load_game
+
+    preset = data.draw(st.sampled_from(list(cl.PRESETS)))
+    chosen = data.draw(st.dictionaries(st.sampled_from(sorted(HOUSE)), st.just(None)))
+    opts = {k: data.draw(st.sampled_from(HOUSE[k])) for k in chosen}
+    try:
+        r = rules(preset, **opts)
+    except cl.RulesError:
+        return  # a combination the schema refuses (joker_only_if_no_suit on a level)
+    n = data.draw(st.integers(r.min_players, r.max_players))
+    game = Game.new(r, n, seed=seed)
+    deck = Counter(r.deck)
+    rng = random.Random(seed)
+    for _ in range(60):
+        assert all_cards(game) == deck
+        if game.over:
+            break
+        legal = game.legal_moves()
+        assert legal and len(set(legal)) == len(legal)
+        before = game.fingerprint()
+        for text in ("draw", "pass", "end", *(str(c) for c in rng.sample(r.deck, 3))):
+            if not game.is_legal(text):
+                with pytest.raises(IllegalMove) as e:
+                    game.push(text)
+                assert str(e.value)
+                assert game.fingerprint() == before
+        for m in rng.sample(legal, min(2, len(legal))):
+            assert game.explain(m) == ""
+            game.push(m)
+            game.undo()
+            assert game.fingerprint() == before
+        game.push(rng.choice(legal))
+    game.play_random(rng, max_moves=100_000)
+    assert all_cards(game) == deck and game.over
+    if game.result.reason == "OUT":
+        assert not game.hands[game.winner]
+        last = [e for e in game.events if e.kind == "played" and e.seat == game.winner][-1]
+        assert last.cards[-1] not in r.final_ban  # A15: nobody went out on a barred card
+    assert load_game(game_to_example(game)).fingerprint() == game.fingerprint()
