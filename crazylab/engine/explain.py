@@ -177,10 +177,10 @@ def house_rule(game: ExplainView, m: Move, hand: list[Card]) -> str:
             return why
     if r.joker_only_if_no_suit and m.card == JOKER and game.phase in ("play", "chain"):
         suit = game.active_suit(0)
-        held = [c for c in hand if suit is not None and c.suit == suit and c.rank != 8]
-        if held:
+        held = [c for c in hand if c.suit == suit and c.rank != 8]
+        if suit is not None and held:
             return (f"In these rules a joker may be played only when you hold no "
-                    f"{SUIT_NAMES[held[0].suit][:-1]}, the suit in force, and you hold "
+                    f"{SUIT_NAMES[suit][:-1]}, the suit in force, and you hold "
                     f"{display(sorted(held, key=sort_key))} (joker_only_if_no_suit, BR-Q42).")
     return ""
 
