@@ -285,6 +285,8 @@ HOUSE = {
     "mid_draw_applies_to": ["twos_only"],
     "reshuffle_timing": ["eager"],
     "queen_drop_count": [2, 3],
+    "starter_eight": ["first_player_declares"],
+    "starter_wild_declarer": ["first_player", "printed_suit"],
 }
 
 
@@ -337,3 +339,73 @@ def test_random_house_rule_combinations_keep_every_invariant(data, seed):
         last = [e for e in game.events if e.kind == "played" and e.seat == game.winner][-1]
         assert last.cards[-1] not in r.final_ban  # A15: nobody went out on a barred card
     assert load_game(game_to_example(game)).fingerprint() == game.fingerprint()
+
+
+# -- A13: starter_eight="first_player_declares" (AP-Q1); A7: starter_wild_declarer (BR-Q5) ------
+
+
+def deck_with_starter(preset: str, players: int, hands: list[list[str]], starter: str,
+                      **opts: object) -> Game:
+    """A stacked deck dealing ``hands`` (dealer = the last seat), then ``starter``."""
+    r = rules(preset, **opts)
+    size = r.hand_size_for(players)
+    order = [hands[k % players][k // players] for k in range(size * players)] + [starter]
+    rest = [str(c) for c in r.deck]
+    for c in order:
+        rest.remove(c)
+    return Game.from_deck(r, players, order + rest, seed=5)
+
+
+SR_HANDS = [["3C", "4C", "5C", "6D", "7D"], ["3H", "4H", "5H", "6S", "7S"]]
+
+
+def test_A13_AP_Q1_the_first_player_names_a_starter_eights_suit():
+    g = deck_with_starter("crazy-eights-classic", 3, [*SR_HANDS, ["9C", "9D", "9H", "9S", "10C"]],
+                          "8H", starter_eight="first_player_declares")
+    assert (g.phase, g.to_play, g.top) == ("declare", 0, cl.card("8H"))
+    assert g.legal() == ["8H:C", "8H:D", "8H:H", "8H:S"]
+    refused(g, "3C", "names the suit of the starter")
+    refused(g, "draw", "not a play and not a turn")
+    turns = g.turns
+    push(g, "8H:C")
+    # neither a play nor a turn: seat 0 now takes the first turn on clubs
+    assert (g.phase, g.to_play, g.suit, g.turns, g.hand_sizes[0]) == ("play", 0, "C", turns, 5)
+    assert {"3C", "4C", "5C"} <= set(g.legal())
+    g.undo()
+    assert g.phase == "declare" and g.suit == "H"
+
+
+def test_A13_other_starters_are_played_on_at_once_and_music_main_eights_refuse():
+    g = deck_with_starter("crazy-eights", 2, SR_HANDS, "6H", starter_eight="first_player_declares")
+    assert g.phase == "play"
+    with pytest.raises(cl.RulesError, match="needs eights that call a suit"):
+        rules("crazy-8s-music", starter_eight="first_player_declares")
+
+
+BR_HANDS = [["3D", "4D", "5D", "6D", "7D", "9D", "10D"],
+            ["3H", "4H", "5H", "6H", "7H", "9H", "10H"],
+            ["3S", "4S", "5S", "6S", "7S", "9S", "10S"]]
+
+
+def test_A7_BR_Q5_first_player_declares_a_starter_eight_as_no_turn():
+    g = deck_with_starter(BR, 3, BR_HANDS, "8C", starter_wild_declarer="first_player")
+    assert (g.phase, g.to_play) == ("declare", 0)
+    refused(g, "3D", "starter_wild_declarer='first_player'")
+    push(g, "8C:D")
+    assert (g.phase, g.to_play, g.suit) == ("play", 0, "D")
+    # the default: the dealer (seat 2) names it
+    g = deck_with_starter(BR, 3, BR_HANDS, "8C")
+    assert (g.phase, g.to_play) == ("declare", 2)
+
+
+def test_A7_first_player_declares_a_starter_joker_then_takes_its_hit():
+    g = deck_with_starter(BR, 3, BR_HANDS, "JK", starter_wild_declarer="first_player")
+    assert (g.phase, g.to_play) == ("declare", 0)
+    push(g, "JK:S")
+    assert (g.phase, g.to_play, g.suit) == ("penalty", 0, "S")
+    assert effects.pending(g)[0]["draw"] == 4
+    # printed_suit: an eight keeps its suit, a joker is the dealer's to declare
+    g = deck_with_starter(BR, 3, BR_HANDS, "JK", starter_wild_declarer="printed_suit")
+    assert (g.phase, g.to_play) == ("declare", 2)
+    g = deck_with_starter(BR, 3, BR_HANDS, "8C", starter_wild_declarer="printed_suit")
+    assert (g.phase, g.to_play, g.suit) == ("play", 0, "C")

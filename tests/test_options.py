@@ -570,8 +570,8 @@ def test_A16_must_play_is_not_voluntary_draw():
 def test_BR_Q5_A7_starter_wild_declarer():
     assert rules("crazy-breens", starter_wild_declarer="dealer") == PRESETS["crazy-breens"]
     assert rules("crazy-breens", starter_wild_declarer="printed_suit").starter_eight == "keep"
-    with pytest.raises(RulesError, match="starter_wild_declarer='first_player' is ruled"):
-        rules("crazy-breens", starter_wild_declarer="first_player")
+    assert rules("crazy-breens", starter_wild_declarer="first_player").starter_eight == \
+        "first_player_declares"
 
 
 def test_BR_Q40_blocked_winner():
@@ -610,7 +610,6 @@ def test_value_spellings_of_the_rulings():
 PENDING = {
     "jump_in": True, "last_card_call": True, "extra_hits_cost_turns": True,
     "draw_passing": True, "flip_again_on_any_special": True, "games_in_match": 3,
-    "starter_eight": "first_player_declares",
 }
 
 
@@ -687,7 +686,8 @@ def test_the_new_rule_set_data_options_each_have_a_worked_example():
             used.setdefault(option, name)
     for option in ("hand_size_by_players", "card_values", "allow_unison_in_levels", "decks",
                    "level", "forbid_final_wild", "forbid_final_action", "joker_only_if_no_suit",
-                   "mid_draw_applies_to", "reshuffle_timing", "queen_drop_count"):
+                   "mid_draw_applies_to", "reshuffle_timing", "queen_drop_count",
+                   "starter_eight", "starter_wild_declarer"):
         assert option in used, option
         without = json.loads(example_path(used[option]).read_text(encoding="utf-8"))
         del without["options"][option]

@@ -68,6 +68,12 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
     if game.result:
         return "The hand is over: start a new hand to play again."
     variant = game.variant
+    if game.phase == "declare" and variant is None:
+        calls = ", ".join(map(str, game.legal_moves()))
+        top = game.legal_moves()[0].top
+        return (f"Before the first turn seat {game.to_play} names the suit of the starter "
+                f"{top.display} (starter_eight='first_player_declares', A13): say one of "
+                f"{calls}. Naming it is not a play and not a turn.")
     if game.phase not in ("play", "chain") and variant is not None:
         return variant.explain(game, m) or (
             f"{m} is not legal now. Legal moves: {', '.join(map(str, game.legal_moves()))}.")

@@ -290,6 +290,21 @@ class Game:
         if self.variant is not None:
             self.variant.starter(self)
         self.begin_turn()
+        if self.variant is None and self.undeclared_piles():
+            # A13: the first player names a starter eight's suit before the first turn
+            self.phase = "declare"
+
+    def undeclared_piles(self) -> list[int]:
+        """Piles whose starter is a wild still waiting for its call (A13, A9): an eight with
+        ``starter_eight="first_player_declares"``. Only the plain turn machine asks."""
+        r = self.rules
+        if r.starter_eight != "first_player_declares":
+            return []
+        out = []
+        for p, pile in enumerate(self.piles):
+            if self.calls[p] is None and pile[-1].rank == 8 and not pile[-1].is_joker:
+                out.append(p)
+        return out
 
     def _turn_starter(self, pile: int) -> None:
         r = self.rules
@@ -435,6 +450,8 @@ class Game:
                 legal = self._legal_chain()
             elif phase == "over":
                 legal = []
+            elif phase == "declare" and self.variant is None:
+                legal = self._legal_declare()
             else:
                 legal = [] if self.variant is None else self.variant.legal(self)
             self._legal_cache = legal
@@ -476,6 +493,15 @@ class Game:
                 return plays + [PASS_MOVE]
             return plays
         return [DRAW_MOVE] if limit_ok and self.can_draw() else [PASS_MOVE]
+
+    def _legal_declare(self) -> list[Move]:
+        """The calls for the first starter wild waiting for one (A13): ``8S:D`` …"""
+        p = self.undeclared_piles()[0]
+        pile = p if self.rules.piles > 1 else None
+        out = []
+        for call in self.rules.call_texts:
+            out.append(play_move((self.piles[p][-1],), call, pile))
+        return out
 
     def _legal_chain(self) -> list[Move]:
         hand = self.hands[self.to_play]
@@ -750,8 +776,20 @@ class Game:
                 return self.end_turn()
             if kind == END and phase == "chain":
                 return self.end_turn()
+        if phase == "declare" and self.variant is None:
+            return self._declare(m)
         if self.variant is not None:
             self.variant.apply(self, m)
+
+    def _declare(self, m: Move) -> None:
+        """A starter wild's call (A13): neither a play nor a turn."""
+        p = m.pile or 0
+        assert m.call is not None  # every legal declaration calls
+        self.calls[p] = self.parse_call(m.call)
+        self.update_reference(p)
+        self.events.append(event("called", self.to_play, (), m.call, m.pile))
+        if not self.undeclared_piles():
+            self.phase = "play"
 
     def _play(self, m: Move) -> None:
         seat = self.to_play

@@ -134,6 +134,9 @@ class RuleSet:
             problems.append("starter_eight='dealer_declares' makes a starter eight the "
                             "dealer's play, which only the special cards (specials=True) "
                             "resolve; use 'keep' for its printed suit")
+        if self.starter_eight == "first_player_declares" and self.eights == "own_suit":
+            problems.append("starter_eight='first_player_declares' needs eights that call a "
+                            "suit (here an eight takes its own suit)")
         if self.starter_joker == "apply" and not self.specials:
             problems.append("starter_joker='apply' makes a starter joker the dealer's play, "
                             "which only the special cards (specials=True) resolve")

@@ -281,6 +281,9 @@ def starter(game: TurnAPI) -> None:
         wait = _effect(game, (top,), declared)
     if wait:
         st.wait = wait  # begin_turn puts the dealer in this phase
+        if (wait == "declare" and r.starter_eight == "first_player_declares"
+                and len(game.piles[0]) == 1):
+            game.to_play = (game.dealer + 1) % game.n  # A7: the first player names it
         return
     _assign(game)
     st.starter = False
@@ -563,6 +566,9 @@ def _explain_drop(game: TurnAPI, m: Move) -> str:
 def _explain_declare(game: TurnAPI, m: Move) -> str:
     top = game.top
     how = ", ".join(f"{top}:{s}" for s in SUITS)
+    if game.to_play != game.variant_state.actor:
+        return (f"Seat {game.to_play} names the suit of the starter {top.display} before the "
+                f"first turn (starter_wild_declarer='first_player', A7): say {how}.")
     return (f"Seat {game.to_play} must call a suit for {top.display}, which was played for "
             f"them: say {how}.")
 
