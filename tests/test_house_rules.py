@@ -287,6 +287,8 @@ HOUSE = {
     "queen_drop_count": [2, 3],
     "starter_eight": ["first_player_declares"],
     "starter_wild_declarer": ["first_player", "printed_suit"],
+    "last_card_call": [True],
+    "last_card_penalty": [0, 4],
 }
 
 
@@ -320,7 +322,8 @@ def test_random_house_rule_combinations_keep_every_invariant(data, seed):
         legal = game.legal_moves()
         assert legal and len(set(legal)) == len(legal)
         before = game.fingerprint()
-        for text in ("draw", "pass", "end", *(str(c) for c in rng.sample(r.deck, 3))):
+        cards = [str(c) for c in rng.sample(r.deck, 3)]
+        for text in ("draw", "pass", "end", *cards, *(f"{c}!" for c in cards)):
             if not game.is_legal(text):
                 with pytest.raises(IllegalMove) as e:
                     game.push(text)
@@ -409,3 +412,69 @@ def test_A7_first_player_declares_a_starter_joker_then_takes_its_hit():
     assert (g.phase, g.to_play) == ("declare", 2)
     g = deck_with_starter(BR, 3, BR_HANDS, "8C", starter_wild_declarer="printed_suit")
     assert (g.phase, g.to_play, g.suit) == ("play", 0, "C")
+
+
+# -- A14 / V11: last_card_call, last_card_penalty ----------------------------------------------
+
+
+def test_A14_V11_a_play_leaving_one_card_carries_the_call():
+    setup = ([["6C", "9D"], ["3H", "4H", "5S"]], ["6H"], ["2C", "3C", "4C"])
+    g = position("crazy-eights", *setup, last_card_call=True)
+    assert g.legal() == ["6C", "6C!", "draw"]
+    push(g, "6C!")
+    assert g.hand_sizes == [1, 3] and g.stock_size == 3 and g.to_play == 1
+    assert kinds(g, "last_card")[-1].note == "calls last card!"
+    g = position("crazy-eights", *setup, last_card_call=True)
+    push(g, "6C")  # forgotten: the penalty, at once
+    assert g.hand_sizes == [3, 3] and g.stock_size == 1 and g.to_play == 1
+    g = position("crazy-eights", *setup, last_card_call=True, last_card_penalty=4)
+    push(g, "6C")  # a penalty bigger than the stock is what the stock holds
+    assert g.hand_sizes == [4, 3] and g.stock_size == 0
+
+
+def test_A14_the_call_where_it_does_not_belong_is_refused():
+    g = position("crazy-eights", [["6C", "9D", "KH"], ["3H", "4H"]], ["6H"], ["2C"],
+                 last_card_call=True)
+    refused(g, "6C!", "would leave you 2 cards")
+    assert "!" not in "".join(g.legal())
+    off = position("crazy-eights", [["6C", "9D"], ["3H", "4H"]], ["6H"], ["2C"])
+    refused(off, "6C!", "no last-card call in these rules")
+    # going out needs no call, but saying it is no fault
+    g = position("crazy-eights", [["6C"], ["3H", "4H"]], ["6H"], ["2C"], last_card_call=True)
+    assert g.legal() == ["6C", "draw"]
+    push(g, "6C!")
+    assert g.over and g.winner == 0
+
+
+def test_A14_notation_round_trips_and_old_moves_are_unchanged():
+    for text in ("6C!", "8S:D!", "2H+2S!", "5H@1!", "8S@0:E!"):
+        m = cl.Move.parse(text)
+        assert m.last and str(m) == text and cl.Move.parse(str(m)) == m
+    for text in ("6C", "8S:D", "2H+2S", "draw", "pass", "end"):
+        m = cl.Move.parse(text)
+        assert not m.last and str(m) == text
+    with pytest.raises(cl.MoveError, match="last-card call of a play"):
+        cl.Move.parse("draw!")
+
+
+def test_A14_in_breens_drops_counters_and_stacks():
+    g = position(BR, [["QH", "5S", "9C"], ["3C", "4C"], ["3D", "4D"]], ["7H"], ["9S", "10S"],
+                 last_card_call=True)
+    assert g.legal() == ["QH"]  # leaves two cards
+    push(g, "QH")
+    assert set(g.legal()) == {"5S", "5S!", "9C", "9C!", "end"}
+    push(g, "5S")
+    assert g.hand_sizes[0] == 3  # forgot: two penalty cards
+    g = position(BR, [["2C", "9C", "5D"], ["JH", "JS", "3H"], ["3S", "4S"]], ["7C"],
+                 ["9S", "10S", "6C"], last_card_call=True)
+    push(g, "2C")
+    assert {"JH+JS!", "JS+JH!", "JH+JS"} <= set(g.legal())
+    push(g, "JS+JH!")
+    assert g.hand_sizes[1] == 1 and g.to_play == 2
+
+
+def test_A14_in_the_music_chain():
+    g = position("crazy-8s-music", [["5H", "5C", "9C"], ["3D", "4D"]], ["6H"], ["2S", "3S"],
+                 last_card_call=True)
+    push(g, "5H", "5C")  # forgot the call mid-chain: two cards at once, and the chain goes on
+    assert g.hand_sizes[0] == 3 and g.phase == "chain"

@@ -67,6 +67,17 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
         return ""
     if game.result:
         return "The hand is over: start a new hand to play again."
+    if m.kind == PLAY and m.last:
+        plain = str(m)[:-1]
+        if not game.rules.last_card_call:
+            return f"There is no last-card call in these rules: play {plain} without '!'."
+        if game.phase == "declare":
+            return f"Naming a suit is not a play, so there is no last-card call: say {plain}."
+        left = len(game.hands[game.to_play]) - len(m.cards)
+        if left != 1:
+            return (f"'!' calls your last card, but {plain} would leave you {left} cards: "
+                    f"play it without '!' (last_card_call, A14).")
+        m = m._replace(last=False)
     variant = game.variant
     if game.phase == "declare" and variant is None:
         calls = ", ".join(map(str, game.legal_moves()))

@@ -79,7 +79,8 @@ class HandResult:
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
                         "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
-                        "title", "variant", "_seen", "_restrict", "_eager"})
+                        "title", "variant", "_seen", "_restrict", "_eager",
+                        "_last_call"})
 
 
 def _is_int(value: object) -> bool:
@@ -108,7 +109,7 @@ class Game:
         # configuration and logs (not snapshot for undo: see _NOT_STATE)
         "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
         "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_restrict",
-        "_eager",
+        "_eager", "_last_call",
         # the position
         "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
         "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
@@ -153,6 +154,7 @@ class Game:
         # path pays one test of this flag
         self._restrict = bool(r.final_ban) or r.joker_only_if_no_suit
         self._eager = r.reshuffle_timing == "eager" and r.reshuffle != "never"  # A12
+        self._last_call = r.last_card_call  # A14: plays leaving one card carry the call
         self.variant = variant_for(r)
         self.variant_state = None if self.variant is None else self.variant.new_state()
         self._seen = VisibleLog(players)
@@ -454,8 +456,22 @@ class Game:
                 legal = self._legal_declare()
             else:
                 legal = [] if self.variant is None else self.variant.legal(self)
+            if self._last_call and phase != "declare":
+                legal = self.with_last_calls(legal)
             self._legal_cache = legal
         return legal
+
+    def with_last_calls(self, legal: list[Move]) -> list[Move]:
+        """``legal`` with each play that leaves exactly one card also offered with the
+        last-card call, right after it (``6C``, ``6C!``; A14): both are legal, and the play
+        without the call costs ``last_card_penalty`` cards."""
+        keep = len(self.hands[self.to_play]) - 1
+        out: list[Move] = []
+        for m in legal:
+            out.append(m)
+            if m.kind == PLAY and len(m.cards) == keep:
+                out.append(play_move(m.cards, m.call, m.pile, True))
+        return out
 
     def legal(self) -> list[str]:
         """The legal moves in canonical notation."""
@@ -724,7 +740,7 @@ class Game:
                           if x.kind == PLAY and x.cards == m.cards}
             if len(candidates) == 1:
                 pile = candidates.pop()
-        return play_move(m.cards, call, pile)
+        return play_move(m.cards, call, pile, m.last)
 
     def canonical_call(self, text: str) -> str:
         kind = self.rules.call_kind
@@ -755,6 +771,9 @@ class Game:
         legal = self.legal_moves()
         if m in legal:
             return m
+        if (m.last and len(m.cards) == len(self.hands[self.to_play])
+                and self.phase != "declare"):  # going out needs no call, but may say it
+            return m if self.accepted(m._replace(last=False)) is not None else None
         if (m.kind == PLAY and m.call is None and self.rules.calls_on_play(m.top)
                 and len(m.cards) == len(self.hands[self.to_play])
                 and self.phase != "declare"):  # a Breens declaration is no play
@@ -829,6 +848,21 @@ class Game:
         self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if call is not None and hand:
             self.events.append(event("called", seat, (), call, pile))
+        if self._last_call and len(hand) == 1:
+            self._last_card(seat, m.last)
+
+    def _last_card(self, seat: int, called: bool) -> None:
+        """A14: a play left ``seat`` one card: with the call it is announced, without it the
+        player draws ``last_card_penalty`` cards at once (what the stock, reshuffled if the
+        rules allow, holds)."""
+        if called:
+            self.events.append(Event("last_card", seat, note="calls last card!"))
+            return
+        penalty = self.rules.last_card_penalty
+        self.events.append(Event("last_card", seat, count=penalty, note=(
+            f"did not call last card: draws {penalty} card(s) (last_card_call, A14)")))
+        if penalty:
+            self.draw_cards(seat, penalty, note="(no last-card call)")
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""

@@ -327,7 +327,7 @@ FIELDS: dict[str, Option] = {o.name: o for o in (
          "V14", only=(False,)),
     _opt("last_card_call", _BOOL, False,
          "A play leaving one card must carry the call (6C!), else last_card_penalty cards.",
-         "V11 A14 SR-24 AP-18", only=(False,)),
+         "V11 A14 SR-24 AP-18"),
     _opt("last_card_penalty", _INT, 2, "Cards drawn for a missing last-card call.", "V11 A14",
          low=0, high=10),
     _opt("forbid_final_wild", _BOOL, False, "An eight or joker may not be the last card.",

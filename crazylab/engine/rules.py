@@ -52,7 +52,7 @@ class RuleSet:
     optional_play: bool = False  # a player may draw instead of playing (MU)
     post_draw_first_card: str = "drawn_only"
     jump_in: bool = False  # ruled (V14), only the default so far
-    last_card_call: bool = False  # ruled (A14), only the default so far
+    last_card_call: bool = False  # A14: a play leaving one card carries the call (6C!)
     last_card_penalty: int = 2
     forbid_final_wild: bool = False  # A15: no going out on an eight or a joker
     forbid_final_action: bool = False  # A15: no going out on an action card
