@@ -289,6 +289,7 @@ HOUSE = {
     "starter_wild_declarer": ["first_player", "printed_suit"],
     "last_card_call": [True],
     "last_card_penalty": [0, 4],
+    "flip_again_on_any_special": [True],
 }
 
 
@@ -478,3 +479,40 @@ def test_A14_in_the_music_chain():
                  last_card_call=True)
     push(g, "5H", "5C")  # forgot the call mid-chain: two cards at once, and the chain goes on
     assert g.hand_sizes[0] == 3 and g.phase == "chain"
+
+
+# -- A2: flip_again_on_any_special (BR-Q10) ----------------------------------------------------
+
+
+def test_A2_BR_Q10_a_turned_special_acts_then_the_deck_plays_again():
+    hands = [["KH", "9C", "5C"], ["3C", "4D"], ["3H", "4H"]]
+    g = position(BR, hands, ["7H"], ["2C", "JD", "6S", "10S"], flip_again_on_any_special=True)
+    push(g, "KH")  # turns 2C (a hit on seat 1), flips again: JD (no effect), again: 6S
+    assert g.top == cl.card("6S") and g.suit == "S"
+    assert [str(e.cards[0]) for e in kinds(g, "flipped")] == ["2C", "JD", "6S"]
+    assert effects.pending(g)[0]["draw"] == 2 and g.to_play == 1
+    # the default: only a King flips again (BR-Q10)
+    g = position(BR, hands, ["7H"], ["2C", "JD", "6S", "10S"])
+    push(g, "KH")
+    assert g.top == cl.card("2C")
+
+
+def test_A2_a_turned_wild_is_declared_before_the_next_flip():
+    hands = [["KH", "9C", "5C"], ["3C", "4D"], ["3H", "4H"]]
+    g = position(BR, hands, ["7H"], ["8C", "6S", "10S"], flip_again_on_any_special=True)
+    push(g, "KH")
+    assert (g.phase, g.top) == ("declare", cl.card("8C"))
+    push(g, "8C:D")  # then one more deck play: 6S is the top, its suit in force
+    assert (g.top, g.suit, g.to_play, g.phase) == (cl.card("6S"), "S", 1, "play")
+
+
+def test_A2_a_turned_queen_drops_first_then_the_deck_plays():
+    hands = [["KH", "9C", "5C"], ["3C", "4D"], ["3H", "4H"]]
+    g = position(BR, hands, ["7H"], ["QC", "6S", "10S"], flip_again_on_any_special=True)
+    push(g, "KH")
+    assert g.phase == "drop"
+    push(g, "9C")
+    assert (g.top, g.to_play) == (cl.card("6S"), 1)
+    g = position(BR, hands, ["7H"], ["QC", "6S", "10S"], flip_again_on_any_special=True)
+    push(g, "KH", "end")
+    assert (g.top, g.to_play) == (cl.card("6S"), 1)

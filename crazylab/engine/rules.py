@@ -68,7 +68,7 @@ class RuleSet:
     counter_stack: bool = True  # BR-Q19: a counter may be several Jacks
     jack_counters_joker: bool = True  # BR-Q14
     draw_passing: bool = False  # BR-Q23 (A5), only the default so far
-    flip_again_on_any_special: bool = False  # BR-Q10 (A2), only the default so far
+    flip_again_on_any_special: bool = False  # BR-Q10 (A2): any turned special flips again
     queen_drop_count: int = 1  # BR-Q30 (A3): drops a Queen allows, one at a time
     starter_queen_drop: bool = True  # BR-Q7: a Queen starter lets the dealer drop
     joker_only_if_no_suit: bool = False  # BR-Q42 (A6): a joker only without the active suit

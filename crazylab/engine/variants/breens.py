@@ -83,11 +83,12 @@ class BreensState:
     jack: Card | None = None  # a Jack just drawn as a penalty card that may counter (BR-26)
     reshuffled: bool = False  # this action's King chain has reshuffled the stock (BR-Q27)
     drops: int = 0  # Queen's drops the actor may still make (queen_drop_count, A3)
+    flips: int = 0  # deck plays owed once the actor's decision is made (A2)
 
     def clone(self) -> BreensState:
         return BreensState(self.actor, self.starter, self.wait, list(self.hits), self.source,
                            [list(e) for e in self.penalties], self.jack, self.reshuffled,
-                           self.drops)
+                           self.drops, self.flips)
 
 
 def _entry(game: TurnAPI) -> list[int]:
@@ -187,7 +188,19 @@ def _deck_play(game: TurnAPI) -> str | None:
     game.idle = 0
     game.events.append(Event("flipped", actor, (c,),
                              note=f"the King's deck play turns {c.display} (BR-20)."))
-    return _effect(game, (c,), declared=False)
+    wait = _effect(game, (c,), declared=False)
+    if c.rank in _FLIP_AGAIN and game.rules.flip_again_on_any_special:
+        # A2: a special card turned resolves its effect, then the deck plays once more
+        if wait:
+            st.flips += 1
+            return wait
+        return _deck_play(game)
+    return wait
+
+
+#: the special cards other than the King (which flips again anyway) that flip again under
+#: ``flip_again_on_any_special`` (A2)
+_FLIP_AGAIN = frozenset({TWO, ACE, EIGHT, JACK, QUEEN, JOKER_RANK})
 
 
 # -- running an action -----------------------------------------------------------------------
@@ -210,8 +223,17 @@ def _resume(game: TurnAPI) -> None:
     st: BreensState = game.variant_state
     if st.drops > 0 and game.hands[st.actor]:
         st.wait = game.phase = "drop"
-    else:
-        _close(game)
+        return
+    st.drops = 0
+    if st.flips:  # A2: the deck play owed after a turned special's decision
+        st.flips -= 1
+        wait = _deck_play(game)
+        if wait:
+            st.wait = game.phase = wait
+            return
+        _resume(game)
+        return
+    _close(game)
 
 
 def _assign(game: TurnAPI) -> None:
@@ -260,6 +282,7 @@ def _start_action(game: TurnAPI, actor: int) -> None:
     st.jack = None
     st.reshuffled = False
     st.drops = 0
+    st.flips = 0
 
 
 # -- hooks called by the engine --------------------------------------------------------------
@@ -448,7 +471,7 @@ def _apply_drop(game: TurnAPI, move: Move) -> None:
                 else "drops no more cards after the Queen.")
         game.events.append(Event("dropped", seat, note=note))
         st.drops = 0
-        _close(game)
+        _resume(game)
         return
     st.drops -= 1
     game.place(seat, move)
