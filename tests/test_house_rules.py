@@ -290,6 +290,8 @@ HOUSE = {
     "last_card_call": [True],
     "last_card_penalty": [0, 4],
     "flip_again_on_any_special": [True],
+    "draw_passing": [True],
+    "extra_hits_cost_turns": [True],
 }
 
 
@@ -516,3 +518,65 @@ def test_A2_a_turned_queen_drops_first_then_the_deck_plays():
     g = position(BR, hands, ["7H"], ["QC", "6S", "10S"], flip_again_on_any_special=True)
     push(g, "KH", "end")
     assert (g.top, g.to_play) == (cl.card("6S"), 1)
+
+
+# -- A5 / V15: draw_passing (BR-Q23) -----------------------------------------------------------
+
+
+def test_A5_BR_Q23_a_victim_passes_the_draw_on_with_a_two():
+    hands = [["2C", "9C", "5C"], ["2H", "3H", "4D"], ["3S", "4S"]]
+    g = position(BR, hands, ["7C"], ["6C", "6D", "6H", "6S", "10C"], draw_passing=True)
+    push(g, "2C")
+    assert sorted(g.legal()) == ["2H", "draw"]
+    refused(g, "3H", "pass the draw on with one two")
+    push(g, "2H")  # seat 1 draws nothing; 2 + 2 and a lost turn go to seat 2
+    assert (g.to_play, g.phase, g.top, g.hand_sizes[1]) == (2, "penalty", cl.card("2H"), 2)
+    assert effects.pending(g)[0]["draw"] == 4
+    push(g, *["draw"] * 4)
+    assert (g.to_play, g.hand_sizes[2]) == (0, 6)
+    # the default refuses it (BR-Q23)
+    g = position(BR, hands, ["7C"], ["6C", "6D", "6H", "6S", "10C"])
+    push(g, "2C")
+    refused(g, "2H", "no passing the hit on")
+
+
+def test_A5_a_joker_passes_a_joker_draw_with_a_call_and_back_to_the_actor():
+    g = position(BR, [["JK", "9C", "5C"], ["JK", "3H", "4D"]], ["7S"], ["6C"] * 0 + ["6D"],
+                 draw_passing=True)
+    push(g, "JK:H")
+    assert {"JK:C", "JK:D", "JK:H", "JK:S"} <= set(g.legal())
+    refused(g, "JK", "needs a suit")
+    push(g, "JK:D")  # two players: the 8 cards and the lost turn go back to seat 0
+    assert (g.to_play, g.phase, g.suit) == (0, "penalty", "D")
+    assert effects.pending(g)[0]["draw"] == 8
+
+
+# -- A1: extra_hits_cost_turns (BR-Q12) ---------------------------------------------------------
+
+
+def test_A1_BR_Q12_each_wrapped_hit_costs_one_more_lost_turn():
+    g = position(BR, [["AC", "AD", "9C", "5C"], ["3C", "4D", "6H"]], ["7D"], ["6C", "6D"],
+                 extra_hits_cost_turns=True)
+    push(g, "AD+AC")  # two players: both skips land on seat 1
+    assert (g.to_play, g.legal()) == (1, ["pass"])
+    push(g, "pass")  # the cycle's lost turn
+    assert g.to_play == 0
+    push(g, "9C")
+    assert (g.to_play, g.phase, g.legal()) == (1, "lost", ["pass"])
+    refused(g, "4D", "loses this turn too")
+    push(g, "pass")  # the wrapped hit's extra turn, after seat 0 has acted
+    assert (g.to_play, g.phase) == (0, "play")
+    assert g.legal() == ["5C"]
+    # the default: one lost turn per cycle (BR-T4)
+    g = position(BR, [["AC", "AD", "9C", "5C"], ["3C", "4D", "6H"]], ["7D"], ["6C", "6D"])
+    push(g, "AD+AC", "pass", "9C")
+    assert (g.to_play, g.phase) == (1, "play")
+
+
+def test_A1_a_counter_cancels_the_extra_turns_too():
+    g = position(BR, [["2C", "2D", "2S", "5C"], ["JH", "4D", "6H"], ["3S", "4S"]], ["7C"],
+                 ["6C", "6D", "6S", "10C", "10D", "10H"], extra_hits_cost_turns=True)
+    push(g, "2C+2D+2S")  # seat 1: hits 1 and 3; seat 2: hit 2
+    push(g, "JH")
+    assert g.to_play == 2 and g.phase == "play"
+    assert not g.variant_state.owed

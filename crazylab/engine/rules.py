@@ -62,12 +62,12 @@ class RuleSet:
     joker_victim_skips: bool = False
     # Crazy Breens options (rulings §5.5); they matter only with specials
     stack_targeting: str = "distributed"  # BR-Q11: hit i lands on opponent i, or all on the next
-    extra_hits_cost_turns: bool = False  # BR-Q12 (A1), only the default so far
+    extra_hits_cost_turns: bool = False  # BR-Q12 (A1): each extra hit costs one more turn
     mid_draw_counter: str = "first_card"  # BR-Q21: a drawn Jack counters (first card/any/off)
     mid_draw_applies_to: str = "all_draws"  # BR-Q21 (A4): every draw penalty, or the 2s' only
     counter_stack: bool = True  # BR-Q19: a counter may be several Jacks
     jack_counters_joker: bool = True  # BR-Q14
-    draw_passing: bool = False  # BR-Q23 (A5), only the default so far
+    draw_passing: bool = False  # BR-Q23 (A5): a victim passes the draw on with its rank
     flip_again_on_any_special: bool = False  # BR-Q10 (A2): any turned special flips again
     queen_drop_count: int = 1  # BR-Q30 (A3): drops a Queen allows, one at a time
     starter_queen_drop: bool = True  # BR-Q7: a Queen starter lets the dealer drop

@@ -59,7 +59,7 @@ from ..moves import (
 )
 from .base import TurnAPI, Variant
 
-PHASES = ("penalty", "drop", "declare")
+PHASES = ("penalty", "drop", "declare", "lost")
 
 #: an effect resolves ``count`` cards of one rank topped by ``top`` for the actor; it returns
 #: the phase that waits for the actor's decision, or ``None`` when it is fully resolved
@@ -84,11 +84,12 @@ class BreensState:
     reshuffled: bool = False  # this action's King chain has reshuffled the stock (BR-Q27)
     drops: int = 0  # Queen's drops the actor may still make (queen_drop_count, A3)
     flips: int = 0  # deck plays owed once the actor's decision is made (A2)
+    owed: list[int] = field(default_factory=list)  # a seat per extra lost turn owed (A1)
 
     def clone(self) -> BreensState:
         return BreensState(self.actor, self.starter, self.wait, list(self.hits), self.source,
                            [list(e) for e in self.penalties], self.jack, self.reshuffled,
-                           self.drops, self.flips)
+                           self.drops, self.flips, list(self.owed))
 
 
 def _entry(game: TurnAPI) -> list[int]:
@@ -320,6 +321,8 @@ def begin_turn(game: TurnAPI) -> None:
         game.phase = st.wait
     elif game.to_play in [e[0] for e in st.penalties]:  # (no closure: every turn runs this)
         game.phase = "penalty"
+    elif st.owed and game.to_play in st.owed:  # A1: a further lost turn
+        game.phase = "lost"
 
 
 def after_play(game: TurnAPI, seat: int, move: Move) -> bool:
@@ -339,6 +342,8 @@ def legal(game: TurnAPI) -> list[Move]:
         return _legal_penalty(game)
     if game.phase == "drop":
         return _legal_drop(game)
+    if game.phase == "lost":
+        return [PASS_MOVE]
     if game.phase == "declare":
 
         top = (game.top,)
@@ -384,7 +389,20 @@ def _legal_penalty(game: TurnAPI) -> list[Move]:
     if entry[3]:  # drawing has begun: the rest comes one card at a time
         return [DRAW_MOVE]
     moves = _counters(game, hand) if _can_counter(game, entry) else []
+    if entry[1] and game.rules.draw_passing:
+        moves += _passes(game, hand, entry[4])
     return moves + [DRAW_MOVE if entry[1] and game.can_draw() else PASS_MOVE]
+
+
+def _passes(game: TurnAPI, hand: list[Card], rank: int) -> list[Move]:
+    """A5 (``draw_passing``): one card of the hitting rank, which passes the draw on."""
+    ban = game.rules.final_ban if len(hand) == 1 else frozenset()
+    out = []
+    for c in sorted(set(hand)):
+        if c.rank == rank and c not in ban:
+            for call in (SUITS if game.rules.calls_on_play(c) else [None]):
+                out.append(play_move((c,), call, None))
+    return out
 
 
 def _legal_drop(game: TurnAPI) -> list[Move]:
@@ -407,6 +425,12 @@ def apply(game: TurnAPI, move: Move) -> None:
     """Apply a legal move of an effect phase."""
     if game.phase == "penalty":
         _apply_penalty(game, move)
+    elif game.phase == "lost":
+        st: BreensState = game.variant_state
+        st.owed.remove(game.to_play)
+        game.events.append(Event("skipped", game.to_play, note=(
+            "loses one more turn for a hit that wrapped round (extra_hits_cost_turns, A1).")))
+        game.end_turn()
     elif game.phase == "drop":
         _apply_drop(game, move)
     elif game.phase == "declare":
@@ -416,6 +440,9 @@ def apply(game: TurnAPI, move: Move) -> None:
 def _apply_penalty(game: TurnAPI, move: Move) -> None:
     st: BreensState = game.variant_state
     seat = game.to_play
+    if move.kind == PLAY and move.card.rank != JACK:  # passing the draw on (A5)
+        _pass_on(game, _entry(game), move)
+        return
     if move.kind == PLAY:  # a counter (BR-22, BR-27)
         how = " with the Jack just drawn (BR-26)" if st.jack is not None else ""
         game.place(seat, move)
@@ -449,10 +476,39 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
     _lose_turn(game, entry)
 
 
+def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
+    """A5: the victim plays a card of the hitting rank instead of drawing; this is their
+    turn, and the draw so far plus the new card's passes with a lost turn to the next
+    player (added to that player's penalty if they have one in this cycle)."""
+    st: BreensState = game.variant_state
+    seat = game.to_play
+    game.place(seat, move)
+    game.turn_plays += 1
+    st.penalties.remove(entry)
+    amount = entry[1] + (2 if move.card.rank == TWO else game.rules.joker_draw)
+    nxt = (seat + 1) % game.n
+    for e in st.penalties:
+        if e[0] == nxt:
+            e[1] += amount
+            e[2] += 1
+            break
+    else:
+        st.penalties.insert(0, [nxt, amount, 1, 0, entry[4]])
+    game.events.append(Event("penalty", nxt, move.cards, count=amount, note=(
+        f"seat {seat} passes the draw on with {move.top.display}: seat {nxt} must draw "
+        f"{amount} and lose the turn, or answer (draw_passing, A5).")))
+    if not game.hands[seat]:
+        game.finish_out(seat)
+    else:
+        game.end_turn()
+
+
 def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
     """The victim accepted: the cards drawn stay and the turn is lost (BR-M4 b, BR-Q47)."""
     st: BreensState = game.variant_state
     st.penalties.remove(entry)
+    if entry[2] > 1 and game.rules.extra_hits_cost_turns:  # A1: one more turn per extra hit
+        st.owed += [entry[0]] * (entry[2] - 1)
     st.jack = None
     forgiven = entry[1] - entry[3]
     note = "loses the turn (BR-M4)."
@@ -499,6 +555,9 @@ def explain(game: TurnAPI, move: Move) -> str:
     """Why ``move`` is not legal in an effect phase."""
     if game.phase == "penalty":
         why = _explain_penalty(game, move)
+    elif game.phase == "lost":
+        why = (f"Seat {game.to_play} loses this turn too: each hit beyond the first costs one "
+               "more lost turn in these rules (extra_hits_cost_turns, A1). Say pass.")
     elif game.phase == "drop":
         why = _explain_drop(game, move)
     else:
@@ -523,6 +582,19 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
     if m.kind == PLAY:
         if len({c.rank for c in m.cards}) > 1:
             return "A stack must be cards of one rank; a counter is Jacks only, like JH+JC."
+        if m.card.rank != JACK and game.rules.draw_passing and entry[1]:
+            what = _rank_name(entry[4])
+            if len(m.cards) > 1 or m.card.rank != entry[4]:
+                return (f"You are hit and must {fate}, counter with a Jack, or pass the draw "
+                        f"on with one {what} (draw_passing, A5).")
+            if entry[3]:
+                return "You have begun drawing your penalty: draw the rest."
+            held = _held(game, m.cards)
+            if held:
+                return held
+            if m.call is None and game.rules.calls_on_play(m.card):
+                return f"Passing the draw on with {m.card.display} needs a suit, e.g. {m.card}:D."
+            return ""
         if m.card.rank != JACK:
             return (f"You are hit and must {fate}: only a Jack can answer a hit, as a counter "
                     "(BR-22; no passing the hit on, BR-Q23).")
