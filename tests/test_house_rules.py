@@ -292,6 +292,8 @@ HOUSE = {
     "flip_again_on_any_special": [True],
     "draw_passing": [True],
     "extra_hits_cost_turns": [True],
+    "seed_joker": ["dealer_announces"],
+    "seed_wild_levels": ["dealer_announces"],
 }
 
 
@@ -580,3 +582,47 @@ def test_A1_a_counter_cancels_the_extra_turns_too():
     push(g, "JH")
     assert g.to_play == 2 and g.phase == "play"
     assert not g.variant_state.owed
+
+
+# -- A9: seed_joker / seed_wild_levels = "dealer_announces" (MU-Q3, MU-Q34) ---------------------
+
+
+MU_HANDS = [["3C", "4C", "5C", "6C", "7C"], ["3H", "4H", "5H", "6H", "7H"]]
+
+
+def test_A9_MU_Q3_the_dealer_announces_a_joker_seeds_suit_and_nobody_draws():
+    g = deck_with_starter("crazy-8s-music", 2, MU_HANDS, "JK", seed_joker="dealer_announces")
+    assert (g.phase, g.to_play, g.top) == ("declare", 1, cl.card("JK"))
+    assert g.legal() == ["JK:C", "JK:D", "JK:H", "JK:S"]
+    refused(g, "3H", "the dealer, seat 1, announces the suit")
+    push(g, "JK:C")
+    assert (g.phase, g.to_play, g.suit, g.hand_sizes) == ("play", 0, "C", [5, 5])
+    assert {"3C", "4C"} <= set(g.legal())
+    # the default buries it (MU-Q3)
+    g = deck_with_starter("crazy-8s-music", 2, MU_HANDS, "JK")
+    assert g.top != cl.card("JK") and g.phase == "play"
+
+
+def test_A9_MU_Q34_the_dealer_announces_each_wild_seed_in_pile_order():
+    r = rules("crazy-8s-level-2", seed_wild_levels="dealer_announces")
+    order = [MU_HANDS[k % 2][k // 2] for k in range(10)] + ["8D", "JK"]
+    rest = [str(c) for c in r.deck]
+    for c in order:
+        rest.remove(c)
+    g = Game.from_deck(r, 2, order + rest, seed=5)
+    assert (g.phase, g.to_play, g.tops) == ("declare", 1, [cl.card("8D"), cl.card("JK")])
+    assert len(g.legal()) == 12 and all(m.startswith("8D@0:") for m in g.legal())
+    push(g, "8D@0:C")
+    assert (g.phase, g.to_play) == ("declare", 1) and g.legal()[0].startswith("JK@1:")
+    push(g, "JK@1:F")
+    assert (g.phase, g.to_play, g.hand_sizes) == ("play", 0, [5, 5])
+    # C accepts B and C# (one semitone), F accepts E and F#: 3C (C) no, 5C (E) yes
+    assert any(m.startswith("5C") for m in g.legal())
+    assert not any(m.startswith("3C") for m in g.legal())
+
+
+def test_A9_is_refused_for_crazy_breens_and_own_suit_eights():
+    with pytest.raises(cl.RulesError, match="music seeds' rule"):
+        rules(BR, starter_joker="dealer_announces")
+    with pytest.raises(cl.RulesError, match="needs eights that call a suit"):
+        rules("crazy-8s-music", starter_eight="dealer_announces")

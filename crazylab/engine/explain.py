@@ -82,9 +82,14 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
     if game.phase == "declare" and variant is None:
         calls = ", ".join(map(str, game.legal_moves()))
         top = game.legal_moves()[0].top
-        return (f"Before the first turn seat {game.to_play} names the suit of the starter "
-                f"{top.display} (starter_eight='first_player_declares', A13): say one of "
-                f"{calls}. Naming it is not a play and not a turn.")
+        if game.rules.starter_eight == "first_player_declares" and not top.is_joker:
+            return (f"Before the first turn seat {game.to_play} names the suit of the "
+                    f"starter {top.display} (starter_eight='first_player_declares', A13): "
+                    f"say one of {calls}. Naming it is not a play and not a turn.")
+        what = {"suit": "suit", "letter": "letter", "pitch": "pitch"}[game.rules.call_kind]
+        return (f"Before the first turn the dealer, seat {game.to_play}, announces the {what} "
+                f"of the seed {top.display} (dealer_announces, A9): say one of {calls}. "
+                "The announcement is not a play and not a turn.")
     if game.phase not in ("play", "chain") and variant is not None:
         return variant.explain(game, m) or (
             f"{m} is not legal now. Legal moves: {', '.join(map(str, game.legal_moves()))}.")

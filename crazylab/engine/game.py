@@ -292,21 +292,38 @@ class Game:
         if self.variant is not None:
             self.variant.starter(self)
         self.begin_turn()
-        if self.variant is None and self.undeclared_piles():
-            # A13: the first player names a starter eight's suit before the first turn
+        waiting = self.undeclared_piles() if self.variant is None else []
+        if waiting:
+            # A13: the first player names a starter eight's suit; A9: the dealer announces
+            # each wild seed's call, in pile order, before the first turn
             self.phase = "declare"
+            self.to_play = self.declarer(waiting[0])
 
     def undeclared_piles(self) -> list[int]:
-        """Piles whose starter is a wild still waiting for its call (A13, A9): an eight with
-        ``starter_eight="first_player_declares"``. Only the plain turn machine asks."""
+        """Piles whose starter is a wild still waiting for its call: an eight with
+        ``starter_eight`` ``first_player_declares`` (A13) or ``dealer_announces`` (A9), a
+        joker with ``starter_joker="dealer_announces"`` (A9). Only the plain turn machine
+        asks."""
         r = self.rules
-        if r.starter_eight != "first_player_declares":
+        eights = r.starter_eight in ("first_player_declares", "dealer_announces")
+        jokers = r.starter_joker == "dealer_announces"
+        if not (eights or jokers):
             return []
         out = []
         for p, pile in enumerate(self.piles):
-            if self.calls[p] is None and pile[-1].rank == 8 and not pile[-1].is_joker:
+            top = pile[-1]
+            if self.calls[p] is None and ((jokers and top.is_joker)
+                                          or (eights and top.rank == 8 and not top.is_joker)):
                 out.append(p)
         return out
+
+    def declarer(self, pile: int) -> int:
+        """Who names the call of pile ``pile``'s starter wild: the first player for an eight
+        under ``first_player_declares`` (A13), else the dealer (A9)."""
+        top = self.piles[pile][-1]
+        if not top.is_joker and self.rules.starter_eight == "first_player_declares":
+            return (self.dealer + 1) % self.n
+        return self.dealer
 
     def _turn_starter(self, pile: int) -> None:
         r = self.rules
@@ -807,8 +824,12 @@ class Game:
         self.calls[p] = self.parse_call(m.call)
         self.update_reference(p)
         self.events.append(event("called", self.to_play, (), m.call, m.pile))
-        if not self.undeclared_piles():
-            self.phase = "play"
+        waiting = self.undeclared_piles()
+        if waiting:
+            self.to_play = self.declarer(waiting[0])
+        else:
+            self.to_play = (self.dealer + 1) % self.n
+            self.begin_turn()
 
     def _play(self, m: Move) -> None:
         seat = self.to_play

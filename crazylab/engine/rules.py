@@ -126,17 +126,24 @@ class RuleSet:
         if self.specials and self.matching not in ("suit_rank", "suit_pitch"):
             problems.append("specials (the Crazy Breens cards) need suit matching "
                             f"(got matching={self.matching!r})")
-        if self.matching in ("letter_step", "interval") and self.starter_eight != "rebury":
+        if self.matching in ("letter_step", "interval") and self.starter_eight not in (
+                "rebury", "dealer_announces"):
             problems.append(f"starter_eight={self.starter_eight!r}: in the music levels an "
                             "eight has no pitch to start a pile with, so a seed eight is "
-                            "buried (MU-Q34): use starter_eight='rebury'")
+                            "buried (MU-Q34): use starter_eight='rebury' (or "
+                            "'dealer_announces', A9)")
         elif self.starter_eight == "dealer_declares" and not self.specials:
             problems.append("starter_eight='dealer_declares' makes a starter eight the "
                             "dealer's play, which only the special cards (specials=True) "
                             "resolve; use 'keep' for its printed suit")
-        if self.starter_eight == "first_player_declares" and self.eights == "own_suit":
-            problems.append("starter_eight='first_player_declares' needs eights that call a "
-                            "suit (here an eight takes its own suit)")
+        for value in ("first_player_declares", "dealer_announces"):
+            if self.starter_eight == value and self.eights == "own_suit":
+                problems.append(f"starter_eight={value!r} needs eights that call a suit "
+                                "(here an eight takes its own suit)")
+        if self.specials and "dealer_announces" in (self.starter_eight, self.starter_joker):
+            problems.append("'dealer_announces' is the music seeds' rule (A9): a Crazy "
+                            "Breens starter wild is the dealer's play ('dealer_declares', "
+                            "'apply')")
         if self.starter_joker == "apply" and not self.specials:
             problems.append("starter_joker='apply' makes a starter joker the dealer's play, "
                             "which only the special cards (specials=True) resolve")
