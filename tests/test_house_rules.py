@@ -543,7 +543,7 @@ def test_A5_BR_Q23_a_victim_passes_the_draw_on_with_a_two():
 
 
 def test_A5_a_joker_passes_a_joker_draw_with_a_call_and_back_to_the_actor():
-    g = position(BR, [["JK", "9C", "5C"], ["JK", "3H", "4D"]], ["7S"], ["6C"] * 0 + ["6D"],
+    g = position(BR, [["JK", "9C", "5C"], ["JK", "3H", "4D"]], ["7S"], ["6D"],
                  draw_passing=True)
     push(g, "JK:H")
     assert {"JK:C", "JK:D", "JK:H", "JK:S"} <= set(g.legal())
