@@ -526,10 +526,10 @@ def test_MU_Q4_MU_Q3_MU_Q34_seed_names():
     assert (r.starter_eight, r.starter_joker) == ("rebury", "rebury")
     with pytest.raises(RulesError, match="seed_eight_main must be one of keep, rebury"):
         rules("crazy-8s-music", seed_eight_main="dealer_declares")
-    for name in ("seed_joker", "seed_wild_levels"):
-        with pytest.raises(RulesError, match=f"{name}='dealer_announces' is ruled .*A9.* does "
-                                             "not play it yet"):
-            rules("crazy-8s-music", **{name: "dealer_announces"})
+    assert rules("crazy-8s-music", seed_joker="dealer_announces").starter_joker == \
+        "dealer_announces"
+    r = rules("crazy-8s-level-2", seed_wild_levels="dealer_announces")
+    assert (r.starter_eight, r.starter_joker) == ("dealer_announces", "dealer_announces")
 
 
 def test_MU_Q30_main_eight_declares():
@@ -570,8 +570,8 @@ def test_A16_must_play_is_not_voluntary_draw():
 def test_BR_Q5_A7_starter_wild_declarer():
     assert rules("crazy-breens", starter_wild_declarer="dealer") == PRESETS["crazy-breens"]
     assert rules("crazy-breens", starter_wild_declarer="printed_suit").starter_eight == "keep"
-    with pytest.raises(RulesError, match="starter_wild_declarer='first_player' is ruled"):
-        rules("crazy-breens", starter_wild_declarer="first_player")
+    assert rules("crazy-breens", starter_wild_declarer="first_player").starter_eight == \
+        "first_player_declares"
 
 
 def test_BR_Q40_blocked_winner():
@@ -608,11 +608,7 @@ def test_value_spellings_of_the_rulings():
 
 
 PENDING = {
-    "jump_in": True, "last_card_call": True, "forbid_final_wild": True,
-    "forbid_final_action": True, "extra_hits_cost_turns": True,
-    "mid_draw_applies_to": "twos_only", "draw_passing": True,
-    "flip_again_on_any_special": True, "queen_drop_count": 2, "joker_only_if_no_suit": True,
-    "reshuffle_timing": "eager", "games_in_match": 3, "starter_eight": "first_player_declares",
+    "jump_in": True, "games_in_match": 3,
 }
 
 
@@ -688,7 +684,11 @@ def test_the_new_rule_set_data_options_each_have_a_worked_example():
         for option in data.get("options") or {}:
             used.setdefault(option, name)
     for option in ("hand_size_by_players", "card_values", "allow_unison_in_levels", "decks",
-                   "level"):
+                   "level", "forbid_final_wild", "forbid_final_action", "joker_only_if_no_suit",
+                   "mid_draw_applies_to", "reshuffle_timing", "queen_drop_count",
+                   "starter_eight", "starter_wild_declarer", "last_card_call",
+                   "flip_again_on_any_special", "draw_passing", "extra_hits_cost_turns",
+                   "seed_joker", "seed_wild_levels"):
         assert option in used, option
         without = json.loads(example_path(used[option]).read_text(encoding="utf-8"))
         del without["options"][option]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .cards import SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display
+from .cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display, sort_key
 from .moves import DRAW, END, PASS, PLAY, Move, MoveError
 from .pitch import (
     LETTERS,
@@ -67,7 +67,29 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
         return ""
     if game.result:
         return "The hand is over: start a new hand to play again."
+    if m.kind == PLAY and m.last:
+        plain = str(m)[:-1]
+        if not game.rules.last_card_call:
+            return f"There is no last-card call in these rules: play {plain} without '!'."
+        if game.phase == "declare":
+            return f"Naming a suit is not a play, so there is no last-card call: say {plain}."
+        left = len(game.hands[game.to_play]) - len(m.cards)
+        if left != 1:
+            return (f"'!' calls your last card, but {plain} would leave you {left} cards: "
+                    f"play it without '!' (last_card_call, A14).")
+        m = m._replace(last=False)
     variant = game.variant
+    if game.phase == "declare" and variant is None:
+        calls = ", ".join(map(str, game.legal_moves()))
+        top = game.legal_moves()[0].top
+        if game.rules.starter_eight == "first_player_declares" and not top.is_joker:
+            return (f"Before the first turn seat {game.to_play} names the suit of the "
+                    f"starter {top.display} (starter_eight='first_player_declares', A13): "
+                    f"say one of {calls}. Naming it is not a play and not a turn.")
+        what = {"suit": "suit", "letter": "letter", "pitch": "pitch"}[game.rules.call_kind]
+        return (f"Before the first turn the dealer, seat {game.to_play}, announces the {what} "
+                f"of the seed {top.display} (dealer_announces, A9): say one of {calls}. "
+                "The announcement is not a play and not a turn.")
     if game.phase not in ("play", "chain") and variant is not None:
         return variant.explain(game, m) or (
             f"{m} is not legal now. Legal moves: {', '.join(map(str, game.legal_moves()))}.")
@@ -77,8 +99,11 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
             return why
     r = game.rules
     hand = game.hands[game.to_play]
-    playable = game.playable_cards()
     legal = game.legal_moves()
+    if r.final_ban or r.joker_only_if_no_suit:  # house rules take some fitting cards away
+        playable = sorted({x.card for x in legal if x.kind == PLAY}, key=sort_key)
+    else:
+        playable = game.playable_cards()
     if m.kind == DRAW:
         if game.phase == "chain":
             return ("You have already drawn this turn." if game.turn_draws else
@@ -130,6 +155,9 @@ def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: list[Move
     piles = range(r.piles) if m.pile is None else [m.pile]
     if not any(c in r.accepts[game.refs[p]] for p in piles):
         return mismatch(game, c, piles[0] if len(piles) == 1 else None)
+    why = house_rule(game, m, hand)
+    if why:
+        return why
     if r.piles > 1 and m.pile is None:
         options = sorted({x.pile for x in legal
                           if x.kind == PLAY and x.cards == m.cards and x.pile is not None})
@@ -143,6 +171,41 @@ def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: list[Move
             return (f"In this game an eight takes its own suit: play {m.top} with no call.")
         return f"{m.top.display} calls nothing: play it as {'+'.join(map(str, m.cards))}."
     return f"{m} is not legal now. Legal moves: {', '.join(map(str, legal))}."
+
+def final_card(rules: RuleSet, card: Card, counter: bool = False) -> str:
+    """Why ``card`` may not be the last card (A15), or ''."""
+    if counter:
+        if rules.final_counter_ban:
+            return ("You cannot go out on an action card in these rules, and a Jack "
+                    "countering is one (forbid_final_action, A15): take the penalty instead.")
+        return ""
+    if card not in rules.final_ban:
+        return ""
+    if rules.forbid_final_wild and rules.is_wild(card):
+        return (f"You cannot go out on a wild card in these rules ({card.display} would be "
+                "your last card; forbid_final_wild, A15): draw or pass as if you could not "
+                "play.")
+    return (f"You cannot go out on an action card in these rules ({card.display} would be "
+            "your last card; forbid_final_action, A15): draw or pass as if you could not "
+            "play.")
+
+
+def house_rule(game: ExplainView, m: Move, hand: list[Card]) -> str:
+    """Why a fitting play ``m`` is taken away by a house rule (A15, A6), or ''."""
+    r = game.rules
+    if len(m.cards) == len(hand):
+        why = final_card(r, m.top)
+        if why:
+            return why
+    if r.joker_only_if_no_suit and m.card == JOKER and game.phase in ("play", "chain"):
+        suit = game.active_suit(0)
+        held = [c for c in hand if c.suit == suit and c.rank != 8]
+        if suit is not None and held:
+            return (f"In these rules a joker may be played only when you hold no "
+                    f"{SUIT_NAMES[suit][:-1]}, the suit in force, and you hold "
+                    f"{display(sorted(held, key=sort_key))} (joker_only_if_no_suit, BR-Q42).")
+    return ""
+
 
 def mismatch(game: PileView, c: Card, pile: int | None) -> str:
     """Why card ``c`` fits no pile (or the given pile)."""

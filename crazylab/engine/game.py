@@ -72,7 +72,8 @@ class SetupError(CrazylabError):
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
                         "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
-                        "title", "variant", "_seen"})
+                        "title", "variant", "_seen", "_restrict", "_eager",
+                        "_last_call"})
 
 
 def _is_int(value: object) -> bool:
@@ -100,7 +101,8 @@ class Game:
     __slots__ = (
         # configuration and logs (not snapshot for undo: see _NOT_STATE)
         "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
-        "_undo", "_legal_cache", "_fits", "_one_pile", "_references",
+        "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_restrict",
+        "_eager", "_last_call",
         # the position
         "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
         "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
@@ -141,6 +143,11 @@ class Game:
         self._fits = _single_fits(r)
         self._one_pile = self._fits[0] if r.piles == 1 and not r.stacking else None
         self._references = r.references  # the rule set's table, at hand for every play
+        # house rules that take plays away (A15, A6): off in every preset, so the plain
+        # path pays one test of this flag
+        self._restrict = bool(r.final_ban) or r.joker_only_if_no_suit
+        self._eager = r.reshuffle_timing == "eager" and r.reshuffle != "never"  # A12
+        self._last_call = r.last_card_call  # A14: plays leaving one card carry the call
         self.variant = variant_for(r)
         self.variant_state = None if self.variant is None else self.variant.new_state()
         self._seen = VisibleLog(players)
@@ -278,6 +285,38 @@ class Game:
         if self.variant is not None:
             self.variant.starter(self)
         self.begin_turn()
+        waiting = self.undeclared_piles() if self.variant is None else []
+        if waiting:
+            # A13: the first player names a starter eight's suit; A9: the dealer announces
+            # each wild seed's call, in pile order, before the first turn
+            self.phase = "declare"
+            self.to_play = self.declarer(waiting[0])
+
+    def undeclared_piles(self) -> list[int]:
+        """Piles whose starter is a wild still waiting for its call: an eight with
+        ``starter_eight`` ``first_player_declares`` (A13) or ``dealer_announces`` (A9), a
+        joker with ``starter_joker="dealer_announces"`` (A9). Only the plain turn machine
+        asks."""
+        r = self.rules
+        eights = r.starter_eight in ("first_player_declares", "dealer_announces")
+        jokers = r.starter_joker == "dealer_announces"
+        if not (eights or jokers):
+            return []
+        out = []
+        for p, pile in enumerate(self.piles):
+            top = pile[-1]
+            if self.calls[p] is None and ((jokers and top.is_joker)
+                                          or (eights and top.rank == 8 and not top.is_joker)):
+                out.append(p)
+        return out
+
+    def declarer(self, pile: int) -> int:
+        """Who names the call of pile ``pile``'s starter wild: the first player for an eight
+        under ``first_player_declares`` (A13), else the dealer (A9)."""
+        top = self.piles[pile][-1]
+        if not top.is_joker and self.rules.starter_eight == "first_player_declares":
+            return (self.dealer + 1) % self.n
+        return self.dealer
 
     def _turn_starter(self, pile: int) -> None:
         r = self.rules
@@ -423,10 +462,26 @@ class Game:
                 legal = self._legal_chain()
             elif phase == "over":
                 legal = []
+            elif phase == "declare" and self.variant is None:
+                legal = self._legal_declare()
             else:
                 legal = [] if self.variant is None else self.variant.legal(self)
+            if self._last_call and phase != "declare":
+                legal = self.with_last_calls(legal)
             self._legal_cache = legal
         return legal
+
+    def with_last_calls(self, legal: list[Move]) -> list[Move]:
+        """``legal`` with each play that leaves exactly one card also offered with the
+        last-card call, right after it (``6C``, ``6C!``; A14): both are legal, and the play
+        without the call costs ``last_card_penalty`` cards."""
+        keep = len(self.hands[self.to_play]) - 1
+        out: list[Move] = []
+        for m in legal:
+            out.append(m)
+            if m.kind == PLAY and len(m.cards) == keep:
+                out.append(play_move(m.cards, m.call, m.pile, True))
+        return out
 
     def legal(self) -> list[str]:
         """The legal moves in canonical notation."""
@@ -450,6 +505,8 @@ class Game:
     def _legal_play(self) -> list[Move]:
         r = self.rules
         plays = self._plays(self.hands[self.to_play])
+        if self._restrict:
+            plays = self.restricted(plays, self.hands[self.to_play])
         if r.chain:  # musical game: play, or draw two (always possible, MU-Q37)
             return plays + [DRAW_MOVE] if (plays == [] or r.optional_play) else plays
         if plays and not r.voluntary_draw and (r.must_play_drawn or not self.turn_draws):
@@ -463,11 +520,45 @@ class Game:
             return plays
         return [DRAW_MOVE] if limit_ok and self.can_draw() else [PASS_MOVE]
 
+    def _legal_declare(self) -> list[Move]:
+        """The calls for the first starter wild waiting for one (A13): ``8S:D`` …"""
+        p = self.undeclared_piles()[0]
+        pile = p if self.rules.piles > 1 else None
+        out = []
+        for call in self.rules.call_texts:
+            out.append(play_move((self.piles[p][-1],), call, pile))
+        return out
+
     def _legal_chain(self) -> list[Move]:
         hand = self.hands[self.to_play]
         if (self.turn_plays == 0 and self.rules.post_draw_first_card == "drawn_only"):
             hand = list(filter(hand.__contains__, self.drawn))  # the drawn cards still held
+        if self._restrict:
+            return self.restricted(self._plays(hand), self.hands[self.to_play]) + [END_MOVE]
         return self._plays(hand) + [END_MOVE]
+
+    def restricted(self, plays: list[Move], hand: list[Card]) -> list[Move]:
+        """``plays`` without those the house rules take away on a normal turn: a last card
+        in :attr:`RuleSet.final_ban` (A15), and a joker while ``hand`` holds a card of the
+        active printed suit other than an eight (A6, ``joker_only_if_no_suit``)."""
+        r = self.rules
+        ban = r.final_ban
+        size = len(hand)
+        out = [m for m in plays if not (len(m.cards) == size and m.cards[-1] in ban)]
+        if r.joker_only_if_no_suit and JOKER in hand and self.suit_in_hand(hand) is not None:
+            out = [m for m in out if m.cards[0] != JOKER]
+        return out
+
+    def suit_in_hand(self, hand: list[Card]) -> Card | None:
+        """A card of ``hand`` whose printed suit is the active suit of pile 0, not an eight
+        (what forbids a joker under ``joker_only_if_no_suit``), or ``None``."""
+        suit = self.active_suit(0)
+        if suit is None:
+            return None
+        for c in sorted(hand):
+            if c.suit == suit and c.rank != 8:
+                return c
+        return None
 
     def _plays(self, hand: list[Card]) -> list[Move]:
         """Every play from ``hand``: each legal card (or same-rank stack) on each pile where it
@@ -662,7 +753,7 @@ class Game:
                           if x.kind == PLAY and x.cards == m.cards}
             if len(candidates) == 1:
                 pile = candidates.pop()
-        return play_move(m.cards, call, pile)
+        return play_move(m.cards, call, pile, m.last)
 
     def canonical_call(self, text: str) -> str:
         kind = self.rules.call_kind
@@ -693,6 +784,9 @@ class Game:
         legal = self.legal_moves()
         if m in legal:
             return m
+        if (m.last and len(m.cards) == len(self.hands[self.to_play])
+                and self.phase != "declare"):  # going out needs no call, but may say it
+            return m if self.accepted(m._replace(last=False)) is not None else None
         if (m.kind == PLAY and m.call is None and self.rules.calls_on_play(m.top)
                 and len(m.cards) == len(self.hands[self.to_play])
                 and self.phase != "declare"):  # a Breens declaration is no play
@@ -714,8 +808,24 @@ class Game:
                 return self.end_turn()
             if kind == END and phase == "chain":
                 return self.end_turn()
+        if phase == "declare" and self.variant is None:
+            return self._declare(m)
         if self.variant is not None:
             self.variant.apply(self, m)
+
+    def _declare(self, m: Move) -> None:
+        """A starter wild's call (A13): neither a play nor a turn."""
+        p = m.pile or 0
+        assert m.call is not None  # every legal declaration calls
+        self.calls[p] = self.parse_call(m.call)
+        self.update_reference(p)
+        self.events.append(event("called", self.to_play, (), m.call, m.pile))
+        waiting = self.undeclared_piles()
+        if waiting:
+            self.to_play = self.declarer(waiting[0])
+        else:
+            self.to_play = (self.dealer + 1) % self.n
+            self.begin_turn()
 
     def _play(self, m: Move) -> None:
         seat = self.to_play
@@ -755,6 +865,21 @@ class Game:
         self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if call is not None and hand:
             self.events.append(event("called", seat, (), call, pile))
+        if self._last_call and len(hand) == 1:
+            self._last_card(seat, m.last)
+
+    def _last_card(self, seat: int, called: bool) -> None:
+        """A14: a play left ``seat`` one card: with the call it is announced, without it the
+        player draws ``last_card_penalty`` cards at once (what the stock, reshuffled if the
+        rules allow, holds)."""
+        if called:
+            self.events.append(Event("last_card", seat, note="calls last card!"))
+            return
+        penalty = self.rules.last_card_penalty
+        self.events.append(Event("last_card", seat, count=penalty, note=(
+            f"did not call last card: draws {penalty} card(s) (last_card_call, A14)")))
+        if penalty:
+            self.draw_cards(seat, penalty, note="(no last-card call)")
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""
@@ -787,14 +912,28 @@ class Game:
         self.hands[seat] += got
         fields = ("drew", seat, tuple(got), None, None, len(got), note)
         self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
+        if not self.stock_cards and self._eager:
+            self.eager_reshuffle()
         return got
 
-    def take_from_stock(self) -> Card | None:
+    def take_from_stock(self, eager: bool = True) -> Card | None:
+        """The top card of the stock, reshuffling first if it is empty and the rules allow
+        (lazy, C-9); ``None`` when no card can be had. With ``reshuffle_timing="eager"``
+        (A12) taking the last card reshuffles at once (unless ``eager`` is false)."""
         if not self.stock_cards:
             if not self.can_reshuffle():
                 return None
             self._reshuffle()
-        return self.stock_cards.pop()
+        c = self.stock_cards.pop()
+        if eager and self._eager and not self.stock_cards:
+            self.eager_reshuffle()
+        return c
+
+    def eager_reshuffle(self) -> None:
+        """A12: the stock was just emptied; reshuffle now if the rules allow and there is at
+        least one card under the piles' tops (else nothing happens and nothing counts)."""
+        if self.can_reshuffle():
+            self._reshuffle()
 
     def _reshuffle(self) -> None:
         """Every discard but each pile's top card (and its call) becomes the new stock."""

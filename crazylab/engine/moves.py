@@ -18,13 +18,15 @@ class MoveError(CrazylabError):
 class Move(NamedTuple):
     """One decision: play ``cards`` (one, or a same-rank stack) with an optional call and
     pile, or ``draw`` / ``pass`` / ``end``. ``call`` is the canonical call text (``D``,
-    ``C#``, ``E``) or ``None``. Immutable; a named tuple, so comparing two moves (``move in
+    ``C#``, ``E``) or ``None``; ``last`` is the last-card call of a play that leaves one card
+    (``6C!``, rulings A14). Immutable; a named tuple, so comparing two moves (``move in
     legal``) runs in C."""
 
     kind: str
     cards: tuple[Card, ...] = ()
     call: str | None = None
     pile: int | None = None
+    last: bool = False
 
     def __str__(self) -> str:
         if self.kind != PLAY:
@@ -34,7 +36,7 @@ class Move(NamedTuple):
             text += f"@{self.pile}"
         if self.call is not None:
             text += f":{self.call}"
-        return text
+        return text + "!" if self.last else text
 
     @property
     def card(self) -> Card:
@@ -58,7 +60,7 @@ class Move(NamedTuple):
             text += f" calling {call}"
         if self.pile is not None:
             text += f" on pile {self.pile}"
-        return text
+        return text + ", calling last card!" if self.last else text
 
     @classmethod
     def parse(cls, text: str | Move) -> Move:
@@ -73,6 +75,11 @@ class Move(NamedTuple):
             return cls(t.lower())
         if len(t) > 200:  # longer than any real move (a stack of six, a pile, a call)
             raise MoveError(f"{quote(t)} is not a move: it is far too long")
+        last = t.endswith("!")
+        if last:
+            t = t[:-1].rstrip()
+            if t.lower() in (DRAW, PASS, END) or not t:
+                raise MoveError(f"{quote(text)}: '!' is the last-card call of a play, like 6C!")
         body, call = t, None
         if ":" in t:
             body, call = t.split(":", 1)
@@ -91,7 +98,7 @@ class Move(NamedTuple):
             played = tuple(Card.parse(part) for part in body.split("+"))
         except CardError as e:
             raise MoveError(f"{quote(text)} is not a move: {e}") from None
-        return cls(PLAY, played, call, pile)
+        return cls(PLAY, played, call, pile, last)
 
 
 DRAW_MOVE, PASS_MOVE, END_MOVE = Move(DRAW), Move(PASS), Move(END)
@@ -100,13 +107,15 @@ DRAW_MOVE, PASS_MOVE, END_MOVE = Move(DRAW), Move(PASS), Move(END)
 _MOVES: dict[tuple, Move] = {}
 
 
-def play_move(cards: tuple[Card, ...], call: str | None, pile: int | None) -> Move:
-    """The interned play move of ``cards`` with ``call`` on ``pile`` (equal moves are one
-    object, so legal-move lists are cheap to build and compare)."""
-    key = (cards, call, pile)
+def play_move(cards: tuple[Card, ...], call: str | None, pile: int | None,
+              last: bool = False) -> Move:
+    """The interned play move of ``cards`` with ``call`` on ``pile`` (and the last-card call,
+    ``last``); equal moves are one object, so legal-move lists are cheap to build and
+    compare."""
+    key = (cards, call, pile, last) if last else (cards, call, pile)
     m = _MOVES.get(key)
     if m is None:
-        m = _MOVES[key] = Move(PLAY, cards, call, pile)
+        m = _MOVES[key] = Move(PLAY, cards, call, pile, last)
     return m
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .cards import CARDS, EIGHT, JOKER_CODE, Card
+from .cards import ACE, CARDS, EIGHT, JOKER_CODE, KING, QUEEN, TWO, Card
 from .options import FIELDS, LEVELS, RulesError, expand, quote
 from .pitch import LETTERS, PitchMap
 
@@ -52,29 +52,29 @@ class RuleSet:
     optional_play: bool = False  # a player may draw instead of playing (MU)
     post_draw_first_card: str = "drawn_only"
     jump_in: bool = False  # ruled (V14), only the default so far
-    last_card_call: bool = False  # ruled (A14), only the default so far
+    last_card_call: bool = False  # A14: a play leaving one card carries the call (6C!)
     last_card_penalty: int = 2
-    forbid_final_wild: bool = False  # ruled (A15), only the default so far
-    forbid_final_action: bool = False  # ruled (A15), only the default so far
+    forbid_final_wild: bool = False  # A15: no going out on an eight or a joker
+    forbid_final_action: bool = False  # A15: no going out on an action card
     stacking: bool = False  # several cards of one rank at once (Crazy Breens)
     specials: bool = False  # Crazy Breens special cards (2, A, K, Q, J, joker)
     joker_draw: int = 2  # cards the victim of a joker draws
     joker_victim_skips: bool = False
     # Crazy Breens options (rulings §5.5); they matter only with specials
     stack_targeting: str = "distributed"  # BR-Q11: hit i lands on opponent i, or all on the next
-    extra_hits_cost_turns: bool = False  # BR-Q12 (A1), only the default so far
+    extra_hits_cost_turns: bool = False  # BR-Q12 (A1): each extra hit costs one more turn
     mid_draw_counter: str = "first_card"  # BR-Q21: a drawn Jack counters (first card/any/off)
-    mid_draw_applies_to: str = "all_draws"  # BR-Q21 (A4), only the default so far
+    mid_draw_applies_to: str = "all_draws"  # BR-Q21 (A4): every draw penalty, or the 2s' only
     counter_stack: bool = True  # BR-Q19: a counter may be several Jacks
     jack_counters_joker: bool = True  # BR-Q14
-    draw_passing: bool = False  # BR-Q23 (A5), only the default so far
-    flip_again_on_any_special: bool = False  # BR-Q10 (A2), only the default so far
-    queen_drop_count: int = 1  # BR-Q30 (A3), only the default so far
+    draw_passing: bool = False  # BR-Q23 (A5): a victim passes the draw on with its rank
+    flip_again_on_any_special: bool = False  # BR-Q10 (A2): any turned special flips again
+    queen_drop_count: int = 1  # BR-Q30 (A3): drops a Queen allows, one at a time
     starter_queen_drop: bool = True  # BR-Q7: a Queen starter lets the dealer drop
-    joker_only_if_no_suit: bool = False  # BR-Q42 (A6), only the default so far
+    joker_only_if_no_suit: bool = False  # BR-Q42 (A6): a joker only without the active suit
     reshuffle: str = "never"
     max_reshuffles: int = 3
-    reshuffle_timing: str = "lazy"  # AP-Q6, MU-Q11 (A12), only the default so far
+    reshuffle_timing: str = "lazy"  # AP-Q6, MU-Q11 (A12): when a draw needs it, or eager
     scoring: str = "winner_collects"
     card_values: tuple[tuple[int, int], ...] = ()  # (rank, points) over the C-16 values
     joker_points: int = 50
@@ -126,17 +126,30 @@ class RuleSet:
         if self.specials and self.matching not in ("suit_rank", "suit_pitch"):
             problems.append("specials (the Crazy Breens cards) need suit matching "
                             f"(got matching={self.matching!r})")
-        if self.matching in ("letter_step", "interval") and self.starter_eight != "rebury":
+        if self.matching in ("letter_step", "interval") and self.starter_eight not in (
+                "rebury", "dealer_announces"):
             problems.append(f"starter_eight={self.starter_eight!r}: in the music levels an "
                             "eight has no pitch to start a pile with, so a seed eight is "
-                            "buried (MU-Q34): use starter_eight='rebury'")
+                            "buried (MU-Q34): use starter_eight='rebury' (or "
+                            "'dealer_announces', A9)")
         elif self.starter_eight == "dealer_declares" and not self.specials:
             problems.append("starter_eight='dealer_declares' makes a starter eight the "
                             "dealer's play, which only the special cards (specials=True) "
                             "resolve; use 'keep' for its printed suit")
+        for value in ("first_player_declares", "dealer_announces"):
+            if self.starter_eight == value and self.eights == "own_suit":
+                problems.append(f"starter_eight={value!r} needs eights that call a suit "
+                                "(here an eight takes its own suit)")
+        if self.specials and "dealer_announces" in (self.starter_eight, self.starter_joker):
+            problems.append("'dealer_announces' is the music seeds' rule (A9): a Crazy "
+                            "Breens starter wild is the dealer's play ('dealer_declares', "
+                            "'apply')")
         if self.starter_joker == "apply" and not self.specials:
             problems.append("starter_joker='apply' makes a starter joker the dealer's play, "
                             "which only the special cards (specials=True) resolve")
+        if self.joker_only_if_no_suit and self.call_kind != "suit":
+            problems.append("joker_only_if_no_suit needs suits to follow (the music levels "
+                            "follow pitches)")
         if self.stacking and self.chain:
             problems.append("stacking and chain cannot both be on")
         if self.match_target is not None and self.scoring != "winner_collects":
@@ -200,6 +213,25 @@ class RuleSet:
     def calls_on_play(self, c: Card) -> bool:
         """Whether playing ``c`` names a suit or pitch."""
         return c == JOKER_CODE or (c.rank == EIGHT and self.eights == "call")
+
+    @cached_property
+    def final_ban(self) -> frozenset[Card]:
+        """Cards that may not be a player's last card (A15): eights and jokers with
+        ``forbid_final_wild``; with ``forbid_final_action`` the cards that have an effect here
+        (Crazy Breens: 2, A, Q, K and the joker; elsewhere the joker, whose draw is its
+        effect). A Jack is barred only as a counter (:attr:`final_counter_ban`)."""
+        ban: set[Card] = set()
+        if self.forbid_final_wild:
+            ban |= {c for c in CARDS if self.is_wild(c)}
+        if self.forbid_final_action:
+            ranks = {TWO, ACE, QUEEN, KING} if self.specials else set()
+            ban |= {c for c in CARDS if c == JOKER_CODE or c.rank in ranks}
+        return frozenset(c for c in ban if c in self.deck)
+
+    @property
+    def final_counter_ban(self) -> bool:
+        """Whether a Jack counter may not be the last card (A15, ``forbid_final_action``)."""
+        return self.forbid_final_action and self.specials
 
     @cached_property
     def draws_per_turn(self) -> float:

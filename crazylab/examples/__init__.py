@@ -536,9 +536,9 @@ def _start(data: dict[str, Any], rs: RuleSet, players: int) -> Game:
 def _canon_move(game: Game, text: str) -> str:
     m = Move.parse(text)
     if m.kind == PLAY and m.call is not None:
-        m = Move(PLAY, m.cards, _canon_call(game.rules, m.call), m.pile)
+        m = Move(PLAY, m.cards, _canon_call(game.rules, m.call), m.pile, m.last)
     if m.kind == PLAY and m.pile == 0 and game.rules.piles == 1:
-        m = Move(PLAY, m.cards, m.call, None)
+        m = Move(PLAY, m.cards, m.call, None, m.last)
     return str(m)
 
 

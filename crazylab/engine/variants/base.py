@@ -41,6 +41,7 @@ class TurnAPI(Protocol):
     turn_plays: int
     drawn: list[Card]
     idle: int
+    reshuffles: int
     over: bool
     variant_state: Any
 
@@ -51,7 +52,7 @@ class TurnAPI(Protocol):
 
     def active_suit(self, pile: int = 0) -> int | None: ...
 
-    def take_from_stock(self) -> Card | None: ...
+    def take_from_stock(self, eager: bool = True) -> Card | None: ...
 
     def can_draw(self) -> bool: ...
 

@@ -44,7 +44,7 @@ from ..cards import (
     Card,
 )
 from ..events import Event
-from ..explain import mismatch
+from ..explain import final_card, mismatch
 from ..moves import (
     DRAW,
     DRAW_MOVE,
@@ -59,7 +59,7 @@ from ..moves import (
 )
 from .base import TurnAPI, Variant
 
-PHASES = ("penalty", "drop", "declare")
+PHASES = ("penalty", "drop", "declare", "lost")
 
 #: an effect resolves ``count`` cards of one rank topped by ``top`` for the actor; it returns
 #: the phase that waits for the actor's decision, or ``None`` when it is fully resolved
@@ -82,10 +82,14 @@ class BreensState:
     penalties: list[list[int]] = field(default_factory=list)  # [seat, draw, hits, drawn, source]
     jack: Card | None = None  # a Jack just drawn as a penalty card that may counter (BR-26)
     reshuffled: bool = False  # this action's King chain has reshuffled the stock (BR-Q27)
+    drops: int = 0  # Queen's drops the actor may still make (queen_drop_count, A3)
+    flips: int = 0  # deck plays owed once the actor's decision is made (A2)
+    owed: list[int] = field(default_factory=list)  # a seat per extra lost turn owed (A1)
 
     def clone(self) -> BreensState:
         return BreensState(self.actor, self.starter, self.wait, list(self.hits), self.source,
-                           [list(e) for e in self.penalties], self.jack, self.reshuffled)
+                           [list(e) for e in self.penalties], self.jack, self.reshuffled,
+                           self.drops, self.flips, list(self.owed))
 
 
 def _entry(game: TurnAPI) -> list[int]:
@@ -139,8 +143,10 @@ def _king(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
 
 
 def _queen(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
-    """BR-21/BR-14: one optional drop (none if the hand is empty)."""
+    """BR-21/BR-14: one optional drop (none if the hand is empty); up to
+    ``queen_drop_count`` drops, one at a time (A3)."""
     st: BreensState = game.variant_state
+    st.drops += game.rules.queen_drop_count
     return "drop" if game.hands[st.actor] else None
 
 
@@ -169,7 +175,10 @@ def _deck_play(game: TurnAPI) -> str | None:
                 "reshuffles it only once (BR-Q27).")))
             return None
         st.reshuffled = game.can_draw()  # take_from_stock reshuffles if it can
-    c = game.take_from_stock()
+    before = game.reshuffles
+    c = game.take_from_stock(eager=not st.reshuffled)  # A12 eager: still once a chain
+    if game.reshuffles > before:
+        st.reshuffled = True
     if c is None:
         game.events.append(Event("flipped", actor, note="the King's deck play fizzles: no card "
                                  "is left to turn (BR-Q27)."))
@@ -180,7 +189,19 @@ def _deck_play(game: TurnAPI) -> str | None:
     game.idle = 0
     game.events.append(Event("flipped", actor, (c,),
                              note=f"the King's deck play turns {c.display} (BR-20)."))
-    return _effect(game, (c,), declared=False)
+    wait = _effect(game, (c,), declared=False)
+    if c.rank in _FLIP_AGAIN and game.rules.flip_again_on_any_special:
+        # A2: a special card turned resolves its effect, then the deck plays once more
+        if wait:
+            st.flips += 1
+            return wait
+        return _deck_play(game)
+    return wait
+
+
+#: the special cards other than the King (which flips again anyway) that flip again under
+#: ``flip_again_on_any_special`` (A2)
+_FLIP_AGAIN = frozenset({TWO, ACE, EIGHT, JACK, QUEEN, JOKER_RANK})
 
 
 # -- running an action -----------------------------------------------------------------------
@@ -194,7 +215,26 @@ def _run(game: TurnAPI, cards: tuple[Card, ...], declared: bool) -> None:
         st.wait = wait
         game.phase = wait
     else:
-        _close(game)
+        _resume(game)
+
+
+def _resume(game: TurnAPI) -> None:
+    """An effect has resolved: the actor drops again while a Queen allows (A3), else the
+    action closes."""
+    st: BreensState = game.variant_state
+    if st.drops > 0 and game.hands[st.actor]:
+        st.wait = game.phase = "drop"
+        return
+    st.drops = 0
+    if st.flips:  # A2: the deck play owed after a turned special's decision
+        st.flips -= 1
+        wait = _deck_play(game)
+        if wait:
+            st.wait = game.phase = wait
+            return
+        _resume(game)
+        return
+    _close(game)
 
 
 def _assign(game: TurnAPI) -> None:
@@ -242,6 +282,8 @@ def _start_action(game: TurnAPI, actor: int) -> None:
     st.penalties = []
     st.jack = None
     st.reshuffled = False
+    st.drops = 0
+    st.flips = 0
 
 
 # -- hooks called by the engine --------------------------------------------------------------
@@ -263,6 +305,9 @@ def starter(game: TurnAPI) -> None:
         wait = _effect(game, (top,), declared)
     if wait:
         st.wait = wait  # begin_turn puts the dealer in this phase
+        if (wait == "declare" and r.starter_eight == "first_player_declares"
+                and len(game.piles[0]) == 1):
+            game.to_play = (game.dealer + 1) % game.n  # A7: the first player names it
         return
     _assign(game)
     st.starter = False
@@ -276,6 +321,8 @@ def begin_turn(game: TurnAPI) -> None:
         game.phase = st.wait
     elif game.to_play in [e[0] for e in st.penalties]:  # (no closure: every turn runs this)
         game.phase = "penalty"
+    elif st.owed and game.to_play in st.owed:  # A1: a further lost turn
+        game.phase = "lost"
 
 
 def after_play(game: TurnAPI, seat: int, move: Move) -> bool:
@@ -295,6 +342,8 @@ def legal(game: TurnAPI) -> list[Move]:
         return _legal_penalty(game)
     if game.phase == "drop":
         return _legal_drop(game)
+    if game.phase == "lost":
+        return [PASS_MOVE]
     if game.phase == "declare":
 
         top = (game.top,)
@@ -317,6 +366,7 @@ def _counters(game: TurnAPI, hand: list[Card], first: Card | None = None) -> lis
         return []
     firsts = sorted(set(jacks)) if first is None else [first]
     stacking = game.rules.counter_stack
+    last_ok = not game.rules.final_counter_ban  # A15: no going out on a counter
     out: list[Move] = []
     for c in firsts:
         others: list[Card] = []
@@ -324,7 +374,8 @@ def _counters(game: TurnAPI, hand: list[Card], first: Card | None = None) -> lis
             others = list(jacks)
             others.remove(c)
         for stack in ordered_stacks(c, tuple(others)):
-            out.append(play_move(stack, None, None))
+            if last_ok or len(stack) < len(hand):
+                out.append(play_move(stack, None, None))
     return out
 
 
@@ -341,13 +392,30 @@ def _legal_penalty(game: TurnAPI) -> list[Move]:
     if entry[3]:  # drawing has begun: the rest comes one card at a time
         return [DRAW_MOVE]
     moves = _counters(game, hand) if _can_counter(game, entry) else []
+    if entry[1] and game.rules.draw_passing:
+        moves += _passes(game, hand, entry[4])
     return moves + [DRAW_MOVE if entry[1] and game.can_draw() else PASS_MOVE]
+
+
+def _passes(game: TurnAPI, hand: list[Card], rank: int) -> list[Move]:
+    """A5 (``draw_passing``): one card of the hitting rank, which passes the draw on."""
+    ban = game.rules.final_ban if len(hand) == 1 else frozenset()
+    out = []
+    for c in sorted(set(hand)):
+        if c.rank == rank and c not in ban:
+            for call in (SUITS if game.rules.calls_on_play(c) else [None]):
+                out.append(play_move((c,), call, None))
+    return out
 
 
 def _legal_drop(game: TurnAPI) -> list[Move]:
 
     out = []
-    for c in sorted(set(game.hands[game.to_play])):
+    hand = game.hands[game.to_play]
+    ban = game.rules.final_ban if len(hand) == 1 else frozenset()  # A15
+    for c in sorted(set(hand)):
+        if c in ban:
+            continue
         calls = SUITS if game.rules.calls_on_play(c) else [None]
         out += [play_move((c,), call, None) for call in calls]
     return out + [END_MOVE]
@@ -360,6 +428,12 @@ def apply(game: TurnAPI, move: Move) -> None:
     """Apply a legal move of an effect phase."""
     if game.phase == "penalty":
         _apply_penalty(game, move)
+    elif game.phase == "lost":
+        st: BreensState = game.variant_state
+        st.owed.remove(game.to_play)
+        game.events.append(Event("skipped", game.to_play, note=(
+            "loses one more turn for a hit that wrapped round (extra_hits_cost_turns, A1).")))
+        game.end_turn()
     elif game.phase == "drop":
         _apply_drop(game, move)
     elif game.phase == "declare":
@@ -369,6 +443,9 @@ def apply(game: TurnAPI, move: Move) -> None:
 def _apply_penalty(game: TurnAPI, move: Move) -> None:
     st: BreensState = game.variant_state
     seat = game.to_play
+    if move.kind == PLAY and move.card.rank != JACK:  # passing the draw on (A5)
+        _pass_on(game, _entry(game), move)
+        return
     if move.kind == PLAY:  # a counter (BR-22, BR-27)
         how = " with the Jack just drawn (BR-26)" if st.jack is not None else ""
         game.place(seat, move)
@@ -390,9 +467,11 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         game.turn_draws += 1
         game.drawn.extend(got)
         left = entry[1] - entry[3]
-        window = game.rules.mid_draw_counter
+        r = game.rules
+        window = r.mid_draw_counter
         if (got and got[0].rank == JACK and left > 0 and _can_counter(game, entry)
-                and (window == "any_card" or (window == "first_card" and entry[3] == 1))):
+                and (window == "any_card" or (window == "first_card" and entry[3] == 1))
+                and (r.mid_draw_applies_to == "all_draws" or entry[4] == TWO)):  # A4
             st.jack = got[0]
             return
         if got and left > 0 and game.can_draw():
@@ -400,10 +479,39 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
     _lose_turn(game, entry)
 
 
+def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
+    """A5: the victim plays a card of the hitting rank instead of drawing; this is their
+    turn, and the draw so far plus the new card's passes with a lost turn to the next
+    player (added to that player's penalty if they have one in this cycle)."""
+    st: BreensState = game.variant_state
+    seat = game.to_play
+    game.place(seat, move)
+    game.turn_plays += 1
+    st.penalties.remove(entry)
+    amount = entry[1] + (2 if move.card.rank == TWO else game.rules.joker_draw)
+    nxt = (seat + 1) % game.n
+    for e in st.penalties:
+        if e[0] == nxt:
+            e[1] += amount
+            e[2] += 1
+            break
+    else:
+        st.penalties.insert(0, [nxt, amount, 1, 0, entry[4]])
+    game.events.append(Event("penalty", nxt, move.cards, count=amount, note=(
+        f"seat {seat} passes the draw on with {move.top.display}: seat {nxt} must draw "
+        f"{amount} and lose the turn, or answer (draw_passing, A5).")))
+    if not game.hands[seat]:
+        game.finish_out(seat)
+    else:
+        game.end_turn()
+
+
 def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
     """The victim accepted: the cards drawn stay and the turn is lost (BR-M4 b, BR-Q47)."""
     st: BreensState = game.variant_state
     st.penalties.remove(entry)
+    if entry[2] > 1 and game.rules.extra_hits_cost_turns:  # A1: one more turn per extra hit
+        st.owed += [entry[0]] * (entry[2] - 1)
     st.jack = None
     forgiven = entry[1] - entry[3]
     note = "loses the turn (BR-M4)."
@@ -416,10 +524,15 @@ def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
 
 def _apply_drop(game: TurnAPI, move: Move) -> None:
     seat = game.to_play
+    st: BreensState = game.variant_state
     if move.kind == END:
-        game.events.append(Event("dropped", seat, note="drops nothing after the Queen."))
-        _close(game)
+        note = ("drops nothing after the Queen." if st.drops >= game.rules.queen_drop_count
+                else "drops no more cards after the Queen.")
+        game.events.append(Event("dropped", seat, note=note))
+        st.drops = 0
+        _resume(game)
         return
+    st.drops -= 1
     game.place(seat, move)
     game.turn_plays += 1
     game.events.append(Event("dropped", seat, move.cards, note=(
@@ -435,7 +548,7 @@ def _apply_declare(game: TurnAPI, move: Move) -> None:
     game.calls[0] = game.parse_call(move.call)
     game.update_reference(0)
     game.events.append(Event("called", game.to_play, call=move.call))
-    _close(game)
+    _resume(game)
 
 
 # -- explaining ----------------------------------------------------------------------------------
@@ -445,6 +558,9 @@ def explain(game: TurnAPI, move: Move) -> str:
     """Why ``move`` is not legal in an effect phase."""
     if game.phase == "penalty":
         why = _explain_penalty(game, move)
+    elif game.phase == "lost":
+        why = (f"Seat {game.to_play} loses this turn too: each hit beyond the first costs one "
+               "more lost turn in these rules (extra_hits_cost_turns, A1). Say pass.")
     elif game.phase == "drop":
         why = _explain_drop(game, move)
     else:
@@ -469,11 +585,28 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
     if m.kind == PLAY:
         if len({c.rank for c in m.cards}) > 1:
             return "A stack must be cards of one rank; a counter is Jacks only, like JH+JC."
+        if m.card.rank != JACK and game.rules.draw_passing and entry[1]:
+            what = _rank_name(entry[4])
+            if len(m.cards) > 1 or m.card.rank != entry[4]:
+                return (f"You are hit and must {fate}, counter with a Jack, or pass the draw "
+                        f"on with one {what} (draw_passing, A5).")
+            if entry[3]:
+                return "You have begun drawing your penalty: draw the rest."
+            held = _held(game, m.cards)
+            if held:
+                return held
+            if m.call is None and game.rules.calls_on_play(m.card):
+                return f"Passing the draw on with {m.card.display} needs a suit, e.g. {m.card}:D."
+            return ""
         if m.card.rank != JACK:
             return (f"You are hit and must {fate}: only a Jack can answer a hit, as a counter "
                     "(BR-22; no passing the hit on, BR-Q23).")
         if not _can_counter(game, entry):
             return "In these rules a Jack does not counter a joker's draw: take the penalty."
+        if entry[3] and st.jack is None and game.rules.mid_draw_applies_to == "twos_only" \
+                and entry[4] != TWO:
+            return ("In these rules a Jack drawn while taking a joker's draw is kept and "
+                    "cannot counter (mid_draw_applies_to='twos_only', A4): draw the rest.")
         if entry[3] and st.jack is None:
             return ("You have begun drawing your penalty: only a Jack drawn as the first card "
                     "can counter (BR-26); draw the rest.")
@@ -483,6 +616,10 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
         held = _held(game, m.cards)
         if held:
             return held
+        if len(m.cards) == len(game.hands[game.to_play]):
+            why = final_card(game.rules, m.top, counter=True)
+            if why:
+                return why
         if len(m.cards) > 1 and not game.rules.counter_stack:
             return "In these rules a counter is a single Jack."
         if m.call is not None:
@@ -508,11 +645,15 @@ def _explain_drop(game: TurnAPI, m: Move) -> str:
         return ("After your Queen you may drop one card from your hand (it need not match), "
                 "or say end to drop none (BR-21).")
     if len(m.cards) > 1:
-        return "The Queen lets you drop exactly one card, not a stack (BR-Q30)."
+        return "The Queen lets you drop exactly one card at a time, not a stack (BR-Q30)."
     held = _held(game, m.cards)
     if held:
         return held
     c = m.card
+    if len(game.hands[game.to_play]) == 1:
+        why = final_card(game.rules, c)
+        if why:
+            return why.replace("draw or pass as if you could not play", "say end")
     if m.call is None and game.rules.calls_on_play(c):
         return f"Dropping {c.display} needs a suit to be called, e.g. {c}:D."
     if m.call is not None and not game.rules.calls_on_play(c):
@@ -523,6 +664,9 @@ def _explain_drop(game: TurnAPI, m: Move) -> str:
 def _explain_declare(game: TurnAPI, m: Move) -> str:
     top = game.top
     how = ", ".join(f"{top}:{s}" for s in SUITS)
+    if game.to_play != game.variant_state.actor:
+        return (f"Seat {game.to_play} names the suit of the starter {top.display} before the "
+                f"first turn (starter_wild_declarer='first_player', A7): say {how}.")
     return (f"Seat {game.to_play} must call a suit for {top.display}, which was played for "
             f"them: say {how}.")
 
