@@ -6,6 +6,9 @@ lessons render on GitHub and nbviewer.
     .venv/bin/python tools/lessons.py 04 06      # only the lessons whose names contain these
     .venv/bin/python tools/lessons.py --check    # say which notebooks are out of date
 
+It also writes the printable rules sheet of every preset, ``notebooks/sheets/NAME.md``
+(``crazylab.sheet.rules_sheet``).
+
 Cell ids are derived from the cell's source (a hash), so a rebuild writes identical ids, and
 widget model ids come from a seeded generator in the kernel, so a rebuild of an unchanged
 source writes an identical file. ``tests/test_lesson_sources.py`` fails when a committed
@@ -129,6 +132,22 @@ def out_of_date(source: Path) -> list[str]:
     return problems
 
 
+def write_sheets() -> list[Path]:
+    """notebooks/sheets/NAME.md: the printable rules sheet of every preset."""
+    sys.path.insert(0, str(ROOT))
+    import crazylab as cl
+    from crazylab.sheet import rules_sheet
+
+    folder = NOTEBOOKS / "sheets"
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for name in cl.PRESETS:
+        path = folder / f"{name}.md"
+        path.write_text(rules_sheet(cl.rules(name)), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     names = [a for a in argv if not a.startswith("--")]
@@ -137,6 +156,7 @@ def main(argv: list[str]) -> int:
         problems = [p for s in chosen for p in out_of_date(s)]
         print("\n".join(problems) or "every lesson notebook matches its source")
         return 1 if problems else 0
+    print("writing", len(write_sheets()), "rules sheets in notebooks/sheets/")
     for source in chosen:
         print("building", build(source).relative_to(ROOT), flush=True)
     return 0

@@ -204,9 +204,10 @@ def legal_moves_exercise(game: Game, question: str | None = None, *, rules: str,
             lines.append(f"You missed {_display(t)}: {_why(game, t)}")
         return False, "Not quite.\n" + "\n".join(lines)
 
+    every = [str(c) for c in sorted(set(game.hands[game.to_play]), key=sort_key)]
+    every += sorted(expected - set(every))
     solution = "Legal: " + _show(expected) + ".\n" + "\n".join(
-        f"{_display(t)}: {_why(game, t)}" for t in sorted(
-            expected | {str(c) for c in set(game.hands[game.to_play])}))
+        f"{_display(t)}: {_why(game, t)}" for t in every)
     return Exercise(question, checker, solution, rules=rules, hint=hint,
                     placeholder="e.g. 6C KH draw")
 
@@ -233,7 +234,8 @@ def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rul
         if a not in ("yes", "no", "y", "n"):
             return False, "Answer yes or no."
         right = a.startswith("y") == legal
-        return right, f"{'Right' if right else 'No'}: {verdict.lower()}, {why[0].lower()}{why[1:]}"
+        head = "Right" if right else "Not right: the answer is"
+        return right, f"{head} {verdict.lower()}: {why}"
 
     return Exercise(question, checker, f"{verdict}. {why}", rules=rules, hint=hint,
                     placeholder="yes or no")
