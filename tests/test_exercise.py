@@ -129,3 +129,11 @@ def test_a_checker_error_shows_in_the_error_area(worked):
     ex = Exercise("Q?", broken, "S", rules="SR-10")
     ex.answer_box.value = "x"
     assert ex.errors and "boom" in ex.error_area.value
+
+
+def test_long_choices_are_answered_by_number():
+    ex = choice_exercise("Who?", ["seat 1 scores 42", "seat 1 scores 36"], "seat 1 scores 36",
+                         "(12 − 3) + (30 − 3) = 36", rules="AP-17 AP-T7")
+    assert ex.check("2").startswith("Right") and ex.check("1").startswith("Not seat 1 scores 42")
+    assert ex.check("seat 1 scores 36").startswith("Right")
+    assert "1. seat 1 scores 42" in ex.prompt.value

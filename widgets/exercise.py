@@ -296,15 +296,23 @@ def choice_exercise(question: str, choices: Sequence[str], answer: str, explanat
     norm = {c.lower(): c for c in choices}
     if answer.lower() not in norm:
         raise ValueError(f"the answer {answer!r} is not one of the choices {list(choices)}")
+    numbered = any(len(c) > 12 for c in choices)  # long answers are picked by number
 
     def checker(given: str) -> tuple[bool, str]:
         g = given.lower()
+        if numbered and g.isdigit() and 1 <= int(g) <= len(choices):
+            g = choices[int(g) - 1].lower()
         if g not in norm:
             return False, "Answer one of: " + ", ".join(choices) + "."
         if g == answer.lower():
             return True, f"Right: {explanation}"
         return False, f"Not {norm[g]}. Think again, or open the solution."
 
-    return Exercise(question + " (" + " / ".join(choices) + ")", checker,
-                    f"{answer}. {explanation}", rules=rules, hint=hint,
-                    placeholder=" / ".join(choices))
+    if numbered:
+        listed = "<br>" + "<br>".join(f"{i}. {html.escape(c)}" for i, c in enumerate(choices, 1))
+        hint_words = f"1 to {len(choices)}"
+    else:
+        listed = " (" + " / ".join(choices) + ")"
+        hint_words = " / ".join(choices)
+    return Exercise(question + listed, checker, f"{answer}. {explanation}", rules=rules,
+                    hint=hint, placeholder=hint_words)

@@ -39,9 +39,6 @@
 
 # %%
 import pandas as pd
-from IPython.display import Markdown, display
-
-import crazylab as cl
 from crazylab.widgets import LegalMoveExplorer, StepExplainer, legal_table, position
 from crazylab.widgets.exercise import (
     choice_exercise,
@@ -49,6 +46,9 @@ from crazylab.widgets.exercise import (
     legal_moves_exercise,
     score_exercise,
 )
+from IPython.display import Markdown, display
+
+import crazylab as cl
 
 
 def show_table(game):

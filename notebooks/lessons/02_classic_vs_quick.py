@@ -29,10 +29,6 @@
 
 # %%
 import pandas as pd
-from IPython.display import Markdown, display
-
-import crazylab as cl
-from crazylab.examples import load_example
 from crazylab.widgets import LegalMoveExplorer, StepExplainer, legal_table, position
 from crazylab.widgets.exercise import (
     choice_exercise,
@@ -40,6 +36,10 @@ from crazylab.widgets.exercise import (
     legal_moves_exercise,
     score_exercise,
 )
+from IPython.display import Markdown, display
+
+import crazylab as cl
+from crazylab.examples import load_example
 
 
 def last_game(example):

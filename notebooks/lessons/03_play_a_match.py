@@ -11,11 +11,15 @@
 # %% [markdown]
 # # Lesson 3: play a match
 #
+# [← Lesson 2](02_classic_vs_quick.ipynb) · **Lesson 3** · [Lesson 4 →](04_crazy_breens.ipynb) ·
+# [Start](index.ipynb) · [Glossary](glossary.md)
+#
 # **What you will learn**
 #
 # * how to play a hand against computer opponents, and use the **Hint** to see why a card is
 #   or is not legal;
-# * how a **match** adds up the hands until someone reaches 100;
+# * how a **match** adds up the hands until someone reaches 100 (AP-16), and how the deal moves
+#   one seat to the left each hand (C-2);
 # * how to play a whole match in code, to see how scores grow.
 
 # %% [markdown]
@@ -73,8 +77,63 @@ print("final scores:", match.scores, "- the winner is seat", match.winner)
 GameTable("crazy-8s-music", opponents=1, seed=2)
 
 # %% [markdown]
-# ## Try it yourself
+# ## 4. Check yourself
+#
+# The hands of the match in section 2 were played by computer players; the engine kept every
+# deal. Each hand is dealt by the next seat to the left, and the player left of the dealer
+# starts (C-2).
+
+# %%
+from crazylab.widgets.exercise import choice_exercise, legal_moves_exercise, score_exercise
+
+first, second = match.hands[0], match.hands[1]
+choice_exercise(f"Hand 1 of the match was dealt by seat {first.dealer}. Who deals hand 2, and "
+                "who plays first in it?",
+                [f"seat {d} deals, seat {(d + 1) % 3} starts" for d in range(3)],
+                f"seat {second.dealer} deals, seat {(second.dealer + 1) % 3} starts",
+                "The deal moves one seat to the left each hand, and the first player sits left "
+                "of the dealer (C-2).", rules="C-2 AP-5")
+
+# %%
+choice_exercise("Only the winner of a hand scores. Can two players reach 100 in the same hand?",
+                ["yes", "no"], "no", "One player scores per hand, so only one total can pass "
+                "100 after it; that player wins the match (AP-16).", rules="AP-16")
+
+# %%
+score_exercise("crazy-eights-classic", [["QS", "4H"], ["8C", "8D", "AH"], []], winner=2,
+               question="Seat 2 went out. Seat 0 holds Q♠ 4♥, seat 1 holds 8♣ 8♦ A♥. What does "
+               "seat 2 score?", rules="AP-15 C-16")
+
+# %% [markdown]
+# At your table (section 1): without opening the hint, which of your first cards may you play?
+# The exercise copies the first position (your hand and the top card), so playing at the table
+# does not change it.
+
+# %%
+from crazylab.widgets import position
+
+first_hand = " ".join(c["card"] for c in table.view["hand"])
+legal_moves_exercise(position("crazy-eights-classic", top=table.view["piles"][0]["top"],
+                              hand=first_hand),
+                     f"Your first hand at the table is {first_hand} and the top card is "
+                     f"{table.view['piles'][0]['display']}. Which cards may you play?",
+                     rules="AP-6 AP-7 AP-9")
+
+# %% [markdown]
+# ## Recap
+#
+# * A **match** adds up each hand's points; the first player with 100 or more after a hand wins
+#   (AP-16). Only the hand's winner scores (AP-15).
+# * The deal moves one seat left each hand; the player left of the dealer starts (C-2).
+# * The table plays any rule set; **Hint** gives the engine's reason for every card.
+#
+# %% [markdown]
+# ### Try it yourself
 #
 # 1. Play three hands with the hint closed. How often did you play an eight early? Was it wise?
 # 2. Change the *Bots* level (when more levels are installed) and compare your results.
 # 3. In section 2, change the seed and count how many hands a match to 100 takes.
+
+# %% [markdown]
+# [← Lesson 2](02_classic_vs_quick.ipynb) · **Lesson 3** ·
+# [Lesson 4: Crazy Breens →](04_crazy_breens.ipynb)

@@ -11,6 +11,9 @@
 # %% [markdown]
 # # Lesson 5: What the rules change
 #
+# [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** · [Lesson 6 →](06_musical_crazy_8s.ipynb) ·
+# [Start](index.ipynb) · [Glossary](glossary.md)
+#
 # **What you will learn**
 #
 # * how to play hundreds of hands with **computer players** in one call, and read the result:
@@ -32,6 +35,7 @@ pio.renderers.default = "plotly_mimetype"  # figures that work offline in Jupyte
 
 import crazylab as cl
 from crazylab import lab
+from crazylab.widgets.exercise import choice_exercise
 
 # %% [markdown]
 # ## 1. A few hundred hands in one call
@@ -83,10 +87,18 @@ print("identical:", again.equals(hands))
 lab.fig_hand_length(hands)
 
 # %% [markdown]
-# **Question:** the site rules (`crazy-eights`) deal 5 cards, the app's rules 7 for two players.
-# Which rule set gives the longest hands at a table of two? And at four?
-#
-# The table answers with means:
+# **Question:** the site rules (`crazy-eights`) deal 5 cards (SR-3), the app's rules 7 for two
+# players (AP-3). Which rule set gives the longest hands at a table of two? Answer below, then
+# read the table of means.
+
+# %%
+two = hands[hands["players"] == 2].groupby("rules")["turns"].mean()
+choice_exercise("At a table of two, which rule set has the longest hands (most turns)?",
+                list(two.index), two.idxmax(),
+                "The table below has the means: " + ", ".join(
+                    f"{name} {mean:.1f} turns" for name, mean in two.items())
+                + ". Seven cards for two (AP-3) and drawing until a card fits (AP-10) both "
+                "make hands longer.", rules="SR-3 AP-3 AP-10")
 
 # %%
 lab.summary(hands)
@@ -120,15 +132,34 @@ print(drawn)
 # %% [markdown]
 # **Reading it:** a negative difference means the quick rule has less of it. When the interval
 # does not contain 0, the difference is not just luck.
+
+# %%
+choice_exercise("Does the quick rule (at most 3 draws, AP-11) draw fewer cards per hand than the "
+                "classic rule (AP-10), beyond luck?", ["yes", "no", "cannot tell"],
+                "yes" if drawn.high < 0 else ("no" if drawn.low > 0 else "cannot tell"),
+                f"The paired difference is {drawn.diff:+.2f} cards per hand, 95% interval "
+                f"[{drawn.low:+.2f}, {drawn.high:+.2f}]: "
+                + ("it lies below 0." if drawn.high < 0 else "it is not below 0."),
+                rules="AP-10 AP-11")
+
+# %% [markdown]
 #
 # ## 4. How often does a hand block?
 #
-# A hand is **blocked** when nobody can play or draw. Under the site rules the stock is never
-# refilled, so a hand can block and is then void; the app's rules reshuffle the discards up to
-# three times, and a blocked hand is won by the fewest points in hand.
+# A hand is **blocked** when nobody can play or draw (C-13). Under the site rules the stock is
+# never refilled (SR-19), so a hand can block and is then void (SR-20); the app's rules reshuffle
+# the discards up to three times (AP-12), and a blocked hand is won by the fewest points in hand
+# (AP-17).
 
 # %%
 lab.fig_blocked(hands)
+
+# %%
+blocked = hands.groupby("rules")["blocked"].mean()
+choice_exercise("Which rule set blocks most often?", list(blocked.index), blocked.idxmax(),
+                "Blocked share of hands: " + ", ".join(f"{n} {v:.1%}" for n, v in blocked.items())
+                + ". Without a reshuffle (SR-19) the stock runs dry for good.",
+                rules="SR-19 SR-20 AP-12 C-13")
 
 # %% [markdown]
 # ## 5. What is a hand worth?
@@ -146,6 +177,17 @@ lab.fig_points(hands[hands["players"] == 4])
 
 # %%
 lab.fig_win_rates(hands[hands["rules"] == "crazy-eights-quick"], by="seat")
+
+# %%
+seats = lab.win_rates(hands[(hands["rules"] == "crazy-eights-quick") & (hands["players"] == 2)],
+                      by="seat")
+first_seat = seats[seats["seat"] == 0].iloc[0]
+choice_exercise("At a table of two (quick rule), does the 95% interval of seat 0's win rate "
+                "exclude 50%?", ["yes", "no"],
+                "yes" if first_seat["low"] > 0.5 or first_seat["high"] < 0.5 else "no",
+                f"Seat 0 won {first_seat['rate']:.1%} of {int(first_seat['hands'])} hands, 95% "
+                f"interval [{first_seat['low']:.1%}, {first_seat['high']:.1%}].",
+                rules="SR-8 AP-5")
 
 # %% [markdown]
 # **Question:** at a table of two, is the first seat's advantage bigger than the interval's
@@ -168,12 +210,27 @@ lab.fig_win_rates(duel, by="bot")
 table = lab.win_rates(duel, by="bot")
 table[["bot", "hands", "wins", "rate", "low", "high"]].round(3)
 
+# %%
+rules_bot = table[table["bot"] == "rules"].iloc[0]
+choice_exercise("Do the rules of thumb beat random play, beyond luck?", ["yes", "no"],
+                "yes" if rules_bot["low"] > 0.5 else "no",
+                f"The rules of thumb won {rules_bot['rate']:.1%} of the hands, 95% interval "
+                f"[{rules_bot['low']:.1%}, {rules_bot['high']:.1%}].", rules="AP-11 AP-6")
+
 # %% [markdown]
 # The Monte Carlo bot (`"mc"`) wins most often of the three, but each of its moves plays many
 # imagined hands to the end, so a fair test takes minutes, not seconds:
 # `python bench/bench_lab.py --only duel` measures it against the rules of thumb.
 #
-# ## Try it yourself
+# ## Recap
+#
+# * `cl.simulate` plays seeded hands with bots; one row per hand.
+# * Compare rules on the **same deals** (`lab.compare_rules`): the quick rule (AP-11) shortens
+#   hands and draws fewer cards than the classic rule (AP-10).
+# * No reshuffle (SR-19) means more blocked hands (C-13, SR-20).
+# * Read every rate with its **95% interval**; more hands, narrower intervals.
+#
+# ### Try it yourself
 #
 # 1. Change `games=300` in section 7 to `games=30`. Does the interval still exclude 50%?
 # 2. Compare the quick rule with `cl.rules("crazy-eights-quick", draw_limit=1)`: how many more
@@ -181,3 +238,7 @@ table[["bot", "hands", "wins", "rate", "low", "high"]].round(3)
 # 3. On the command line, the same lab writes a file you can open in any spreadsheet:
 #    `crazylab simulate crazy-eights-classic crazy-eights-quick -n 2 -n 4 --bots rules,random
 #    --games 2000 --out hands.csv`
+
+# %% [markdown]
+# [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** ·
+# [Lesson 6: musical Crazy 8s →](06_musical_crazy_8s.ipynb)
