@@ -33,9 +33,10 @@ import plotly.io as pio
 
 pio.renderers.default = "plotly_mimetype"  # figures that work offline in Jupyter and Voilà
 
+from crazylab.widgets.exercise import choice_exercise
+
 import crazylab as cl
 from crazylab import lab
-from crazylab.widgets.exercise import choice_exercise
 
 # %% [markdown]
 # ## 1. A few hundred hands in one call
