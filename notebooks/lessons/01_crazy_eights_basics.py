@@ -83,6 +83,26 @@ starters = [cl.new_game("crazy-eights", players=2, seed=s).top for s in range(30
 print("eights among 300 starters:", sum(c.rank == 8 for c in starters))
 
 # %%
+StepExplainer("sr-t10-deal-two-players")
+
+# %%
+choice_exercise("After the deal, where does the first card of the discard pile come from?",
+                ["the top of the stock", "the dealer's hand", "the bottom of the stock"],
+                "the top of the stock", "The undealt cards are the face-down stock, and its top "
+                "card is turned up as the starter (SR-4, SR-5, SR-6).",
+                rules="SR-4 SR-5 SR-6")
+
+# %%
+try:
+    cl.new_game("crazy-eights", players=6, seed=1)
+    six = "yes"
+except cl.SetupError:
+    six = "no"
+choice_exercise("The site rules use a 52-card deck without jokers. May six people play?",
+                ["yes", "no"], six, "The site rules are for 2–5 players (SR-1, SR-2).",
+                rules="SR-1 SR-2")
+
+# %%
 choice_exercise("How many cards are in the stock after dealing to 3 players?",
                 ["36", "37", "41"], str(len(cl.new_game("crazy-eights", players=3, seed=5).stock)),
                 "52 cards − 3 × 5 dealt − 1 starter = 36 (SR-3, SR-7).", rules="SR-3 SR-7")
@@ -147,6 +167,10 @@ is_legal_exercise(worked, "6C+KH", "On 6♥, may you play 6♣ and K♥ together
 
 # %%
 StepExplainer("sr-t1-t2-worked-turn-eight-calls-diamonds")
+
+# %%
+is_legal_exercise(worked, "8S:C", "On 6♥ you hold 6♣ and K♥, which fit. May you play 8♠ "
+                  "(calling clubs) anyway?", rules="SR-13")
 
 # %%
 after_eight = position("crazy-eights", top="8S", hand="3D KS 9C 8H QD", call="D")
@@ -243,6 +267,14 @@ choice_exercise("Both players passed in a row with an empty stock. How many poin
 
 # %%
 StepExplainer("sr-t5-t6-going-out-on-an-eight")
+
+# %%
+StepExplainer("sr-t4-scoring-64")
+
+# %%
+choice_exercise("You are down to one card. Must you announce it?", ["yes", "no"], "no",
+                "No announcement is required, and the site rules play a single hand (SR-23, "
+                "SR-24).", rules="SR-23 SR-24")
 
 # %%
 score_exercise("crazy-eights", [[], ["8D", "3C"], ["QH", "AS"]], winner=0,

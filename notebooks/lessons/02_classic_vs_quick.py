@@ -19,7 +19,7 @@
 # * what the Crazy Eights app of seed 004 changes: **7 cards for two** players, 5 for three or
 #   four (AP-1, AP-3), a regular deck (AP-2) and a **match to 100** (AP-15, AP-16);
 # * that matching is the same as in lesson 1: suit or rank, eights wild (AP-6, AP-7), but you
-#   **must play when you can** (AP-9);
+#   **must play when you can** (a house ruling, section 3);
 # * the difference between the **classic** rule (draw until you can play, AP-10) and the
 #   **quick** rule (draw at most 3, stopping at the first card that fits, then pass; AP-11);
 # * the **reshuffle**, under both rules: at most **3 times a hand** (AP-12, AP-13);
@@ -78,6 +78,15 @@ for n in (2, 3, 4):
 StepExplainer("ap-t1-deal-seven-for-two")
 
 # %%
+try:
+    cl.new_game("crazy-eights-classic", players=5, seed=1)
+    five = "yes"
+except cl.SetupError:
+    five = "no"
+choice_exercise("The app is you against 1 to 3 computer players. May five play?", ["yes", "no"],
+                five, "2–4 players: the user and 1–3 computer opponents (AP-1).", rules="AP-1")
+
+# %%
 choice_exercise("Two players, classic rule: how many cards are left in the stock after the deal "
                 "and the starter?", ["37", "41", "36"],
                 str(len(cl.new_game("crazy-eights-classic", players=2, seed=9).stock)),
@@ -97,11 +106,20 @@ with pd.option_context("display.max_colwidth", None, "display.width", 200):
     display(legal_table(nine).reset_index())
 
 # %%
+StepExplainer("ap-t2-legal-on-nine-of-hearts")
+
+# %%
 legal_moves_exercise(nine, rules="AP-6 AP-7 AP-T2")
 
+# %%
+choice_exercise("A 2♣ is on top under the app's rules. Does the next player draw two?",
+                ["yes", "no"], "no", "The basic game has no draw-two, no reverse and nothing to "
+                "call at one card (AP-18).", rules="AP-18")
+
 # %% [markdown]
-# The app only lets you draw "if you can't play": a card that fits **must** be played (AP-9;
-# [house ruling AP-Q5](../../shared/spec/rulings.md#AP-Q5)). That is the difference from lesson
+# The app only lets you draw "if you can't play": a card that fits **must** be played
+# ([house ruling AP-9](../../shared/spec/rulings.md#AP-9), from [house ruling
+# AP-Q5](../../shared/spec/rulings.md#AP-Q5)). That is the difference from lesson
 # 1, where `draw` was offered beside playable cards.
 
 # %%
@@ -157,6 +175,9 @@ legal_moves_exercise(second, "Quick rule, top card K♣. You drew 2♠, then Q�
 
 # %%
 StepExplainer("ap-t6-reshuffle-keeps-the-top-card")
+
+# %% [markdown]
+# The classic rule draws on past a reshuffle until a card fits (AP-T5):
 
 # %%
 StepExplainer("ap-t5-classic-draws-past-a-reshuffle")
@@ -250,7 +271,8 @@ LegalMoveExplorer(rules="crazy-eights-quick", top="KC", hand="3D 5H 9S QC 8H")
 #
 # * The app deals **7 cards for two**, 5 for three or four (AP-3), and plays a **match to 100**
 #   (AP-16).
-# * Matching is suit or rank, eights wild (AP-6, AP-7); you **must** play when you can (AP-9).
+# * Matching is suit or rank, eights wild (AP-6, AP-7); you **must** play when you can
+#   ([house ruling AP-9](../../shared/spec/rulings.md#AP-9)).
 # * **Classic**: draw until a card fits (AP-10). **Quick**: at most 3 draws, stop at the first that
 #   fits, else pass (AP-11).
 # * Under both, the discards (all but the top card) are **reshuffled**, at most 3 times a hand

@@ -127,6 +127,17 @@ legal_moves_exercise(position("crazy-eights-classic", top=table.view["piles"][0]
 # * The deal moves one seat left each hand; the player left of the dealer starts (C-2).
 # * The table plays any rule set; **Hint** gives the engine's reason for every card.
 #
+# **Rules sheet** of the table's rules (printable:
+# [sheets/crazy-eights-classic.md](sheets/crazy-eights-classic.md)):
+
+# %%
+from IPython.display import Markdown
+
+import crazylab as cl
+from crazylab.sheet import rules_sheet
+
+Markdown(rules_sheet(cl.rules("crazy-eights-classic")))
+
 # %% [markdown]
 # ### Try it yourself
 #

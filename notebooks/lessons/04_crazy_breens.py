@@ -95,6 +95,18 @@ def turned(game):
 print(len(BREENS), "Crazy Breens worked examples")
 
 # %%
+deal = cl.new_game("crazy-breens", players=5, seed=3)
+choice_exercise("Five players: how many cards does each get?", ["5", "7", "10"],
+                str(len(deal.hands[0])), "7 cards each whatever the number of players (BR-3); "
+                "the rest is the draw pile (BR-4), whose top card the dealer turns up (BR-5).",
+                rules="BR-3 BR-4 BR-5")
+
+# %%
+choice_exercise("May you ask how many cards an opponent holds?", ["yes", "no"], "yes",
+                "Hand sizes are public: \"watch your opponents' card counts\" (BR-29).",
+                rules="BR-29")
+
+# %%
 compulsory = replay("br-t19-compulsory-play")
 is_legal_exercise(compulsory, "draw", f"The top card is {compulsory.top.display} and seat 0 holds "
                   + " ".join(c.display for c in compulsory.hands[0])
@@ -114,7 +126,7 @@ legal_moves_exercise(until, "On 5♥ no card of seat 0 fits; it draws until one 
 # ## 1. The 8 is wild
 #
 # An 8 fits on any card, and you call the suit that counts from now on (BR-16). A stack of 8s
-# still gets only one call (BR-15).
+# still gets only one call ([house ruling BR-15](../../shared/spec/rulings.md#BR-15)).
 
 # %%
 explain("br-seed-eight-wild")
@@ -142,6 +154,14 @@ explain("br-t8-joker-draw-four")
 # NBVAL_CHECK_OUTPUT
 
 print("after JK:D:", effects.describe_pending(replay("br-t8-joker-draw-four", 2)))
+
+# %% [markdown]
+# A Jack counters the joker's draw 4 as well (`br-t8-joker-countered`,
+# [house ruling BR-Q14](../../shared/spec/rulings.md#BR-Q14)); two jokers hit two players, with one
+# call (BR-T9):
+
+# %%
+explain("br-t9-two-jokers")
 
 # %%
 choice_exercise("Seat 0 plays a joker and calls diamonds. How many cards does seat 1 draw, and "
@@ -184,6 +204,10 @@ explain("br-t14-seed-starter-ace-skips-first-player")
 
 game = replay("br-t14-seed-starter-ace-skips-first-player", 0)
 print(f"starter {game.top.display}: {effects.describe_pending(game)}; seat 0 may: {game.legal()}")
+
+# %% [markdown]
+# With two players, A+A skips the opponent once and seat 0 plays again (`br-t4-two-player-aces`).
+# A starter 2 can be countered too (`br-t15-starter-two-countered`).
 
 # %%
 legal_moves_exercise(replay("br-t14-seed-starter-ace-skips-first-player", 0),
@@ -249,6 +273,13 @@ explain("br-t12-seed-queen-drops-ace")
 after_queen = replay("br-t12-seed-queen-drops-ace", 1)
 print(f"after Q♥ seat 0 may: {after_queen.legal()}; dropping A♣: "
       f"{effects.describe_pending(replay('br-t12-seed-queen-drops-ace', 3))}")
+
+# %% [markdown]
+# Dropping an 8 lets you call a suit (`br-t12-queen-drops-eight`), dropping nothing leaves the
+# Queen on top (`br-t12-queen-drops-nothing`), and dropping your last card wins at once (BR-T13):
+
+# %%
+explain("br-t13-queen-drop-last-card-wins")
 
 # %%
 explain("br-seed-queen-drops-two")
@@ -325,7 +356,9 @@ legal_moves_exercise(replay("br-t7-seed-mid-draw-counter", 2), "Seat 1 is hit by
 # On your turn you may play several cards of **one rank** together, in any order, as long as the
 # first one fits (BR-12). The last card is the top card. Every 2, Ace or joker in a stack is
 # **one hit**, and the hits go to the opponents **in turn**: the first to the next player, the
-# second to the one after, and so on (BR-24, BR-M3). A victim hit twice (the hits wrap round a
+# second to the one after, and so on (BR-24; the rulebook's targeting model,
+# [house ruling BR-M3](../../shared/spec/rulings.md#BR-M3)). A victim hit twice (the hits wrap round
+# a
 # small table) draws for both but loses **one** turn per cycle
 # ([house ruling BR-Q12](../../shared/spec/rulings.md#BR-Q12)).
 #
@@ -353,7 +386,7 @@ legal_moves_exercise(replay("br-t2-seed-three-twos-draw-six", 0),
 # the other; a Jack from any of them would end the cycle for all.
 
 # %%
-explain("br-t1-seed-stacked-twos-hit-in-turn")
+explain("br-t1-seed-stacked-twos-hit-in-turn")  # BR-T1
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -431,6 +464,14 @@ choice_exercise("Seat 0 holds only 2♣ and 2♥ and plays both on 7♣. Does se
 # %%
 explain("br-t6-counter-by-later-victim")
 
+# %%
+later = replay("br-t6-counter-by-later-victim")
+choice_exercise("Four players: seat 0 hits seats 1 and 2. Seat 1 draws its two cards; seat 2 "
+                "counters with J♣. Who plays next?", ["seat 0", "seat 1", "seat 3"],
+                f"seat {later.to_play}", "The counter ends the cycle and is seat 2's turn, so "
+                "seat 3 plays; seat 1 keeps its cards (BR-27, BR-T6).",
+                rules="BR-27 BR-T6")
+
 # %% [markdown]
 # ## The starter: any card is the dealer's play
 #
@@ -442,6 +483,9 @@ explain("br-t6-counter-by-later-victim")
 # BR-Q6](../../shared/spec/rulings.md#BR-Q6)), a starter joker also
 # makes the first player draw 4, and a starter Queen lets the dealer drop a card
 # ([house ruling BR-Q7](../../shared/spec/rulings.md#BR-Q7)).
+
+# %% [markdown]
+# A starter 8 or joker: the dealer calls (BR-T16).
 
 # %%
 explain("br-t16-starter-eight")

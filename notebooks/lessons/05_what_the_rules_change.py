@@ -231,6 +231,18 @@ choice_exercise("Do the rules of thumb beat random play, beyond luck?", ["yes", 
 # * No reshuffle (SR-19) means more blocked hands (C-13, SR-20).
 # * Read every rate with its **95% interval**; more hands, narrower intervals.
 #
+# A rule set with options changed has its own rules sheet, written from the options: here the
+# quick rule with a single draw (`draw_limit=1`), as in *Try it yourself* below. Every preset's
+# sheet is in [sheets/](sheets/).
+
+# %%
+from IPython.display import Markdown
+
+from crazylab.sheet import rules_sheet
+
+Markdown(rules_sheet(cl.rules("crazy-eights-quick", draw_limit=1)))
+
+# %% [markdown]
 # ### Try it yourself
 #
 # 1. Change `games=300` in section 7 to `games=30`. Does the interval still exclude 50%?

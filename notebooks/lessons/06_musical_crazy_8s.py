@@ -143,6 +143,9 @@ for move in ["6C", "3C", "8S:D"]:
     print(f"{move}: {main.explain(move)}")
 
 # %%
+explain("mu-t1-main-game-suit-or-pitch")
+
+# %%
 legal_moves_exercise(main, "The top card is 5♥ (E). You hold 5♦ K♥ 6♣ 3♣ 8♠ and a joker. Which "
                      "moves are legal? (List the cards, and <code>draw</code> if you may.)",
                      rules="MU-5 MU-T1")
@@ -236,6 +239,12 @@ is_legal_exercise(chain, "end", "You drew, played the drawn 5♦ and could go on
 # %%
 StepExplainer("mu-16-reshuffle-keeps-each-pile-top")
 
+# %%
+choice_exercise("The draw pile is empty and you must draw two. What becomes the new draw pile?",
+                ["every discard", "every discard but the top card", "nothing: you draw none"],
+                "every discard but the top card", "The top card stays to be matched; the rest is "
+                "shuffled, with no limit (MU-16).", rules="MU-16")
+
 # %% [markdown]
 # ## 7. The end and the score
 #
@@ -252,6 +261,9 @@ explain("mu-t11-scoring-minus-one-per-card")
 score_exercise("crazy-8s-music", [[], ["3C", "4C", "5C"], ["6C", "7C", "9C", "10C", "JC", "QC"]],
                winner=0, seat=2, question="Seat 0 went out. Seat 1 holds 3 cards and seat 2 holds "
                "6. What does seat 2 score?", rules="MU-19 MU-T11")
+
+# %%
+StepExplainer("mu-20-blocked-fewest-cards")
 
 # %%
 explain("mu-15-joker-as-the-last-card")

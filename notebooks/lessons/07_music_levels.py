@@ -127,6 +127,18 @@ StepExplainer("mu-22-level-4-seeds-rebury-wilds")
 # table at the end is yours to play.
 
 # %%
+choice_exercise("How many discard piles does Level 4 have?", ["1", "2", "4"],
+                str(cl.rules("crazy-8s-level-4").piles), "Level 4 plays on four piles; Level 2 "
+                "on two; the others on one (MU-22), and all the main game's turn rules stay "
+                "(MU-21).", rules="MU-21 MU-22")
+
+# %%
+choice_exercise("Who wins a level?", ["the first player out", "the most points",
+                                      "the longest chain"], "the first player out",
+                "The winner is the first player to discard all their cards (MU-30).",
+                rules="MU-30")
+
+# %%
 tunes = {}
 
 
@@ -182,7 +194,8 @@ level_game("crazy-8s-level-1", players=3, seed=21)
 # ## Level 2 (hard): Tiptoeing Through a Mansion with Creaky Stairways
 #
 # Two piles, both always active: a card fits if it is one semitone up or down from either top, and
-# it goes on a pile where it fits, chosen by the player (MU-26;
+# it goes on a pile where it fits, chosen by the player
+# ([house ruling MU-26](../../shared/spec/rulings.md#MU-26);
 # [house ruling MU-27](../../shared/spec/rulings.md#MU-27)). A move names its pile: `2C@0`.
 #
 # *Your party is going to generate sneaky action music.*
@@ -351,7 +364,7 @@ IntervalExplorer("crazy-8s-level-5", top="AS")
 # * The levels keep the main game's turn and change only what fits and the piles (MU-21, MU-22);
 #   suits do not count (MU-23).
 # * Level 1: a letter step (MU-31). Level 2: a semitone, two piles. Level 3: a third. Level 4: a
-#   whole tone up, four piles (MU-32). Level 5: a fourth or a fifth (MU-26).
+#   whole tone up, four piles (MU-32). Level 5: a fourth or a fifth.
 # * A unison never fits ([house ruling MU-29](../../shared/spec/rulings.md#MU-29)).
 # * 8s and jokers announce a pitch for their pile; a joker still makes the next player draw two
 #   (MU-24).
