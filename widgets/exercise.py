@@ -234,8 +234,8 @@ def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rul
         if a not in ("yes", "no", "y", "n"):
             return False, "Answer yes or no."
         right = a.startswith("y") == legal
-        head = "Right" if right else "Not right: the answer is"
-        return right, f"{head} {verdict.lower()}: {why}"
+        head = "Right:" if right else "Not right: the answer is"
+        return right, f"{head} {verdict.lower()}. {why}"
 
     return Exercise(question, checker, f"{verdict}. {why}", rules=rules, hint=hint,
                     placeholder="yes or no")
