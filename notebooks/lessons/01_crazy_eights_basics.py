@@ -248,8 +248,9 @@ legal_moves_exercise(stuck, "The stock is empty, the top card is K♣ and you ho
 # %%
 stuck.push("pass")
 stuck.push("pass")
-choice_exercise("Both players passed in a row with an empty stock. How many points does the "
-                "player with fewer cards score?", ["0", "5", "10"],
+choice_exercise("Both players passed in a row with an empty stock. Seat 1 holds 4♠ 9♠, worth 13 "
+                "points; seat 0 holds 3♦ 5♥, worth 8. How many points does seat 0 score?",
+                ["0", "5", "13"],
                 str(max(stuck.scores)), f"The hand ended as {stuck.end_reason}: no points, and "
                 "the same dealer deals again (SR-20, SR-T9).", rules="SR-20 SR-T9")
 

@@ -144,6 +144,19 @@ Markdown(rules_sheet(cl.rules("crazy-eights-classic")))
 # 1. Play three hands with the hint closed. How often did you play an eight early? Was it wise?
 # 2. Change the *Bots* level (when more levels are installed) and compare your results.
 # 3. In section 2, change the seed and count how many hands a match to 100 takes.
+#
+# <details><summary>What to look for</summary>
+#
+# 1. An eight fits on anything, so it rescues a turn on which nothing else fits; played early it
+#    is gone when you need it. The rules-of-thumb bot of lesson 5 keeps its eights for last, and
+#    beats random play.
+# 2. Stronger bots keep their eights, follow the suit they hold most of and shed high cards
+#    first: you lose more hands, and the hands you lose cost more points.
+# 3. Each row of the table is one hand. Only the hand's winner scores, so the number of hands
+#    depends on how many points each win collects: a hand won while eights are left in the other
+#    hands (50 each) brings a player close to 100 at once.
+#
+# </details>
 
 # %% [markdown]
 # [← Lesson 2](02_classic_vs_quick.ipynb) · **Lesson 3** ·

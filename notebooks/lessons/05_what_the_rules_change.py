@@ -251,6 +251,16 @@ Markdown(rules_sheet(cl.rules("crazy-eights-quick", draw_limit=1)))
 # 3. On the command line, the same lab writes a file you can open in any spreadsheet:
 #    `crazylab simulate crazy-eights-classic crazy-eights-quick -n 2 -n 4 --bots rules,random
 #    --games 2000 --out hands.csv`
+#
+# <details><summary>What to look for</summary>
+#
+# 1. Ten times fewer hands make the interval about √10 ≈ 3 times wider: with 30 hands it
+#    usually contains 50%, so the same bots no longer show a difference beyond luck.
+# 2. Pass the rule set itself: `cl.simulate(cl.rules("crazy-eights-quick", draw_limit=1), …)`
+#    and compare `lab.fig_blocked` of both: count the blocked share in each.
+# 3. The file has one row per hand with the same columns as `hands` above.
+#
+# </details>
 
 # %% [markdown]
 # [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** ·
