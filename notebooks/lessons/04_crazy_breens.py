@@ -568,8 +568,8 @@ Markdown(rules_sheet(cl.rules("crazy-breens")))
 # 1. There is no single answer. Countering at once sheds the Jack and saves 2 cards; keeping it
 #    can save 4 (a joker) later, but you may never be hit again before someone goes out.
 # 2. Each victim resolves the hit when the turn reaches it
-#    ([house ruling BR-M4](../../shared/spec/rulings.md#BR-M4)); seat 2's hit is still pending when seat 1 has drawn,
-#    and a Jack from any victim ends what is left of the cycle (BR-27).
+#    ([house ruling BR-M4](../../shared/spec/rulings.md#BR-M4)); seat 2's hit is still pending
+#    when seat 1 has drawn, and a Jack from any victim ends what is left of the cycle (BR-27).
 # 3. Seat 1 takes hits 1 and 3 and draws 4, seat 2 takes hit 2 and draws 2, and each loses one
 #    turn (BR-T3; one turn per cycle is
 #    [house ruling BR-Q12](../../shared/spec/rulings.md#BR-Q12)).
