@@ -25,8 +25,19 @@ INTERVAL_NAMES = {1: "a semitone", 2: "a whole tone", 3: "a minor third", 4: "a 
                   11: "a major seventh"}
 
 
+# The rulings' option names, tried when the engine's own name is missing (the engine may
+# rename an option to the rulings' name and keep the old one as an alias, or the reverse).
+ALIASES = {"jokers": ("num_jokers",), "hand_size_2p": ("hand_size_by_players",)}
+
+
 def _get(rs: RuleSet, name: str, default: Any = None) -> Any:
-    return getattr(rs, name, default)
+    for candidate in (name, *ALIASES.get(name, ())):
+        if hasattr(rs, candidate):
+            value = getattr(rs, candidate)
+            if candidate == "hand_size_by_players" and isinstance(value, dict):
+                return value.get(2) if value.get(2) != value.get(3) else None
+            return value
+    return default
 
 
 def _players(rs: RuleSet) -> str:
