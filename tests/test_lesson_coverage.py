@@ -151,7 +151,8 @@ def test_house_rulings_are_marked_and_linked(source):
 @pytest.mark.parametrize("source", LESSONS, ids=[s.stem for s in LESSONS])
 def test_every_lesson_has_navigation_and_a_recap(source):
     text = markdown_of(source)
-    assert "## Recap" in text and "](index.ipynb)" in text and "glossary.md" in text
+    assert "## Recap" in text and "](index.ipynb)" in text and "](glossary.ipynb)" in text
+    assert "](sheets.ipynb)" in text, "the recap links the rules sheets"
     names = [s.stem for s in LESSONS]
     i = names.index(source.stem)
     for neighbour in names[max(i - 1, 0):i] + names[i + 1:i + 2]:

@@ -54,3 +54,7 @@ def test_lessons_are_saved_with_widget_state(source):
         state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
         for view in views:
             assert view["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] in state
+
+
+def test_glossary_and_sheets_pages_match_their_sources():
+    assert lessons.pages_out_of_date() == []

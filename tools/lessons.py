@@ -7,7 +7,9 @@ lessons render on GitHub and nbviewer.
     .venv/bin/python tools/lessons.py --check    # say which notebooks are out of date
 
 It also writes the printable rules sheet of every preset, ``notebooks/sheets/NAME.md``
-(``crazylab.sheet.rules_sheet``).
+(``crazylab.sheet.rules_sheet``), and two markdown-only notebooks that Voilà can show (it
+serves no .md file): ``notebooks/sheets.ipynb`` (every sheet) and ``notebooks/glossary.ipynb``
+(from ``notebooks/glossary.md``).
 
 Cell ids are derived from the cell's source (a hash), so a rebuild writes identical ids, and
 widget model ids come from a seeded generator in the kernel, so a rebuild of an unchanged
@@ -132,6 +134,48 @@ def out_of_date(source: Path) -> list[str]:
     return problems
 
 
+def pages() -> dict[Path, nbformat.NotebookNode]:
+    """The markdown-only pages built beside the lessons, so that Voilà (which serves no .md
+    file) shows them too: glossary.ipynb from glossary.md, and sheets.ipynb with the rules
+    sheet of every preset."""
+    sys.path.insert(0, str(ROOT))
+    import crazylab as cl
+    from crazylab.sheet import rules_sheet
+
+    glossary = jupytext.read(NOTEBOOKS / "glossary.md", fmt="md")
+    sheets = nbformat.v4.new_notebook()
+    sheets.cells = [nbformat.v4.new_markdown_cell(
+        "# Rules sheets\n\n"
+        "One printable page per rule set, written by `crazylab.sheet.rules_sheet` from the rule "
+        "set itself (so a sheet follows its options: `rules_sheet(cl.rules(\"crazy-eights\", "
+        "voluntary_draw=False))`). The same sheets are Markdown files in `notebooks/sheets/`. "
+        "[Back to the start](index.ipynb) · [Glossary](glossary.ipynb)")]
+    sheets.cells += [nbformat.v4.new_markdown_cell(rules_sheet(cl.rules(name)).strip())
+                     for name in cl.PRESETS]
+    out = {}
+    for path, nb in ((NOTEBOOKS / "glossary.ipynb", glossary),
+                     (NOTEBOOKS / "sheets.ipynb", sheets)):
+        nb.nbformat, nb.nbformat_minor = 4, 5
+        nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
+        seen: set[str] = set()
+        for cell in nb.cells:
+            cell.metadata = {}
+            cell["id"] = cell_id(cell, seen)
+        out[path] = nb
+    return out
+
+
+def pages_out_of_date() -> list[str]:
+    """The built pages that differ from what ``pages()`` writes."""
+    problems = []
+    for path, want in pages().items():
+        have = nbformat.read(path, as_version=4) if path.exists() else None
+        if have is None or [(c.source, c.id) for c in have.cells] != [
+                (c.source, c.id) for c in want.cells]:
+            problems.append(f"{path.name} is out of date: run `make lessons`")
+    return problems
+
+
 def write_sheets() -> list[Path]:
     """notebooks/sheets/NAME.md: the printable rules sheet of every preset."""
     sys.path.insert(0, str(ROOT))
@@ -153,10 +197,14 @@ def main(argv: list[str]) -> int:
     names = [a for a in argv if not a.startswith("--")]
     chosen = [s for s in sources() if not names or any(n in s.name for n in names)]
     if check:
-        problems = [p for s in chosen for p in out_of_date(s)]
+        problems = [p for s in chosen for p in out_of_date(s)] + pages_out_of_date()
         print("\n".join(problems) or "every lesson notebook matches its source")
         return 1 if problems else 0
     print("writing", len(write_sheets()), "rules sheets in notebooks/sheets/")
+    for path, nb in pages().items():
+        nbformat.validate(nb)
+        nbformat.write(nb, path)
+        print("writing", path.relative_to(ROOT))
     for source in chosen:
         print("building", build(source).relative_to(ROOT), flush=True)
     return 0

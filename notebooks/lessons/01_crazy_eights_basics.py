@@ -12,7 +12,7 @@
 # # Lesson 1: Crazy Eights basics
 #
 # [Start](index.ipynb) · **Lesson 1** · [Lesson 2 →](02_classic_vs_quick.ipynb) ·
-# [Glossary](glossary.md)
+# [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -338,7 +338,7 @@ LegalMoveExplorer(rules="crazy-eights", top="8S", hand="3D KS 9C 8H QC", call="D
 #   the hand (SR-18, SR-19, SR-20).
 # * The winner **collects** the opponents' points: eight 50, pictures and tens 10, ace 1 (SR-22).
 #
-# **Rules sheet** (printable; [sheets/crazy-eights.md](sheets/crazy-eights.md)):
+# **Rules sheet** (printable; [rules sheets](sheets.ipynb), `sheets/crazy-eights.md`):
 
 # %%
 from crazylab.sheet import rules_sheet

@@ -12,7 +12,7 @@
 # # Lesson 2: the app's classic and quick rules
 #
 # [← Lesson 1](01_crazy_eights_basics.ipynb) · **Lesson 2** ·
-# [Lesson 3 →](03_play_a_match.ipynb) · [Start](index.ipynb) · [Glossary](glossary.md)
+# [Lesson 3 →](03_play_a_match.ipynb) · [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -280,8 +280,8 @@ LegalMoveExplorer(rules="crazy-eights-quick", top="KC", hand="3D 5H 9S QC 8H")
 # * **Blocked**: the fewest points wins (AP-17), scoring the difference
 #   ([house ruling AP-Q12](../../shared/spec/rulings.md#AP-Q12)).
 #
-# **Rules sheets** (printable: [classic](sheets/crazy-eights-classic.md),
-# [quick](sheets/crazy-eights-quick.md)); the quick sheet:
+# **Rules sheets** (printable: [rules sheets](sheets.ipynb), `sheets/crazy-eights-classic.md`,
+# `sheets/crazy-eights-quick.md`); the quick sheet:
 
 # %%
 from crazylab.sheet import rules_sheet

@@ -12,7 +12,7 @@
 # # Lesson 3: play a match
 #
 # [← Lesson 2](02_classic_vs_quick.ipynb) · **Lesson 3** · [Lesson 4 →](04_crazy_breens.ipynb) ·
-# [Start](index.ipynb) · [Glossary](glossary.md)
+# [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -128,7 +128,7 @@ legal_moves_exercise(position("crazy-eights-classic", top=table.view["piles"][0]
 # * The table plays any rule set; **Hint** gives the engine's reason for every card.
 #
 # **Rules sheet** of the table's rules (printable:
-# [sheets/crazy-eights-classic.md](sheets/crazy-eights-classic.md)):
+# [rules sheets](sheets.ipynb), `sheets/crazy-eights-classic.md`):
 
 # %%
 from IPython.display import Markdown

@@ -12,7 +12,7 @@
 # # Lesson 4: Crazy Breens
 #
 # [← Lesson 3](03_play_a_match.ipynb) · **Lesson 4** ·
-# [Lesson 5 →](05_what_the_rules_change.ipynb) · [Start](index.ipynb) · [Glossary](glossary.md)
+# [Lesson 5 →](05_what_the_rules_change.ipynb) · [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -546,7 +546,7 @@ print(table.view["message"])
 # * The starter is the dealer's play (BR-6): its effect applies.
 # * The first player out wins (BR-28); nobody scores.
 #
-# **Rules sheet** (printable: [sheets/crazy-breens.md](sheets/crazy-breens.md)):
+# **Rules sheet** (printable: [rules sheets](sheets.ipynb), `sheets/crazy-breens.md`):
 
 # %%
 from crazylab.sheet import rules_sheet

@@ -12,7 +12,7 @@
 # # Lesson 5: What the rules change
 #
 # [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** · [Lesson 6 →](06_musical_crazy_8s.ipynb) ·
-# [Start](index.ipynb) · [Glossary](glossary.md)
+# [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -233,7 +233,7 @@ choice_exercise("Do the rules of thumb beat random play, beyond luck?", ["yes", 
 #
 # A rule set with options changed has its own rules sheet, written from the options: here the
 # quick rule with a single draw (`draw_limit=1`), as in *Try it yourself* below. Every preset's
-# sheet is in [sheets/](sheets/).
+# sheet is in the [rules sheets](sheets.ipynb).
 
 # %%
 from IPython.display import Markdown

@@ -12,7 +12,7 @@
 # # Lesson 6: Musical Crazy 8s: match the suit or the pitch
 #
 # [← Lesson 5](05_what_the_rules_change.ipynb) · **Lesson 6** · [Lesson 7 →](07_music_levels.ipynb)
-# · [Start](index.ipynb) · [Glossary](glossary.md)
+# · [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -341,7 +341,7 @@ print(f"WAV: {len(wav):,} bytes, {tune.duration:.1f} s; MIDI: {len(mid):,} bytes
 #   card (MU-8).
 # * First out wins; −1 per card left (MU-18, MU-19).
 #
-# **Rules sheet** (printable: [sheets/crazy-8s-music.md](sheets/crazy-8s-music.md)):
+# **Rules sheet** (printable: [rules sheets](sheets.ipynb), `sheets/crazy-8s-music.md`):
 
 # %%
 from crazylab.sheet import rules_sheet

@@ -12,7 +12,7 @@
 # # Lesson 7: the music levels: intervals, piles, and the music you make
 #
 # [← Lesson 6](06_musical_crazy_8s.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
-# [Glossary](glossary.md)
+# [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -369,9 +369,8 @@ IntervalExplorer("crazy-8s-level-5", top="AS")
 # * 8s and jokers announce a pitch for their pile; a joker still makes the next player draw two
 #   (MU-24).
 #
-# **Rules sheets** (printable): [level 1](sheets/crazy-8s-level-1.md),
-# [level 2](sheets/crazy-8s-level-2.md), [level 3](sheets/crazy-8s-level-3.md),
-# [level 4](sheets/crazy-8s-level-4.md), [level 5](sheets/crazy-8s-level-5.md). Level 3's:
+# **Rules sheets** (printable: [rules sheets](sheets.ipynb), one per level,
+# `sheets/crazy-8s-level-1.md` … `sheets/crazy-8s-level-5.md`). Level 3's:
 
 # %%
 from crazylab.sheet import rules_sheet
@@ -380,4 +379,4 @@ display(Markdown(rules_sheet(cl.rules("crazy-8s-level-3"))))
 
 # %% [markdown]
 # [← Lesson 6](06_musical_crazy_8s.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
-# [Glossary](glossary.md)
+# [Glossary](glossary.ipynb)
