@@ -137,3 +137,12 @@ def test_long_choices_are_answered_by_number():
     assert ex.check("2").startswith("Right") and ex.check("1").startswith("Not seat 1 scores 42")
     assert ex.check("seat 1 scores 36").startswith("Right")
     assert "1. seat 1 scores 42" in ex.prompt.value
+
+
+def test_penalty_draw_is_explained_as_a_penalty_br_22():
+    from crazylab.examples import load_example
+
+    hit = load_example("br-t8-joker-countered").frames()[1].game  # seat 1 holds J♣
+    ex = legal_moves_exercise(hit, rules="BR-22 BR-Q14")
+    assert ex.check("JC draw").startswith("Right")
+    assert "You are hit" in ex.solution and "Nothing in your hand fits" not in ex.solution

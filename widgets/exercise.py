@@ -169,6 +169,12 @@ def _why(game: Game, token: str) -> str:
 
 
 def _word_reason(game: Game, word: str) -> str:
+    if game.phase == "penalty":  # Crazy Breens: a hit to resolve
+        return ("You are hit: take the penalty card by card, unless you counter with a Jack."
+                if word == "draw" else
+                "You are skipped: say pass to lose the turn, unless you counter with a Jack.")
+    if game.phase == "drop":
+        return "Drop no card after the Queen, and end the turn."
     if word == "draw":
         if game.rules.chain:
             return "You may always draw two instead of playing a card."

@@ -103,6 +103,13 @@ choice_exercise("The site rules use a 52-card deck without jokers. May six peopl
                 rules="SR-1 SR-2")
 
 # %%
+choice_exercise("The starter is 8♣. Where does it go?",
+                ["it stays: the first player calls", "into the stock, anywhere but the top",
+                 "to the bottom of the stock"], "into the stock, anywhere but the top",
+                "A starter eight is buried (SR-7), at a random place other than the top, so the "
+                "next card turned is never that eight (house ruling SR-Q1).", rules="SR-7 SR-Q1")
+
+# %%
 choice_exercise("How many cards are in the stock after dealing to 3 players?",
                 ["36", "37", "41"], str(len(cl.new_game("crazy-eights", players=3, seed=5).stock)),
                 "52 cards − 3 × 5 dealt − 1 starter = 36 (SR-3, SR-7).", rules="SR-3 SR-7")
@@ -124,7 +131,7 @@ game.legal()
 # while the stock lasts. You never *have* to draw while a card fits.
 
 # %%
-legal_moves_exercise(game, rules="SR-10 SR-17")
+legal_moves_exercise(game, rules="SR-10 SR-17 SR-Q2")
 
 # %% [markdown]
 # ## 2. The worked turn of the rules
@@ -227,6 +234,15 @@ choice_exercise("You draw 2♥, then J♣, and play J♣. How many cards are lef
 # %%
 StepExplainer("sr-t3-forced-play-without-voluntary-draw")
 
+# %%
+forced = cl.Game.from_position(cl.rules("crazy-eights", voluntary_draw=False), 2,
+                               hands=[["3D", "5H"], ["4S", "9S"]], stock=["2H", "JC", "9D"],
+                               discard=["KC"])
+forced.push("draw")
+forced.push("draw")
+is_legal_exercise(forced, "draw", "Voluntary drawing is off. On K♣ you drew 2♥, then J♣. May "
+                  "you draw again?", rules="SR-Q3 SR-16")
+
 # %% [markdown]
 # ## 5. When the stock is empty
 #
@@ -246,13 +262,19 @@ legal_moves_exercise(stuck, "The stock is empty, the top card is K♣ and you ho
                      "may you do?", rules="SR-18 SR-19")
 
 # %%
+must = cl.Game.from_position("crazy-eights", 2, hands=[["3D", "5C"], ["4S", "9S"]], stock=[],
+                             discard=["KC"])
+is_legal_exercise(must, "pass", "The stock is empty, the top card is K♣ and you hold 3♦ 5♣. "
+                  "May you pass?", rules="SR-Q5 SR-18")
+
+# %%
 stuck.push("pass")
 stuck.push("pass")
 choice_exercise("Both players passed in a row with an empty stock. Seat 1 holds 4♠ 9♠, worth 13 "
                 "points; seat 0 holds 3♦ 5♥, worth 8. How many points does seat 0 score?",
                 ["0", "5", "13"],
                 str(max(stuck.scores)), f"The hand ended as {stuck.end_reason}: no points, and "
-                "the same dealer deals again (SR-20, SR-T9).", rules="SR-20 SR-T9")
+                "the same dealer deals again (SR-20, SR-T9).", rules="SR-20 SR-T9 SR-Q7")
 
 # %% [markdown]
 # ## 6. Going out and scoring: the winner collects

@@ -109,7 +109,7 @@ with pd.option_context("display.max_colwidth", None, "display.width", 200):
 StepExplainer("ap-t2-legal-on-nine-of-hearts")
 
 # %%
-legal_moves_exercise(nine, rules="AP-6 AP-7 AP-T2")
+legal_moves_exercise(nine, rules="AP-6 AP-7 AP-T2 AP-8")
 
 # %%
 choice_exercise("A 2♣ is on top under the app's rules. Does the next player draw two?",
@@ -126,7 +126,7 @@ choice_exercise("A 2♣ is on top under the app's rules. Does the next player dr
 can_play = cl.Game.from_position("crazy-eights-classic", 2, hands=[["9C", "2H"], ["4S"]],
                                  stock=["5S", "6S"], discard=["9H"])
 is_legal_exercise(can_play, "draw", "On 9♥ you hold 9♣ and 2♥, and the stock has cards. Is "
-                  "<code>draw</code> legal?", rules="AP-9")
+                  "<code>draw</code> legal?", rules="AP-9 AP-Q5")
 
 # %% [markdown]
 # ## 4. Drawing: classic vs quick
@@ -160,7 +160,15 @@ second = cl.Game.from_position("crazy-eights-quick", 2, hands=[["3D", "5H"], ["4
 second.push("draw")
 second.push("draw")
 legal_moves_exercise(second, "Quick rule, top card K♣. You drew 2♠, then Q♣. Which moves are "
-                     "legal now (is there a third draw)?", rules="AP-11 AP-T4")
+                     "legal now (is there a third draw)?", rules="AP-11 AP-T4 AP-Q3")
+
+# %%
+found = cl.Game.from_position("crazy-eights-classic", 2, hands=[["3D", "5H"], ["4S"]],
+                              stock=["2S", "7D", "QC", "9S"], discard=["KC"])
+for move in ["draw", "draw", "draw"]:
+    found.push(move)
+legal_moves_exercise(found, "Classic rule, top card K♣. You drew 2♠, 7♦ and then Q♣, which "
+                     "fits. What may you do now?", rules="AP-10 AP-Q2")
 
 # %% [markdown]
 # ## 5. The reshuffle, under both rules
@@ -190,6 +198,13 @@ for name in ("crazy-eights-classic", "crazy-eights-quick"):
     g.push("draw")
     print(f"{name:21} stock was empty; after one draw: {len(g.stock)} in the stock, "
           f"top {g.top.display}, reshuffles used: {g.reshuffles}")
+
+# %%
+choice_exercise("The stock is empty and the discards are 2♣ 9♥ 5♠ 7♣ (7♣ on top). After the "
+                "reshuffle, what is on the discard pile?", ["nothing", "7♣", "2♣"],
+                g.top.display, "The top card stays, with any called suit, and only the cards "
+                "under it are shuffled, at the moment a draw needs them (AP-12, house rulings "
+                "AP-Q6 and AP-Q7).", rules="AP-12 AP-Q6 AP-Q7 AP-T6")
 
 # %%
 used_up = cl.Game.from_position(cl.rules("crazy-eights-classic", max_reshuffles=0), 2,

@@ -164,6 +164,10 @@ print("after JK:D:", effects.describe_pending(replay("br-t8-joker-draw-four", 2)
 explain("br-t9-two-jokers")
 
 # %%
+legal_moves_exercise(replay("br-t8-joker-countered", 1), "Seat 0 played a joker. Seat 1 holds "
+                     "a Jack. What may seat 1 do?", rules="BR-Q14 BR-T8 BR-T9")
+
+# %%
 choice_exercise("Seat 0 plays a joker and calls diamonds. How many cards does seat 1 draw, and "
                 "does seat 1 play afterwards?",
                 ["2, then plays", "4, then plays", "4, and loses the turn"],
@@ -243,6 +247,13 @@ king = cl.Game.from_position("crazy-breens", 2, hands=[["KS", "3D", "4D"], ["4C"
 next_top_exercise(king, ["KS"], "Seat 0 plays K♠ on 2♠; the draw pile's top card is 7♥. "
                   "What is the top card of the discard pile afterwards?", rules="BR-20 BR-T10")
 
+# %%
+flip_two = replay("br-t10-king-flips-two", 1)
+choice_exercise("A King turns 2♣ from the deck. Does it turn another card?", ["yes", "no"],
+                "no" if turned(flip_two).count(" then ") == 0 else "yes",
+                f"Only a King turns again (house ruling BR-Q10): {turned(flip_two)} is the "
+                f"King's play, and {effects.describe_pending(flip_two)}.", rules="BR-Q10 BR-T10")
+
 # %% [markdown]
 # **The starter King.** A King turned up as the starter is the dealer's play too: the dealer
 # turns the next card at once, and its effect triggers (BR-7). Here it turns an Ace, so the first
@@ -280,6 +291,13 @@ print(f"after Q♥ seat 0 may: {after_queen.legal()}; dropping A♣: "
 
 # %%
 explain("br-t13-queen-drop-last-card-wins")
+
+# %%
+choice_exercise("Seat 0 holds Q♥ 5♠ on a heart, plays Q♥ and drops 5♠. Who wins?",
+                ["nobody yet", "seat 0", "seat 1"],
+                f"seat {replay('br-t13-queen-drop-last-card-wins').winner}",
+                "A dropped last card empties the hand: the round ends (BR-T13, house ruling "
+                "BR-Q32).", rules="BR-T13 BR-Q32 BR-28")
 
 # %%
 explain("br-seed-queen-drops-two")
@@ -389,6 +407,13 @@ legal_moves_exercise(replay("br-t2-seed-three-twos-draw-six", 0),
 explain("br-t1-seed-stacked-twos-hit-in-turn")  # BR-T1
 
 # %%
+four = replay("br-t1-seed-stacked-twos-hit-in-turn", 2)
+choice_exercise("Four players: seat 0 plays 2♣+2♥+2♠. How many players draw, and how many cards "
+                "each?", ["one player, 6", "three players, 2 each", "two players, 2 and 4"],
+                "three players, 2 each", effects.describe_pending(four) + " (BR-T1).",
+                rules="BR-T1 BR-24")
+
+# %%
 # NBVAL_CHECK_OUTPUT
 
 print("after 2C+2H+2S:", effects.describe_pending(replay("br-t1-seed-stacked-twos-hit-in-turn", 2)))
@@ -398,7 +423,7 @@ wrap = replay("br-t3-three-players-wrap-around", 1)
 choice_exercise("Three players: seat 0 plays 2♣+2♥+2♠. How many cards does seat 1 draw?",
                 ["2", "4", "6"], "4", effects.describe_pending(wrap)
                 + ": hits 1 and 3 land on seat 1, hit 2 on seat 2 (BR-24, BR-T3).",
-                rules="BR-24 BR-T3")
+                rules="BR-24 BR-T3 BR-M3 BR-Q12")
 
 # %% [markdown]
 # ### Ace stacking
@@ -470,7 +495,7 @@ choice_exercise("Four players: seat 0 hits seats 1 and 2. Seat 1 draws its two c
                 "counters with J♣. Who plays next?", ["seat 0", "seat 1", "seat 3"],
                 f"seat {later.to_play}", "The counter ends the cycle and is seat 2's turn, so "
                 "seat 3 plays; seat 1 keeps its cards (BR-27, BR-T6).",
-                rules="BR-27 BR-T6")
+                rules="BR-27 BR-T6 BR-M4")
 
 # %% [markdown]
 # ## The starter: any card is the dealer's play
@@ -500,6 +525,24 @@ explain("br-t18-starter-queen")
 queen_start = replay("br-t18-starter-queen", 0)
 legal_moves_exercise(queen_start, "The starter is Q♣. It is the dealer's play. What may the "
                      f"dealer (seat {queen_start.to_play}) do?", rules="BR-6 BR-T18 BR-Q7")
+
+# %%
+eight_start = replay("br-t16-starter-eight", 0)
+choice_exercise(f"The starter is {eight_start.top.display}. Who calls the suit?",
+                ["the dealer", "the first player", "nobody: its own suit counts"],
+                "the dealer" if eight_start.to_play == eight_start.dealer else "the first player",
+                f"The starter is the dealer's play, so the dealer (seat {eight_start.dealer}) "
+                f"calls: the engine asks seat {eight_start.to_play} for "
+                + ", ".join(eight_start.legal()) + " (house ruling BR-Q5, BR-T16).",
+                rules="BR-Q5 BR-T16")
+
+# %%
+joker_start = replay("br-t16-starter-joker", 2)
+choice_exercise("The starter is a joker; the dealer called hearts. What happens to seat 0?",
+                ["nothing", "draws 4 and loses the turn", "draws 2"],
+                "draws 4 and loses the turn", effects.describe_pending(joker_start)
+                + ": a starter joker is a real dealer's play (house ruling BR-Q6).",
+                rules="BR-Q6 BR-T16")
 
 # %% [markdown]
 # ## 9. Your turn: play against the computer

@@ -93,7 +93,7 @@ print([r.pitches.pitch(c) for c in tens], [r.pitches.spelling(c) for c in tens])
 choice_exercise("Which note does J♥ sound? (Type # for ♯ and b for ♭.)", ["D#", "Eb", "E"],
                 r.pitches.spelling(cl.card("JH")),
                 "J is the black key between D and E; hearts and spades spell it with a flat "
-                "(MU-D3).", rules="MU-D3 MU-D4")
+                "(MU-D3).", rules="MU-D3 MU-D4 MU-Q1")
 
 # %%
 choice_exercise("Do 10♦ (C♯) and 10♠ (D♭) sound the same pitch?", ["yes", "no"],
@@ -124,6 +124,12 @@ choice_exercise("Three players: how many cards are in the draw pile after the de
                 "card?", ["38", "43", "46"], str(len(game.stock)),
                 "54 − 3 × 5 − 1 = 38 (MU-1, MU-2, MU-3).", rules="MU-1 MU-2 MU-3 MU-4")
 
+# %%
+seed_eight = frame("mu-3-joker-seed-buried-eight-kept")
+legal_moves_exercise(seed_eight, f"The seed card is {seed_eight.top.display} (a joker seed was "
+                     "buried first). You hold " + " ".join(c.display for c in seed_eight.hands[0])
+                     + ". Which moves are legal?", rules="MU-Q3 MU-Q4")
+
 # %% [markdown]
 # ## 3. Suit or pitch
 #
@@ -148,7 +154,7 @@ explain("mu-t1-main-game-suit-or-pitch")
 # %%
 legal_moves_exercise(main, "The top card is 5♥ (E). You hold 5♦ K♥ 6♣ 3♣ 8♠ and a joker. Which "
                      "moves are legal? (List the cards, and <code>draw</code> if you may.)",
-                     rules="MU-5 MU-T1")
+                     rules="MU-5 MU-T1 MU-Q8")
 
 # %% [markdown]
 # The interval explorer shows it on the piano: click a key to see its cards, and a card to see
@@ -183,7 +189,7 @@ explain("mu-t2-eight-takes-its-own-suit")
 
 # %%
 legal_moves_exercise(frame("mu-t2-eight-takes-its-own-suit", 2), "You played 8♣ on 5♥ and go on "
-                     "with your chain. Which moves are legal now?", rules="MU-12 MU-T2")
+                     "with your chain. Which moves are legal now?", rules="MU-12 MU-T2 MU-Q30")
 
 # %%
 explain("mu-t3-joker-announces-a-suit")
@@ -218,7 +224,7 @@ after_draw = cl.Game.from_position("crazy-8s-music", 2, hands=[["5D", "6C"], ["2
 after_draw.push("draw")
 legal_moves_exercise(after_draw, "On 5♥ you held 5♦ 6♣ and chose to draw two: 3♠ and J♣. Which "
                      "moves are legal now? (5♦ fits 5♥, but is it allowed?)",
-                     rules="MU-7 MU-8 MU-Q9 MU-T4")
+                     rules="MU-7 MU-8 MU-Q9 MU-T4 MU-9")
 
 # %%
 explain("mu-t4-neither-drawn-card-fits")
@@ -226,7 +232,7 @@ explain("mu-t4-neither-drawn-card-fits")
 # %%
 chain = frame("mu-t4-draw-two-then-a-drawn-card", 4)
 is_legal_exercise(chain, "end", "You drew, played the drawn 5♦ and could go on with 9♦. Is "
-                  "<code>end</code> legal (may you stop the chain)?", rules="MU-6 MU-10")
+                  "<code>end</code> legal (may you stop the chain)?", rules="MU-6 MU-10 MU-11")
 
 # %% [markdown]
 # ## 6. The draw pile runs out

@@ -88,7 +88,7 @@ for name, level in LEVELS.items():
 # %%
 is_legal_exercise(position("crazy-8s-level-3", top="3D", hand="3H 5S"), "3H",
                   "Level 3, the top card is 3♦ (C). Is 3♥ (also C) legal?",
-                  rules="MU-29 MU-23")
+                  rules="MU-29 MU-23 MU-Q22")
 
 # %% [markdown]
 # **8s and jokers announce a pitch.** In the levels, whoever plays an 8 or a joker **must announce
@@ -272,7 +272,7 @@ print("fits 3C:", explorer.playable_names())
 up_only = position("crazy-8s-level-4", top="2S 3C KD 7H", hand="AC 4D 9H 5S")
 legal_moves_exercise(up_only, "Level 4, the piles show 2♠ (B), 3♣ (C), K♦ (G♯) and 7♥ (G). You "
                      "hold A♣ 4♦ 9♥ 5♠. Which cards may you play (on some pile)?",
-                     rules="MU-T8 MU-32")
+                     rules="MU-T8 MU-32 MU-Q26")
 
 # %%
 level_game("crazy-8s-level-4", players=2, seed=24)
