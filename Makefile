@@ -16,7 +16,7 @@ VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 	--MappingKernelManager.cull_idle_timeout=300 --MappingKernelManager.cull_interval=60 \
 	--VoilaConfiguration.extension_denylist=jupyterlab-jupytext
 
-.PHONY: venv app test bench clean distclean
+.PHONY: venv app test bench clean distclean lessons
 
 venv: $(STAMP)
 
@@ -49,3 +49,8 @@ clean:
 
 distclean: clean
 	rm -rf $(VENV)
+
+# Lesson notebooks from their jupytext sources (notebooks/lessons/NN_*.py), executed with
+# their widgets' state; `make test` fails while a committed lesson differs from its source.
+lessons: venv
+	$(BIN)/python tools/lessons.py

@@ -1,0 +1,256 @@
+"""A printable one-page rules sheet for any rule set, written from the rule set itself, so it
+follows every option: ``rules_sheet(rules("crazy-eights", voluntary_draw=False))`` says that
+you must play when you can.
+
+>>> from crazylab import rules
+>>> print(rules_sheet(rules("crazy-eights-quick")).splitlines()[0])
+# crazy-eights-quick: rules sheet
+
+The sheet is Markdown (headings, short lists and one table), one page when printed. It reads
+only the public fields of :class:`~crazylab.engine.rules.RuleSet` (through ``getattr``, so a
+renamed option shows its default wording rather than failing).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine.pitch import PITCH_NAMES
+from .engine.rules import RuleSet
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+INTERVAL_NAMES = {1: "a semitone", 2: "a whole tone", 3: "a minor third", 4: "a major third",
+                  5: "a perfect fourth", 6: "a tritone", 7: "a perfect fifth",
+                  8: "a minor sixth", 9: "a major sixth", 10: "a minor seventh",
+                  11: "a major seventh"}
+
+
+# The rulings' option names, tried when the engine's own name is missing (the engine may
+# rename an option to the rulings' name and keep the old one as an alias, or the reverse).
+ALIASES = {"jokers": ("num_jokers",), "hand_size_2p": ("hand_size_by_players",)}
+
+
+def _get(rs: RuleSet, name: str, default: Any = None) -> Any:
+    for candidate in (name, *ALIASES.get(name, ())):
+        if hasattr(rs, candidate):
+            value = getattr(rs, candidate)
+            if candidate == "hand_size_by_players" and isinstance(value, dict):
+                return value.get(2) if value.get(2) != value.get(3) else None
+            return value
+    return default
+
+
+def _players(rs: RuleSet) -> str:
+    lo, hi = _get(rs, "min_players", 2), _get(rs, "max_players", 4)
+    return f"{lo}–{hi} players"
+
+
+def _deck(rs: RuleSet) -> str:
+    jokers = _get(rs, "jokers", 0)
+    removed = _get(rs, "removed_ranks", ())
+    text = f"{rs.deck_size} cards: "
+    text += "the standard deck" if not removed else (
+        "the standard deck without " + ", ".join(RANKS[r - 1] for r in sorted(removed)))
+    if jokers:
+        text += f" and {jokers} joker{'s' if jokers > 1 else ''}"
+    else:
+        text += ", no jokers"
+    return text + "."
+
+
+def _deal(rs: RuleSet) -> str:
+    size, two = _get(rs, "hand_size", 5), _get(rs, "hand_size_2p")
+    text = f"Deal {size} cards each" + (f" ({two} each with two players)" if two else "")
+    piles = _get(rs, "piles", 1)
+    if piles > 1:
+        text += f"; turn up {piles} starters, one per discard pile"
+    else:
+        text += "; turn up the top card of the stock as the starter"
+    starter = []
+    eight, joker = _get(rs, "starter_eight", "rebury"), _get(rs, "starter_joker", "rebury")
+    wild_word = "an 8 or a joker" if _get(rs, "jokers", 0) else "an 8"
+    if eight == "rebury" and (joker == "rebury" or not _get(rs, "jokers", 0)):
+        starter.append(f"a starter that is {wild_word} is buried in the stock and replaced")
+    else:
+        if eight == "rebury":
+            starter.append("a starter 8 is buried and replaced")
+        elif eight == "keep":
+            starter.append("a starter 8 stays, with its own suit")
+        elif eight == "dealer_declares":
+            starter.append("a starter 8 is the dealer's: the dealer calls the suit")
+        if _get(rs, "jokers", 0):
+            starter.append("a starter joker is buried and replaced" if joker == "rebury" else
+                           "a starter joker is the dealer's play: the dealer calls, and the "
+                           "first player is hit")
+    if _get(rs, "specials", False):
+        starter.append("the starter counts as the dealer's play: its effect applies")
+    return text + (". " + "; ".join(starter).capitalize() if starter else "") + "."
+
+
+def _match(rs: RuleSet) -> list[str]:
+    matching = _get(rs, "matching", "suit_rank")
+    jokers = _get(rs, "jokers", 0)
+    wild = "an 8" + (" or a joker" if jokers else "")
+    lines = []
+    if matching == "suit_rank":
+        lines.append(f"Play a card of the same **suit** or the same **rank** as the top card, "
+                     f"or {wild} (wild) at any time.")
+    elif matching == "suit_pitch":
+        lines.append(f"Play a card of the same **suit** or the same **pitch** as the top card "
+                     f"(the same rank sounds the same pitch in every suit), or {wild} (wild).")
+    elif matching == "letter_step":
+        lines.append("Play a card **one letter step** up or down from the top card in "
+                     "A B C D E F G (which loops: on A, G or B), or a wild. Suits do not count; "
+                     "the same letter does not fit.")
+    else:
+        steps = sorted(set(_get(rs, "intervals", ())))
+        ups = [i for i in steps if i <= 7]
+        if len(steps) == 1 or any(12 - i not in steps for i in steps):
+            words = ", ".join(f"{INTERVAL_NAMES[i]} up ({i} semitones)" for i in steps)
+        else:
+            words = " or ".join(f"{INTERVAL_NAMES[i]}" for i in ups) + " up or down"
+        lines.append(f"Play a card **{words}** from a top card's pitch, or a wild. Suits do "
+                     "not count; the same pitch (unison) does not fit.")
+    piles = _get(rs, "piles", 1)
+    if piles > 1:
+        lines.append(f"There are {piles} discard piles: a card may go on any pile it fits.")
+    eights = _get(rs, "eights", "call")
+    kind = rs.call_kind
+    if eights == "own_suit":
+        lines.append("An 8 takes its **own** suit (no call)"
+                     + ("; a joker **calls** a suit" if jokers else "") + ".")
+    else:
+        what = {"suit": "a suit", "letter": "a letter A–G", "pitch": "one of the 12 pitches"}[kind]
+        lines.append(f"Whoever plays {wild} **calls** {what}; the next card must follow the call "
+                     f"(or be wild). A wild as the last card needs no call.")
+    return lines
+
+
+def _turn(rs: RuleSet) -> list[str]:
+    lines = []
+    if _get(rs, "chain", False):
+        lines.append("A turn is a **chain**: play fitting cards one at a time, each on the last, "
+                     "and say *end* when you stop.")
+    elif _get(rs, "stacking", False):
+        lines.append("You may play **several cards of one rank** together; the first must fit, "
+                     "the last is the new top card.")
+    else:
+        lines.append("Play **one** card per turn.")
+    rule, limit = _get(rs, "draw_rule", "until_playable"), _get(rs, "draw_limit", 3)
+    voluntary = _get(rs, "voluntary_draw", False)
+    optional = _get(rs, "optional_play", False)
+    if rule == "fixed":
+        first = _get(rs, "post_draw_first_card", "drawn_only")
+        lines.append("If you play no card" + (" (playing is optional)" if optional else "")
+                     + f", **draw {limit}**; then you may play"
+                     + (" one of the drawn cards first" if first == "drawn_only" else " any card")
+                     + " and go on.")
+    elif rule == "until_playable":
+        lines.append("If nothing fits, **draw until** a card fits, then play it.")
+    elif rule == "up_to_n":
+        lines.append(f"If nothing fits, draw **up to {limit}** cards, stopping at the first that "
+                     "fits (play it); if none fits, pass.")
+    else:
+        lines.append("If nothing fits, draw **one** card; play it if it fits, or pass.")
+    if rule != "fixed":
+        lines.append("You may also draw while a card fits (**voluntary draw**)." if voluntary
+                     else "You **must** play when you can: no drawing while a card fits.")
+    reshuffle = _get(rs, "reshuffle", "never")
+    if reshuffle == "never":
+        lines.append("The discards are **never** reshuffled: with an empty stock and nothing to "
+                     "play, pass.")
+    elif reshuffle == "limited":
+        lines.append(f"When the stock runs out, shuffle the discards (all but the top card) into "
+                     f"a new stock, at most **{_get(rs, 'max_reshuffles', 3)} times** a hand.")
+    else:
+        lines.append("When the stock runs out, shuffle the discards (all but the top card of "
+                     "each pile) into a new stock, as often as needed.")
+    return lines
+
+
+def _specials(rs: RuleSet) -> list[str]:
+    if not _get(rs, "specials", False):
+        if _get(rs, "chain", False) and _get(rs, "jokers", 0):
+            skip = " and loses a turn" if _get(rs, "joker_victim_skips", False) else ""
+            return [f"A **joker** makes the next player draw {_get(rs, 'joker_draw', 2)} at "
+                    f"once{skip}; you keep the turn."]
+        return []
+    draw = _get(rs, "joker_draw", 4)
+    counter = _get(rs, "mid_draw_counter", "first_card")
+    rows = [
+        ("8", "wild: call a suit"),
+        ("Joker", f"wild: call a suit; the next player draws {draw} and loses the turn"),
+        ("2", "the next player draws 2 and loses the turn"),
+        ("A", "the next player is skipped"),
+        ("K", "the top card of the stock is turned up as your play; a King turned up turns "
+              "again"),
+        ("Q", "you may drop any one card; its effect is yours"),
+        ("J", "counters a 2, an Ace" + (" or a joker" if _get(rs, "jack_counters_joker", True)
+                                        else "") + " aimed at you"
+              + {"first_card": ", also as the first penalty card drawn",
+                 "any_card": ", also as any penalty card drawn", "off": ""}.get(counter, "")),
+    ]
+    lines = ["| card | effect |", "|---|---|"] + [f"| {c} | {e} |" for c, e in rows]
+    target = _get(rs, "stack_targeting", "distributed")
+    lines.append("")
+    lines.append("Each 2, Ace or joker in a stack is one hit; "
+                 + ("the hits go to the opponents in turn." if target == "distributed"
+                    else "all the hits go to the next player.")
+                 + " A stack of Kings or Queens acts once.")
+    return lines
+
+
+def _end(rs: RuleSet) -> list[str]:
+    lines = ["The first player with no cards wins" + (" the hand." if _get(rs, "scoring") !=
+                                                      "none" else " the round.")]
+    scoring = _get(rs, "scoring", "winner_collects")
+    if scoring == "winner_collects":
+        lines.append("The winner scores the cards left in the other hands: 8 = 50; K, Q, J, 10 "
+                     "= 10; A = 1; 2–7 and 9 face value"
+                     + (f"; joker = {_get(rs, 'joker_points', 50)}" if _get(rs, "jokers", 0)
+                        else "") + ".")
+    elif scoring == "minus_one_per_card":
+        lines.append("Scoring: every card left in a hand counts −1; the winner scores 0.")
+    else:
+        lines.append("No points are kept.")
+    target = _get(rs, "match_target")
+    if target:
+        lines.append(f"A **match** goes on until someone reaches **{target}** points after a "
+                     "hand.")
+    blocked = _get(rs, "blocked_rule", "void_redeal")
+    if blocked == "void_redeal":
+        lines.append("**Blocked** (everyone passes in a row): the hand is void, nobody scores, "
+                     + ("the same dealer deals again." if _get(rs, "void_hand_dealer", "same")
+                        == "same" else "the deal moves on."))
+    elif blocked == "lowest_points_wins":
+        how = {"difference": "the difference to each opponent's points",
+               "opponents_total": "the opponents' points",
+               "none": "nothing"}.get(_get(rs, "blocked_scoring", "difference"), "")
+        lines.append(f"**Blocked**: the fewest points in hand wins and scores {how}.")
+    else:
+        lines.append("**Blocked**: the fewest cards wins (ties share).")
+    return lines
+
+
+def rules_sheet(rs: RuleSet) -> str:
+    """The one-page rules sheet of ``rs`` as Markdown."""
+    out = [f"# {rs.name}: rules sheet", ""]
+    if rs.description:
+        out += [f"*{rs.description}*", ""]
+    changed = tuple(getattr(rs, "options_changed", ()))
+    if changed:
+        out += ["House options: " + ", ".join(f"`{name}={getattr(rs, name, '?')!r}`"
+                                               for name in changed), ""]
+    out += ["**Setup.** " + _players(rs) + ". " + _deck(rs) + " " + _deal(rs)
+            + " The player left of the dealer starts; play goes clockwise.", ""]
+    out += ["**What fits.**", ""] + [f"* {line}" for line in _match(rs)] + [""]
+    out += ["**Your turn.**", ""] + [f"* {line}" for line in _turn(rs)] + [""]
+    special = _specials(rs)
+    if special:
+        out += ["**Special cards.**", ""]
+        out += special if special[0].startswith("|") else [f"* {line}" for line in special]
+        out += [""]
+    out += ["**The end.**", ""] + [f"* {line}" for line in _end(rs)]
+    if rs.call_kind == "pitch":
+        out += ["", "Pitches: " + " ".join(PITCH_NAMES) + "."]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,308 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,lessons//py:percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 2: the app's classic and quick rules
+#
+# [← Lesson 1](01_crazy_eights_basics.ipynb) · **Lesson 2** ·
+# [Lesson 3 →](03_play_a_match.ipynb) · [Start](index.ipynb) · [Glossary](glossary.ipynb)
+#
+# **What you will learn**
+#
+# * what the Crazy Eights app of seed 004 changes: **7 cards for two** players, 5 for three or
+#   four (AP-1, AP-3), a regular deck (AP-2) and a **match to 100** (AP-15, AP-16);
+# * that matching is the same as in lesson 1: suit or rank, eights wild (AP-6, AP-7), but you
+#   **must play when you can** (a house ruling, section 3);
+# * the difference between the **classic** rule (draw until you can play, AP-10) and the
+#   **quick** rule (draw at most 3, stopping at the first card that fits, then pass; AP-11);
+# * the **reshuffle**, under both rules: at most **3 times a hand** (AP-12, AP-13);
+# * how a **blocked** game is settled: the fewest points in hand wins (AP-17).
+#
+# Presets: `crazy-eights-classic` and `crazy-eights-quick`.
+
+# %%
+import pandas as pd
+from crazylab.widgets import LegalMoveExplorer, StepExplainer, legal_table, position
+from crazylab.widgets.exercise import (
+    choice_exercise,
+    is_legal_exercise,
+    legal_moves_exercise,
+    score_exercise,
+)
+from IPython.display import Markdown, display
+
+import crazylab as cl
+from crazylab.examples import load_example
+
+
+def last_game(example):
+    """The game at the last step of a worked example (replayed by the engine)."""
+    return load_example(example).frames()[-1].game
+
+
+# %% [markdown]
+# ## 1. What differs between the rule sets
+#
+# Each rule set is data; here are the options that differ between the site rules and the app's
+# two rules.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+names = ["crazy-eights", "crazy-eights-classic", "crazy-eights-quick"]
+options = pd.DataFrame({n: cl.rules(n).options() for n in names})
+options[options.nunique(axis=1, dropna=False) > 1]
+
+# %% [markdown]
+# ## 2. Seven cards for two
+#
+# The app is for 2–4 players, you and 1 to 3 computer opponents (AP-1). Two players get 7 cards
+# each, three or four players 5 (AP-3); the rest is the stock, and its top card starts the discard
+# pile (AP-4). As on the site, a starter eight is buried
+# ([house ruling AP-Q1](../../shared/spec/rulings.md#AP-Q1)). The player left of the dealer
+# starts ([house ruling AP-5](../../shared/spec/rulings.md#AP-5)).
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for n in (2, 3, 4):
+    game = cl.new_game("crazy-eights-classic", players=n, seed=4)
+    print(f"{n} players: {len(game.hands[0])} cards each, stock {len(game.stock)}")
+
+# %%
+StepExplainer("ap-t1-deal-seven-for-two")
+
+# %%
+try:
+    cl.new_game("crazy-eights-classic", players=5, seed=1)
+    five = "yes"
+except cl.SetupError:
+    five = "no"
+choice_exercise("The app is you against 1 to 3 computer players. May five play?", ["yes", "no"],
+                five, "2–4 players: the user and 1–3 computer opponents (AP-1).", rules="AP-1")
+
+# %%
+choice_exercise("Two players, classic rule: how many cards are left in the stock after the deal "
+                "and the starter?", ["37", "41", "36"],
+                str(len(cl.new_game("crazy-eights-classic", players=2, seed=9).stock)),
+                "52 − 2 × 7 − 1 = 37 (AP-3, AP-T1).", rules="AP-3 AP-4 AP-T1")
+
+# %% [markdown]
+# ## 3. Matching is the same; drawing while you can play is not
+#
+# *"On a 9 of hearts you can play any heart or any 9. Eights are wild."* (AP-6, AP-7, AP-T2)
+# There are no action cards and nothing to call when you are down to one card (AP-18); one card
+# per turn ([house ruling AP-8](../../shared/spec/rulings.md#AP-8)).
+
+# %%
+# NBVAL_CHECK_OUTPUT
+nine = position("crazy-eights-classic", top="9H", hand="9C 2H 8D KS")
+with pd.option_context("display.max_colwidth", None, "display.width", 200):
+    display(legal_table(nine).reset_index())
+
+# %%
+StepExplainer("ap-t2-legal-on-nine-of-hearts")
+
+# %%
+legal_moves_exercise(nine, rules="AP-6 AP-7 AP-T2 AP-8")
+
+# %%
+choice_exercise("A 2♣ is on top under the app's rules. Does the next player draw two?",
+                ["yes", "no"], "no", "The basic game has no draw-two, no reverse and nothing to "
+                "call at one card (AP-18).", rules="AP-18")
+
+# %% [markdown]
+# The app only lets you draw "if you can't play": a card that fits **must** be played
+# ([house ruling AP-9](../../shared/spec/rulings.md#AP-9), from [house ruling
+# AP-Q5](../../shared/spec/rulings.md#AP-Q5)). That is the difference from lesson
+# 1, where `draw` was offered beside playable cards.
+
+# %%
+can_play = cl.Game.from_position("crazy-eights-classic", 2, hands=[["9C", "2H"], ["4S"]],
+                                 stock=["5S", "6S"], discard=["9H"])
+is_legal_exercise(can_play, "draw", "On 9♥ you hold 9♣ and 2♥, and the stock has cards. Is "
+                  "<code>draw</code> legal?", rules="AP-9 AP-Q5")
+
+# %% [markdown]
+# ## 4. Drawing: classic vs quick
+#
+# With the **classic** rule ("the one in American rule books") you draw one card at a time until
+# a card fits, and play it (AP-10, [house ruling AP-Q2](../../shared/spec/rulings.md#AP-Q2)).
+#
+# With the **quick** rule you draw **at most 3** cards in the turn. Drawing **stops at the first
+# card that fits**, which you must play; if none of the three fits, you **pass**, and the fourth
+# card stays on the stock (AP-11, AP-T3;
+# [house ruling AP-Q3](../../shared/spec/rulings.md#AP-Q3) reads "draw *up to* 3" as a
+# ceiling on a search). Step through both cases:
+
+# %%
+StepExplainer("ap-t3-quick-rule-three-draws-then-pass")
+
+# %%
+StepExplainer("ap-t4-quick-rule-second-card-fits")
+
+# %%
+quick = cl.Game.from_position("crazy-eights-quick", 2, hands=[["3D", "5H"], ["4S"]],
+                              stock=["2S", "7D", "9S", "5C"], discard=["KC"])
+for move in ["draw", "draw", "draw"]:
+    quick.push(move)
+legal_moves_exercise(quick, "Quick rule, top card K♣. You held 3♦ 5♥ and drew 2♠, 7♦ and 9♠. "
+                     "What may you do now?", rules="AP-11 AP-T3")
+
+# %%
+second = cl.Game.from_position("crazy-eights-quick", 2, hands=[["3D", "5H"], ["4S"]],
+                               stock=["2S", "QC", "9S"], discard=["KC"])
+second.push("draw")
+second.push("draw")
+legal_moves_exercise(second, "Quick rule, top card K♣. You drew 2♠, then Q♣. Which moves are "
+                     "legal now (is there a third draw)?", rules="AP-11 AP-T4 AP-Q3")
+
+# %%
+found = cl.Game.from_position("crazy-eights-classic", 2, hands=[["3D", "5H"], ["4S"]],
+                              stock=["2S", "7D", "QC", "9S"], discard=["KC"])
+for move in ["draw", "draw", "draw"]:
+    found.push(move)
+legal_moves_exercise(found, "Classic rule, top card K♣. You drew 2♠, 7♦ and then Q♣, which "
+                     "fits. What may you do now?", rules="AP-10 AP-Q2")
+
+# %% [markdown]
+# ## 5. The reshuffle, under both rules
+#
+# When the stock runs out and a player must draw, the discards **except the top card** are
+# shuffled into a new stock (AP-12,
+# [house ruling AP-Q7](../../shared/spec/rulings.md#AP-Q7) keeps the top card with its called
+# suit). This is the same under the classic and the quick rule: a quick-rule draw can reshuffle
+# too. It happens only when a draw needs it
+# ([house ruling AP-Q6](../../shared/spec/rulings.md#AP-Q6)), and at most **3 times a hand**;
+# after that, a player who cannot play and cannot draw passes (AP-13).
+
+# %%
+StepExplainer("ap-t6-reshuffle-keeps-the-top-card")
+
+# %% [markdown]
+# The classic rule draws on past a reshuffle until a card fits (AP-T5):
+
+# %%
+StepExplainer("ap-t5-classic-draws-past-a-reshuffle")
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for name in ("crazy-eights-classic", "crazy-eights-quick"):
+    g = cl.Game.from_position(name, 2, hands=[["3D"], ["4S"]], stock=[],
+                              discard=["2C", "9H", "5S", "7C"])
+    g.push("draw")
+    print(f"{name:21} stock was empty; after one draw: {len(g.stock)} in the stock, "
+          f"top {g.top.display}, reshuffles used: {g.reshuffles}")
+
+# %%
+choice_exercise("The stock is empty and the discards are 2♣ 9♥ 5♠ 7♣ (7♣ on top). After the "
+                "reshuffle, what is on the discard pile?", ["nothing", "7♣", "2♣"],
+                g.top.display, "The top card stays, with any called suit, and only the cards "
+                "under it are shuffled, at the moment a draw needs them (AP-12, house rulings "
+                "AP-Q6 and AP-Q7).", rules="AP-12 AP-Q6 AP-Q7 AP-T6")
+
+# %%
+used_up = cl.Game.from_position(cl.rules("crazy-eights-classic", max_reshuffles=0), 2,
+                                hands=[["3D", "5H"], ["4S"]], stock=[],
+                                discard=["2C", "9S", "KC"])
+legal_moves_exercise(used_up, "The three reshuffles of this hand are used up (set here with "
+                     "<code>max_reshuffles=0</code>), the stock is empty, the top card is K♣ "
+                     "and you hold 3♦ 5♥. What may you do?", rules="AP-12 AP-13 AP-T6")
+
+# %% [markdown]
+# ## 6. Does the quick rule make hands shorter?
+#
+# Play 200 seeded random hands under each rule and compare. (Random players are not good
+# players, but the draw rule's effect shows.) Lesson 5 measures it properly.
+
+# %%
+import random
+
+
+def summary(name, hands=200):
+    moves, draws = [], []
+    for seed in range(hands):
+        game = cl.new_game(name, players=2, seed=seed).play_random(random.Random(seed))
+        moves.append(len(game.moves))
+        draws.append(sum(1 for m in game.moves if m.kind == "draw"))
+    return {"moves per hand": sum(moves) / hands, "draws per hand": sum(draws) / hands}
+
+
+pd.DataFrame({n: summary(n) for n in names[1:]}).round(1)
+
+# %% [markdown]
+# ## 7. Scoring, the match, and a blocked game
+#
+# The hand's winner scores the cards left in the other hands, as on the site (AP-14, AP-15). The
+# first player to reach **100** after a hand wins the match (AP-16).
+
+# %%
+StepExplainer("ap-t8-match-to-100")
+
+# %%
+score_exercise("crazy-eights-classic", [[], ["JD", "9C", "AH"], ["8S"]], winner=0,
+               question="Seat 0 went out. Seat 1 holds J♦ 9♣ A♥, seat 2 holds 8♠. What does "
+               "seat 0 score?", rules="AP-14 AP-15")
+
+# %%
+choice_exercise("The match scores are 95 and 40; seat 0 wins a hand worth 7. Is the match over?",
+                ["yes", "no"], "yes" if 95 + last_game("ap-t8-match-to-100").scores[0] >= 100
+                else "no", "95 + 7 = 102 ≥ 100, so seat 0 wins the match (AP-16, AP-T8).",
+                rules="AP-16 AP-T8")
+
+# %% [markdown]
+# When the stock is empty, no reshuffle is left and everyone passes in a row, the game is
+# **blocked**: the player with the **fewest points in hand** wins it (AP-17). What the winner
+# scores is a house ruling: the **difference** to each opponent
+# ([house ruling AP-Q12](../../shared/spec/rulings.md#AP-Q12); ties:
+# [house ruling AP-Q11](../../shared/spec/rulings.md#AP-Q11)).
+
+# %%
+StepExplainer("ap-t7-blocked-game-fewest-points")
+
+# %%
+blocked = last_game("ap-t7-blocked-game-fewest-points")
+choice_exercise("Blocked: the hands hold 12, 3 and 30 points. Who wins, and what do they score "
+                "under the difference ruling?",
+                ["seat 1 scores 42", "seat 1 scores 36", "seat 0 scores 27"],
+                f"seat {blocked.winner} scores {blocked.scores[blocked.winner]}",
+                "(12 − 3) + (30 − 3) = 36 (AP-17, AP-T7).", rules="AP-17 AP-T7 AP-Q12")
+
+# %% [markdown]
+# ## 8. Explore
+#
+# The explorer with the quick rule: set a top card and a hand, and see every card's verdict.
+
+# %%
+LegalMoveExplorer(rules="crazy-eights-quick", top="KC", hand="3D 5H 9S QC 8H")
+
+# %% [markdown]
+# ## Recap
+#
+# * The app deals **7 cards for two**, 5 for three or four (AP-3), and plays a **match to 100**
+#   (AP-16).
+# * Matching is suit or rank, eights wild (AP-6, AP-7); you **must** play when you can
+#   ([house ruling AP-9](../../shared/spec/rulings.md#AP-9)).
+# * **Classic**: draw until a card fits (AP-10). **Quick**: at most 3 draws, stop at the first that
+#   fits, else pass (AP-11).
+# * Under both, the discards (all but the top card) are **reshuffled**, at most 3 times a hand
+#   (AP-12, AP-13).
+# * **Blocked**: the fewest points wins (AP-17), scoring the difference
+#   ([house ruling AP-Q12](../../shared/spec/rulings.md#AP-Q12)).
+#
+# **Rules sheets** (printable: [rules sheets](sheets.ipynb), `sheets/crazy-eights-classic.md`,
+# `sheets/crazy-eights-quick.md`); the quick sheet:
+
+# %%
+from crazylab.sheet import rules_sheet
+
+Markdown(rules_sheet(cl.rules("crazy-eights-quick")))
+
+# %% [markdown]
+# [← Lesson 1](01_crazy_eights_basics.ipynb) · **Lesson 2** ·
+# [Lesson 3: play a match →](03_play_a_match.ipynb)

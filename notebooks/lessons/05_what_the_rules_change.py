@@ -1,0 +1,267 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,lessons//py:percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 5: What the rules change
+#
+# [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** · [Lesson 6 →](06_musical_crazy_8s.ipynb) ·
+# [Start](index.ipynb) · [Glossary](glossary.ipynb)
+#
+# **What you will learn**
+#
+# * how to play hundreds of hands with **computer players** in one call, and read the result:
+#   a table with **one row per hand**;
+# * how much the **quick** rule (draw at most 3 cards, then pass) shortens a hand compared with
+#   the **classic** rule (draw until you can play), and how to compare two rules **on the same
+#   deals**;
+# * how often a hand **blocks**, and what a hand is worth in **points**;
+# * whether the player who **starts** has an advantage, and whether a **strategy** beats random
+#   play;
+# * why every answer comes with a **95% confidence interval**, and how to read one.
+#
+# Run the cells from top to bottom (Shift+Enter). Every run is seeded: you get the numbers shown.
+
+# %%
+import plotly.io as pio
+
+pio.renderers.default = "plotly_mimetype"  # figures that work offline in Jupyter and Voilà
+
+from crazylab.widgets.exercise import choice_exercise
+
+import crazylab as cl
+from crazylab import lab
+
+# %% [markdown]
+# ## 1. A few hundred hands in one call
+#
+# `cl.simulate` deals and plays the hands with **bots**, computer players that see only their
+# own cards and the table. There are three:
+#
+# * `"random"`: any legal move, at random;
+# * `"rules"`: rules of thumb — keep eights for last, follow the suit you hold most of, shed
+#   high cards first, call the suit you hold most of;
+# * `"mc"`: Monte Carlo — imagines the hidden cards many times and plays each choice out to
+#   the end (strong, but slower).
+#
+# Here every seat plays by the rules of thumb, under three rule sets, at tables of 2 and 4.
+
+# %%
+hands = cl.simulate(["crazy-eights", "crazy-eights-classic", "crazy-eights-quick"],
+                    players=[2, 4], bots="rules", games=150, seed=2026, workers=1)
+hands.head()
+
+# %% [markdown]
+# One row per hand: which rules, who sat where, who won and why, how long it lasted, how many cards
+# were drawn, how many points it paid. The columns:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+
+print(len(hands), "hands")
+print(list(hands.columns))
+
+# %% [markdown]
+# The same seed gives the same hands, on any computer and with any number of processes
+# (`workers=`), so a result can be checked by anyone:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+
+again = cl.simulate(["crazy-eights", "crazy-eights-classic", "crazy-eights-quick"],
+                    players=[2, 4], bots="rules", games=150, seed=2026, workers=1)
+print("identical:", again.equals(hands))
+
+# %% [markdown]
+# ## 2. How long is a hand?
+#
+# Each box shows the middle half of the hands (the line inside is the median); the whiskers reach
+# the long and short hands.
+
+# %%
+lab.fig_hand_length(hands)
+
+# %% [markdown]
+# **Question:** the site rules (`crazy-eights`) deal 5 cards (SR-3), the app's rules 7 for two
+# players (AP-3). Which rule set gives the longest hands at a table of two? Answer below, then
+# read the table of means.
+
+# %%
+two = hands[hands["players"] == 2].groupby("rules")["turns"].mean()
+choice_exercise("At a table of two, which rule set has the longest hands (most turns)?",
+                list(two.index), two.idxmax(),
+                "The table below has the means: " + ", ".join(
+                    f"{name} {mean:.1f} turns" for name, mean in two.items())
+                + ". Seven cards for two (AP-3) and drawing until a card fits (AP-10) both "
+                "make hands longer.", rules="SR-3 AP-3 AP-10")
+
+# %%
+lab.summary(hands)
+
+# %% [markdown]
+# ## 3. Classic against quick: what does the draw rule change?
+#
+# The classic rule makes you draw until a card fits; the quick rule stops after 3 cards. The
+# bars show the mean per hand with its 95% interval (the thin line): if we played many more
+# hands, the true mean would almost surely lie inside it.
+
+# %%
+classic_quick = hands[hands["rules"] != "crazy-eights"]
+lab.fig_variants(classic_quick, metrics=("turns", "cards_drawn", "reshuffles"))
+
+# %% [markdown]
+# Two separate runs would mix the effect of the rule with the luck of the deal. `compare_rules`
+# plays the **same deals** under both rules and looks at the difference hand by hand, which is far
+# more precise:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+
+turns = lab.compare_rules("crazy-eights-classic", "crazy-eights-quick", "turns",
+                          players=2, bots="rules", games=300, seed=5, workers=1)
+drawn = lab.compare_rules("crazy-eights-classic", "crazy-eights-quick", "cards_drawn",
+                          players=2, bots="rules", games=300, seed=5, workers=1)
+print(turns)
+print(drawn)
+
+# %% [markdown]
+# **Reading it:** a negative difference means the quick rule has less of it. When the interval
+# does not contain 0, the difference is not just luck.
+
+# %%
+choice_exercise("Does the quick rule (at most 3 draws, AP-11) draw fewer cards per hand than the "
+                "classic rule (AP-10), beyond luck?", ["yes", "no", "cannot tell"],
+                "yes" if drawn.high < 0 else ("no" if drawn.low > 0 else "cannot tell"),
+                f"The paired difference is {drawn.diff:+.2f} cards per hand, 95% interval "
+                f"[{drawn.low:+.2f}, {drawn.high:+.2f}]: "
+                + ("it lies below 0." if drawn.high < 0 else "it is not below 0."),
+                rules="AP-10 AP-11")
+
+# %% [markdown]
+#
+# ## 4. How often does a hand block?
+#
+# A hand is **blocked** when nobody can play or draw (C-13). Under the site rules the stock is
+# never refilled (SR-19), so a hand can block and is then void (SR-20); the app's rules reshuffle
+# the discards up to three times (AP-12), and a blocked hand is won by the fewest points in hand
+# (AP-17).
+
+# %%
+lab.fig_blocked(hands)
+
+# %%
+blocked = hands.groupby("rules")["blocked"].mean()
+choice_exercise("Which rule set blocks most often?", list(blocked.index), blocked.idxmax(),
+                "Blocked share of hands: " + ", ".join(f"{n} {v:.1%}" for n, v in blocked.items())
+                + ". Without a reshuffle (SR-19) the stock runs dry for good.",
+                rules="SR-19 SR-20 AP-12 C-13")
+
+# %% [markdown]
+# ## 5. What is a hand worth?
+#
+# The winner collects the points left in the other hands (an eight is 50, a picture card 10).
+# With four players there are more cards left to collect:
+
+# %%
+lab.fig_points(hands[hands["players"] == 4])
+
+# %% [markdown]
+# ## 6. Does the first player have an advantage?
+#
+# Seat 0 plays first. Every seat plays the same way here, so only the seat differs:
+
+# %%
+lab.fig_win_rates(hands[hands["rules"] == "crazy-eights-quick"], by="seat")
+
+# %%
+seats = lab.win_rates(hands[(hands["rules"] == "crazy-eights-quick") & (hands["players"] == 2)],
+                      by="seat")
+first_seat = seats[seats["seat"] == 0].iloc[0]
+choice_exercise("At a table of two (quick rule), does the 95% interval of seat 0's win rate "
+                "exclude 50%?", ["yes", "no"],
+                "yes" if first_seat["low"] > 0.5 or first_seat["high"] < 0.5 else "no",
+                f"Seat 0 won {first_seat['rate']:.1%} of {int(first_seat['hands'])} hands, 95% "
+                f"interval [{first_seat['low']:.1%}, {first_seat['high']:.1%}].",
+                rules="SR-8 AP-5")
+
+# %% [markdown]
+# **Question:** at a table of two, is the first seat's advantage bigger than the interval's
+# width? What would you need to be sure at a table of four? (Hint: more hands make the
+# intervals narrower, roughly by the square root: four times the hands, half the width.)
+#
+# ## 7. Does strategy matter?
+#
+# The rules of thumb against random play, at a table of two. `rotate=True` swaps the seats every
+# hand, so neither bot always starts.
+
+# %%
+duel = cl.simulate("crazy-eights-quick", players=2, bots=["rules", "random"], games=300,
+                   seed=7, rotate=True, workers=1)
+lab.fig_win_rates(duel, by="bot")
+
+# %%
+# NBVAL_CHECK_OUTPUT
+
+table = lab.win_rates(duel, by="bot")
+table[["bot", "hands", "wins", "rate", "low", "high"]].round(3)
+
+# %%
+rules_bot = table[table["bot"] == "rules"].iloc[0]
+choice_exercise("Do the rules of thumb beat random play, beyond luck?", ["yes", "no"],
+                "yes" if rules_bot["low"] > 0.5 else "no",
+                f"The rules of thumb won {rules_bot['rate']:.1%} of the hands, 95% interval "
+                f"[{rules_bot['low']:.1%}, {rules_bot['high']:.1%}].", rules="AP-11 AP-6")
+
+# %% [markdown]
+# The Monte Carlo bot (`"mc"`) wins most often of the three, but each of its moves plays many
+# imagined hands to the end, so a fair test takes minutes, not seconds:
+# `python bench/bench_lab.py --only duel` measures it against the rules of thumb.
+#
+# ## Recap
+#
+# * `cl.simulate` plays seeded hands with bots; one row per hand.
+# * Compare rules on the **same deals** (`lab.compare_rules`): the quick rule (AP-11) shortens
+#   hands and draws fewer cards than the classic rule (AP-10).
+# * No reshuffle (SR-19) means more blocked hands (C-13, SR-20).
+# * Read every rate with its **95% interval**; more hands, narrower intervals.
+#
+# A rule set with options changed has its own rules sheet, written from the options: here the
+# quick rule with a single draw (`draw_limit=1`), as in *Try it yourself* below. Every preset's
+# sheet is in the [rules sheets](sheets.ipynb).
+
+# %%
+from IPython.display import Markdown
+
+from crazylab.sheet import rules_sheet
+
+Markdown(rules_sheet(cl.rules("crazy-eights-quick", draw_limit=1)))
+
+# %% [markdown]
+# ### Try it yourself
+#
+# 1. Change `games=300` in section 7 to `games=30`. Does the interval still exclude 50%?
+# 2. Compare the quick rule with `cl.rules("crazy-eights-quick", draw_limit=1)`: how many more
+#    hands block?
+# 3. On the command line, the same lab writes a file you can open in any spreadsheet:
+#    `crazylab simulate crazy-eights-classic crazy-eights-quick -n 2 -n 4 --bots rules,random
+#    --games 2000 --out hands.csv`
+#
+# <details><summary>What to look for</summary>
+#
+# 1. Ten times fewer hands make the interval about √10 ≈ 3 times wider: with 30 hands it
+#    usually contains 50%, so the same bots no longer show a difference beyond luck.
+# 2. Pass the rule set itself: `cl.simulate(cl.rules("crazy-eights-quick", draw_limit=1), …)`
+#    and compare `lab.fig_blocked` of both: count the blocked share in each.
+# 3. The file has one row per hand with the same columns as `hands` above.
+#
+# </details>
+
+# %% [markdown]
+# [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** ·
+# [Lesson 6: musical Crazy 8s →](06_musical_crazy_8s.ipynb)

@@ -1,0 +1,57 @@
+"""crazylab.sheet.rules_sheet: a one-page rules sheet written from the rule set, so it follows
+the options (and the committed notebooks/sheets/*.md match the generator)."""
+
+from pathlib import Path
+
+import pytest
+
+import crazylab as cl
+from crazylab.sheet import rules_sheet
+
+SHEETS = Path(__file__).resolve().parent.parent / "notebooks" / "sheets"
+
+
+@pytest.mark.parametrize("name", list(cl.PRESETS))
+def test_every_preset_has_a_one_page_sheet(name):
+    text = rules_sheet(cl.rules(name))
+    assert text.startswith(f"# {name}: rules sheet")
+    assert len(text.splitlines()) <= 45 and len(text) < 3500  # one printed page
+    assert (SHEETS / f"{name}.md").read_text(encoding="utf-8") == text, "run `make lessons`"
+
+
+def test_sheet_follows_the_draw_options_sr_17_ap_11():
+    assert "voluntary draw" in rules_sheet(cl.rules("crazy-eights"))
+    forced = rules_sheet(cl.rules("crazy-eights", voluntary_draw=False))
+    assert "must** play when you can" in forced and "voluntary_draw=False" in forced
+    assert "up to 3" in rules_sheet(cl.rules("crazy-eights-quick"))
+    assert "up to 2" in rules_sheet(cl.rules("crazy-eights-quick", draw_limit=2))
+    assert "draw **one**" in rules_sheet(cl.rules("crazy-eights", draw_rule="one"))
+
+
+def test_sheet_follows_reshuffle_match_and_blocked_options_ap_12_ap_16_sr_20():
+    classic = rules_sheet(cl.rules("crazy-eights-classic"))
+    assert "at most **3 times**" in classic and "**100**" in classic
+    assert "at most **1 times**" in rules_sheet(cl.rules("crazy-eights-classic",
+                                                           max_reshuffles=1))
+    assert "**never** reshuffled" in rules_sheet(cl.rules("crazy-eights"))
+    assert "void" in rules_sheet(cl.rules("crazy-eights"))
+    assert "deal moves on" in rules_sheet(cl.rules("crazy-eights", void_hand_dealer="rotate"))
+
+
+def test_sheet_special_cards_follow_breens_options_br_17():
+    breens = rules_sheet(cl.rules("crazy-breens"))
+    assert "draws 4" in breens and "| K |" in breens
+    assert "draws 2 and loses" in rules_sheet(cl.rules("crazy-breens", joker_draw=2))
+    assert "all the hits go to the next player" in rules_sheet(
+        cl.rules("crazy-breens", stack_targeting="all_on_next"))
+    assert "| K |" not in rules_sheet(cl.rules("crazy-eights"))
+
+
+def test_sheet_music_levels_mu_26_mu_29():
+    assert "one letter step" in rules_sheet(cl.rules("crazy-8s-level-1"))
+    assert "minor third or a major third" in rules_sheet(cl.rules("crazy-8s-level-3"))
+    assert "perfect fourth or a perfect fifth" in rules_sheet(cl.rules("crazy-8s-level-5"))
+    assert "whole tone up" in rules_sheet(cl.rules("crazy-8s-level-4"))
+    assert "4 starters" in rules_sheet(cl.rules("crazy-8s-level-4"))
+    assert "own** suit" in rules_sheet(cl.rules("crazy-8s-music"))
+    assert "draw 2" in rules_sheet(cl.rules("crazy-8s-music"))

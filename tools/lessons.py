@@ -1,0 +1,214 @@
+"""Build the lesson notebooks from their sources: ``notebooks/lessons/NN_*.py`` (jupytext
+percent format) → ``notebooks/NN_*.ipynb``, executed, with the widgets' state saved so the
+lessons render on GitHub and nbviewer.
+
+    .venv/bin/python tools/lessons.py            # every lesson (what `make lessons` runs)
+    .venv/bin/python tools/lessons.py 04 06      # only the lessons whose names contain these
+    .venv/bin/python tools/lessons.py --check    # say which notebooks are out of date
+
+It also writes the printable rules sheet of every preset, ``notebooks/sheets/NAME.md``
+(``crazylab.sheet.rules_sheet``), and two markdown-only notebooks that Voilà can show (it
+serves no .md file): ``notebooks/sheets.ipynb`` (every sheet) and ``notebooks/glossary.ipynb``
+(from ``notebooks/glossary.md``).
+
+Cell ids are derived from the cell's source (a hash), so a rebuild writes identical ids, and
+widget model ids come from a seeded generator in the kernel, so a rebuild of an unchanged
+source writes an identical file. ``tests/test_lesson_sources.py`` fails when a committed
+notebook's cells differ from its source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+SOURCES = NOTEBOOKS / "lessons"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+
+# Run in the kernel before the lesson: widget (comm) ids from a seeded generator instead of
+# uuid4, so the saved widget state is the same on every build.
+STABLE_IDS = """\
+def _stable_ids():
+    import random
+    import uuid
+
+    ids = random.Random(20261203)
+    uuid.uuid4 = lambda: uuid.UUID(int=ids.getrandbits(128), version=4)
+
+
+_stable_ids()
+del _stable_ids
+"""
+
+
+def sources() -> list[Path]:
+    """Every lesson source, in order."""
+    return sorted(SOURCES.glob("[0-9][0-9]_*.py"))
+
+
+def target(source: Path) -> Path:
+    """The notebook a source builds."""
+    return NOTEBOOKS / (source.stem + ".ipynb")
+
+
+def cell_id(cell: nbformat.NotebookNode, seen: set[str]) -> str:
+    """A stable id from the cell's kind and source (a repeated source gets -2, -3 …)."""
+    digest = hashlib.sha1(f"{cell.cell_type}\n{cell.source}".encode()).hexdigest()[:10]
+    base, n = f"c{digest}", 1
+    ident = base
+    while ident in seen:
+        n += 1
+        ident = f"{base}-{n}"
+    seen.add(ident)
+    return ident
+
+
+def convert(source: Path) -> nbformat.NotebookNode:
+    """The notebook of a source, not executed, with stable cell ids."""
+    nb = jupytext.read(source, fmt="py:percent")
+    nb.nbformat, nb.nbformat_minor = 4, 5
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata.get("jupytext", {}).pop("text_representation", None)
+    seen: set[str] = set()
+    for cell in nb.cells:
+        cell["id"] = cell_id(cell, seen)
+        cell.metadata.pop("lines_to_next_cell", None)
+    return nb
+
+
+def build(source: Path) -> Path:
+    """Convert, execute (saving the widgets' state) and write one lesson."""
+    nb = convert(source)
+    with tempfile.TemporaryDirectory() as ipython_dir:
+        startup = Path(ipython_dir, "profile_default", "startup")
+        startup.mkdir(parents=True)
+        (startup / "00-stable-ids.py").write_text(STABLE_IDS)
+        old = os.environ.get("IPYTHONDIR")
+        os.environ["IPYTHONDIR"] = ipython_dir
+        os.environ.setdefault("PLOTLY_RENDERER", "plotly_mimetype")
+        try:
+            NotebookClient(nb, timeout=180, kernel_name="python3", record_timing=False,
+                           store_widget_state=True,
+                           resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+        finally:
+            if old is None:
+                os.environ.pop("IPYTHONDIR", None)
+            else:
+                os.environ["IPYTHONDIR"] = old
+    nbformat.validate(nb)
+    path = target(source)
+    nbformat.write(nb, path)
+    return path
+
+
+def out_of_date(source: Path) -> list[str]:
+    """What differs between a source and its committed notebook (empty when in step)."""
+    path = target(source)
+    if not path.exists():
+        return [f"{path.name} is missing: run `make lessons`"]
+    want = convert(source)
+    have = nbformat.read(path, as_version=4)
+    problems = []
+    if len(want.cells) != len(have.cells):
+        problems.append(f"{path.name}: {len(have.cells)} cells, the source has "
+                        f"{len(want.cells)}")
+    differ = [i for i, (a, b) in enumerate(zip(want.cells, have.cells, strict=False))
+              if (a.cell_type, a.source, a.id) != (b.cell_type, b.source, b.get("id"))]
+    if differ:
+        problems.append(f"{path.name}: cell(s) {', '.join(map(str, differ[:8]))}"
+                        f"{' …' if len(differ) > 8 else ''} differ from "
+                        f"{source.relative_to(ROOT)}: run `make lessons`")
+    for i, cell in enumerate(have.cells):
+        if cell.cell_type == "code" and cell.get("execution_count") is None:
+            problems.append(f"{path.name}: cell {i} was not executed")
+    return problems
+
+
+def pages() -> dict[Path, nbformat.NotebookNode]:
+    """The markdown-only pages built beside the lessons, so that Voilà (which serves no .md
+    file) shows them too: glossary.ipynb from glossary.md, and sheets.ipynb with the rules
+    sheet of every preset."""
+    sys.path.insert(0, str(ROOT))
+    import crazylab as cl
+    from crazylab.sheet import rules_sheet
+
+    glossary = jupytext.read(NOTEBOOKS / "glossary.md", fmt="md")
+    sheets = nbformat.v4.new_notebook()
+    sheets.cells = [nbformat.v4.new_markdown_cell(
+        "# Rules sheets\n\n"
+        "One printable page per rule set, written by `crazylab.sheet.rules_sheet` from the rule "
+        "set itself (so a sheet follows its options: `rules_sheet(cl.rules(\"crazy-eights\", "
+        "voluntary_draw=False))`). The same sheets are Markdown files in `notebooks/sheets/`. "
+        "[Back to the start](index.ipynb) · [Glossary](glossary.ipynb)")]
+    sheets.cells += [nbformat.v4.new_markdown_cell(rules_sheet(cl.rules(name)).strip())
+                     for name in cl.PRESETS]
+    out = {}
+    for path, nb in ((NOTEBOOKS / "glossary.ipynb", glossary),
+                     (NOTEBOOKS / "sheets.ipynb", sheets)):
+        nb.nbformat, nb.nbformat_minor = 4, 5
+        nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
+        seen: set[str] = set()
+        for cell in nb.cells:
+            cell.metadata = {}
+            cell["id"] = cell_id(cell, seen)
+        out[path] = nb
+    return out
+
+
+def pages_out_of_date() -> list[str]:
+    """The built pages that differ from what ``pages()`` writes."""
+    problems = []
+    for path, want in pages().items():
+        have = nbformat.read(path, as_version=4) if path.exists() else None
+        if have is None or [(c.source, c.id) for c in have.cells] != [
+                (c.source, c.id) for c in want.cells]:
+            problems.append(f"{path.name} is out of date: run `make lessons`")
+    return problems
+
+
+def write_sheets() -> list[Path]:
+    """notebooks/sheets/NAME.md: the printable rules sheet of every preset."""
+    sys.path.insert(0, str(ROOT))
+    import crazylab as cl
+    from crazylab.sheet import rules_sheet
+
+    folder = NOTEBOOKS / "sheets"
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for name in cl.PRESETS:
+        path = folder / f"{name}.md"
+        path.write_text(rules_sheet(cl.rules(name)), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    names = [a for a in argv if not a.startswith("--")]
+    chosen = [s for s in sources() if not names or any(n in s.name for n in names)]
+    if check:
+        problems = [p for s in chosen for p in out_of_date(s)] + pages_out_of_date()
+        print("\n".join(problems) or "every lesson notebook matches its source")
+        return 1 if problems else 0
+    print("writing", len(write_sheets()), "rules sheets in notebooks/sheets/")
+    for path, nb in pages().items():
+        nbformat.validate(nb)
+        nbformat.write(nb, path)
+        print("writing", path.relative_to(ROOT))
+    for source in chosen:
+        print("building", build(source).relative_to(ROOT), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
