@@ -58,7 +58,7 @@ from ..moves import (
 )
 from .base import TurnAPI, Variant
 
-PHASES = ("penalty", "drop", "declare")
+PHASES: tuple[str, ...] = ("penalty", "drop", "declare")
 
 #: an effect resolves ``count`` cards of one rank topped by ``top`` for the actor; it returns
 #: the phase that waits for the actor's decision, or ``None`` when it is fully resolved
