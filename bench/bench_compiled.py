@@ -31,7 +31,6 @@ RULES = "crazy-eights-quick"
 
 def _measure(what: str, players: int, games: int) -> float:
     """CPU seconds of one measurement in this (worker) process."""
-    sys.path.insert(0, str(ROOT / "bench"))
     import bench_engine as be
 
     import crazylab as cl
@@ -56,7 +55,14 @@ def _measure(what: str, players: int, games: int) -> float:
 def worker() -> int:
     """Answer ``{"what", "players", "games"}`` lines with CPU seconds, until stdin closes."""
     import crazylab.engine.game as engine_game
+    import crazylab.sim
 
+    sys.path.insert(0, str(ROOT / "bench"))
+    import bench_engine  # noqa: F401  (it puts the checkout first on sys.path: crazylab is
+    # imported already, so the build under test stays the one in use)
+
+    here = Path(engine_game.__file__).parents[2]
+    assert Path(crazylab.sim.__file__).parents[1] == here, "one build, not a mix"
     print(json.dumps({"engine": engine_game.__file__,
                       "compiled": not hasattr(engine_game.Game.push, "__code__")}), flush=True)
     for line in sys.stdin:
