@@ -54,3 +54,27 @@ distclean: clean
 # their widgets' state; `make test` fails while a committed lesson differs from its source.
 lessons: venv
 	$(BIN)/python tools/lessons.py
+# -- optional compiled engine (mypyc) -----------------------------------------------------
+# `make compiled` builds build/compiled/ (crazylab with its engine modules compiled by mypyc;
+# the installed package stays pure Python). `make test-compiled` runs the tests against it,
+# `make bench-compiled` compares it with the pure engine (bench/bench_compiled.py).
+COMPILED     := build/compiled
+COMPILED_SRC := $(shell find crazylab widgets -name '*.py' -o -name '*.json' -o -name '*.js' \
+	-o -name '*.css' 2>/dev/null) tools/build_compiled.py
+RUN_COMPILED := CRAZYLAB_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/python -P
+
+.PHONY: compiled test-compiled bench-compiled
+
+compiled: $(COMPILED)/.stamp
+
+$(COMPILED)/.stamp: $(STAMP) $(COMPILED_SRC)
+	$(BIN)/python tools/build_compiled.py -q $(COMPILED)
+	@touch $@
+
+test-compiled: compiled
+	PLOTLY_RENDERER=plotly_mimetype $(RUN_COMPILED) -m pytest -q -p no:cacheprovider tests \
+		-m "not browser"
+
+bench-compiled: compiled
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python bench/bench_compiled.py --build $(COMPILED)

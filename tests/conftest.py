@@ -110,3 +110,29 @@ def screenshot(request) -> Callable[..., Path]:
         return save_screenshot(page, name or request.node.name, full_page=full_page)
 
     return take
+
+
+# --------------------------------------------------------------------------- compiled engine
+
+def _engine_is_compiled() -> bool:
+    import crazylab.engine.game as engine_game
+
+    return not hasattr(engine_game.Game.push, "__code__")
+
+
+def pytest_report_header(config) -> str:
+    import crazylab.engine.game as engine_game
+
+    kind = "compiled (mypyc)" if _engine_is_compiled() else "pure Python"
+    return f"crazylab engine: {kind}, {engine_game.__file__}"
+
+
+def pytest_sessionstart(session) -> None:
+    """``CRAZYLAB_COMPILED=1`` (``make test-compiled``) must test the mypyc build, never the
+    pure package by mistake."""
+    if os.environ.get("CRAZYLAB_COMPILED") == "1" and not _engine_is_compiled():
+        import crazylab.engine.game as engine_game
+
+        raise pytest.UsageError(
+            f"CRAZYLAB_COMPILED=1 but the engine is pure Python ({engine_game.__file__}): "
+            "run `make test-compiled` (it builds build/compiled and puts it first on the path)")

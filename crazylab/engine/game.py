@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from itertools import compress
 from operator import methodcaller
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import (
     CARDS,
@@ -94,22 +94,32 @@ def _clone(value: Any) -> Any:
     return value if clone is None else clone()
 
 
+#: Game's attributes (its ``__slots__``), named here because mypyc's build reads no
+#: ``__slots__`` through the class
+_FIELDS: tuple[str, ...] = (
+    # configuration and logs (not snapshot for undo: see _NOT_STATE)
+    "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
+    "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_restrict",
+    "_eager", "_last_call",
+    # the position
+    "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
+    "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
+    "skipping",
+    # a variant's hooks and its state (``None`` for the plain games)
+    "variant", "variant_state", "_seen",
+)
+
+
 class Game:
     """A hand in progress. Create one with :meth:`new`, :meth:`from_deck` or
     :meth:`from_position`; every random step uses the game's ``seed``."""
 
-    __slots__ = (
-        # configuration and logs (not snapshot for undo: see _NOT_STATE)
-        "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
-        "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_restrict",
-        "_eager", "_last_call",
-        # the position
-        "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
-        "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
-        "skipping",
-        # a variant's hooks and its state (``None`` for the plain games)
-        "variant", "variant_state", "_seen",
-    )
+    __slots__ = _FIELDS
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Game:
+        """A bare instance, as ``object.__new__`` gives. Spelt out for the mypyc build, whose
+        ``Game.__new__`` would otherwise run ``__init__`` too (``copy()`` needs it bare)."""
+        return super().__new__(cls)
 
     # -- creation ------------------------------------------------------------------------
 
@@ -1040,7 +1050,7 @@ class Game:
     def copy(self, keep_undo: bool = False) -> Game:
         """An independent copy of this game (without undo history unless asked)."""
         g = Game.__new__(Game)
-        for k in Game.__slots__:
+        for k in _FIELDS:
             if hasattr(self, k):
                 setattr(g, k, _clone(getattr(self, k)))
         g.events = list(self.events)
@@ -1074,10 +1084,13 @@ class Game:
         return html_of(self)
 
 
-_STATE = tuple(k for k in Game.__slots__ if k not in _NOT_STATE)
+_STATE = tuple(k for k in _FIELDS if k not in _NOT_STATE)
 
 
-def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+_T = TypeVar("_T")
+
+
+def _shuffle(rng: random.Random, cards: list[_T]) -> None:
     """``rng.shuffle(cards)``, the same permutation without a Python call per card: CPython's
     Fisher-Yates with ``getrandbits`` rejection sampling, inlined (every simulated hand starts
     with one; tests check it against ``random.shuffle``)."""

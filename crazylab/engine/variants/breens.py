@@ -59,7 +59,7 @@ from ..moves import (
 )
 from .base import TurnAPI, Variant
 
-PHASES = ("penalty", "drop", "declare", "lost")
+PHASES: tuple[str, ...] = ("penalty", "drop", "declare", "lost")
 
 #: an effect resolves ``count`` cards of one rank topped by ``top`` for the actor; it returns
 #: the phase that waits for the actor's decision, or ``None`` when it is fully resolved
