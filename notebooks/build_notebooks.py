@@ -45,6 +45,7 @@ the app's classic and quick rules, Crazy Breens and the musical Crazy 8s.
 | [**Explore**](explore.ipynb) | a top card and a hand: which cards are legal, and the rule that decides |
 | [**Explain**](explain.ipynb) | worked examples step by step, with what changed at each step |
 | [**Score**](score.ipynb) | the points of the cards left, and what the winner scores |
+| [**Piano**](piano.ipynb) | the musical Crazy 8s on a keyboard: which keys may follow a top card, and the interval |
 
 Deep links work:
 [the eight that calls diamonds, step 3](explain.ipynb?example=sr-t1-t2-worked-turn-eight-calls-diamonds&step=3),
@@ -420,12 +421,29 @@ GameTable("crazy-8s-music", opponents=1, seed=2)
 """),
 ]
 
+PIANO = [
+    md("""
+# Which keys may follow? The interval explorer
+
+The musical Crazy 8s on a piano keyboard. Choose a level and a top card: the keys that may
+follow it light up, with the interval named. Click a key to see its cards, and a card to see
+why it fits or not. [Back](index.ipynb)
+"""),
+    code("""
+from crazylab.widgets.music import IntervalExplorer
+
+explorer = IntervalExplorer("crazy-8s-level-1", top="AS")
+explorer
+"""),
+]
+
 NOTEBOOKS = {
     "index.ipynb": (INDEX, False),
     "play.ipynb": (PLAY, False),
     "explore.ipynb": (EXPLORE, False),
     "explain.ipynb": (EXPLAIN, False),
     "score.ipynb": (SCORE, False),
+    "piano.ipynb": (PIANO, False),
     "01_crazy_eights_basics.ipynb": (LESSON_01, True),
     "02_classic_vs_quick.ipynb": (LESSON_02, True),
     "03_play_a_match.ipynb": (LESSON_03, True),
