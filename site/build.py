@@ -4,12 +4,13 @@ JupyterLite's Pyodide kernel), with every file served from the site itself.
     .venv/bin/python site/build.py            # -> _site/ (what `make site` runs)
     .venv/bin/python -m http.server -d _site  # or `make site-serve`
 
-The pages are the dashboards of ``notebooks/`` (``PAGES``); each is copied at build time with
-one cell in front that installs crazylab and the widgets from the site's own wheels, and with
-links to ``.ipynb`` pointed at the rendered ``.html``. Nothing is fetched from a CDN: Pyodide's
-runtime comes from the npm package ``pyodide`` (``site/package.json``; run ``npm ci`` in
-``site/``), the wheels from PyPI at build time (``site/browser-wheels.txt``), Font Awesome
-from npm. Work files go to ``_site_build/``.
+The pages are the dashboards of ``notebooks/`` (``PAGES``), copied at build time with links to
+``.ipynb`` pointed at the rendered ``.html``. Nothing is fetched from a CDN: Pyodide's runtime
+comes from the npm package ``pyodide`` (``site/package.json``; run ``npm ci`` in ``site/``), the
+wheels from PyPI at build time (``site/browser-wheels.txt``), Font Awesome from npm. Every
+wheel the pages need (crazylab, the widgets, the kernel's own) is listed in the site's
+``pyodide-lock.json`` and loaded when Pyodide starts, in parallel and from the browser's cache
+on a second visit, instead of one by one through micropip. Work files go to ``_site_build/``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import re
 import shutil
 import subprocess
 import sys
-import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -47,8 +47,10 @@ KERNEL_WHEEL = "jupyterlite_pyodide_kernel==0.6.1"
 FRONT_ENDS = ["anywidget", "jupyterlab_widgets"]
 #: placeholder packages built from placeholders/: name -> version
 PLACEHOLDERS = {"ssl": "0.0.0", "sqlite3": "0.0.0", "jedi": "0.19.999"}
-#: what the first cell of every page installs in the browser
-INSTALL = ["ipywidgets", "anywidget", "crazylab"]
+#: the wheels the Pyodide kernel serves itself (its labextension's pypi/ folder)
+KERNEL_OWN = ["piplite", "pyodide_kernel", "ipykernel", "widgetsnbextension-4"]
+#: in the lock but not loaded at start: front-end files only, no Python imports them
+NOT_PRELOADED = {"jupyterlab-widgets"}
 FONTAWESOME_CDN = re.compile(
     r"<link[^>]*href=\"https://[^\"]*font-?awesome[^\"]*\"[^>]*>", re.IGNORECASE)
 
@@ -122,12 +124,40 @@ def build_wheels(work: Path) -> tuple[Path, list[Path]]:
     for stem in FRONT_ENDS:
         for whl in wheels.glob(f"{stem}-*.whl"):
             shutil.copy2(whl, extensions)
+    [kernel] = extensions.glob("jupyterlite_pyodide_kernel-*.whl")
+    with zipfile.ZipFile(kernel) as z:
+        for member in z.namelist():
+            base = member.rsplit("/", 1)[-1]
+            if "/static/pypi/" in member and any(base.startswith(k) for k in KERNEL_OWN):
+                (wheels / base).write_bytes(z.read(member))
     return wheels, sorted(extensions.glob("*.whl"))
 
 
-def pyodide_runtime(dest: Path, work: Path) -> None:
-    """Pyodide's runtime from npm, and a lock that lists only micropip and packaging (their
-    wheels from PyPI, checked against the versions the lock names)."""
+def wheel_name(wheel: Path) -> str:
+    """The distribution name a wheel's METADATA gives (``pyodide_kernel``, ``ipython``)."""
+    with zipfile.ZipFile(wheel) as z:
+        [meta] = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
+        for line in z.read(meta).decode().splitlines():
+            if line.startswith("Name:"):
+                return line.split(":", 1)[1].strip()
+    raise SystemExit(f"{wheel}: no Name in METADATA")
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def lock_entry(wheel: Path, name: str, version: str, depends: list[str]) -> dict:
+    return {"name": name, "version": version, "file_name": wheel.name, "install_dir": "site",
+            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            "package_type": "package", "imports": [], "depends": depends,
+            "unvendored_tests": False}
+
+
+def pyodide_runtime(dest: Path, wheels: Path) -> list[str]:
+    """Pyodide's runtime from npm, and a lock that lists micropip and packaging (their wheels
+    from PyPI, the versions the lock names) and every wheel of ``wheels``. Returns the names
+    Pyodide is to load at start."""
     if not (PYODIDE_NPM / "pyodide.asm.wasm").exists():
         raise SystemExit(f"{PYODIDE_NPM} is missing: run `npm ci` in {HERE}")
     shutil.rmtree(dest, ignore_errors=True)
@@ -142,15 +172,24 @@ def pyodide_runtime(dest: Path, work: Path) -> None:
         wheel = dest / entry["file_name"]
         if not wheel.exists():
             raise SystemExit(f"PyPI's {name} {entry['version']} is not {entry['file_name']}")
-        entry["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
-        packages[name] = entry
+        packages[name] = lock_entry(wheel, name, entry["version"], entry["depends"])
+    preload = list(PYODIDE_PACKAGES)
+    for wheel in sorted(wheels.glob("*.whl")):
+        shutil.copy2(wheel, dest / wheel.name)
+        name = wheel_name(wheel)
+        version = wheel.name.split("-")[1]
+        # every wheel is preloaded, so none needs its dependencies resolved here
+        packages[canonical(name)] = lock_entry(dest / wheel.name, canonical(name), version, [])
+        if canonical(name) not in NOT_PRELOADED:
+            preload.append(name)  # as the wheel spells it: the kernel skips these by that name
     lock["packages"] = packages
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
+    return preload
 
 
 def page_notebook(name: str) -> dict:
-    """The site's copy of ``notebooks/<name>.ipynb``: an install cell first, links to the
-    rendered pages, and on the landing page a note in place of what only Voilà offers."""
+    """The site's copy of ``notebooks/<name>.ipynb``: links to the rendered pages, and on the
+    landing page a note in place of what only Voilà offers."""
     nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
     for cell in nb["cells"]:
         if cell["cell_type"] != "markdown":
@@ -160,12 +199,6 @@ def page_notebook(name: str) -> dict:
         if name == "index":
             text = re.sub(r"\nDeep links work:.*", "\n" + STATIC_NOTE, text, flags=re.DOTALL)
         cell["source"] = text
-    install = ("# crazylab static site: install the packages from this site's own wheels\n"
-               "import piplite\n"
-               f"await piplite.install({INSTALL!r})\n")
-    nb["cells"].insert(0, {"cell_type": "code", "execution_count": None, "id": "site-install",
-                           "metadata": {"tags": ["crazylab-site"]}, "outputs": [],
-                           "source": install})
     nb["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
                                     "language": "python"}
     return nb
@@ -178,8 +211,7 @@ The lessons, the simulation lab and deep links (`?rules=…`) are in the Voilà 
 """
 
 
-def write_config(lite: Path, contents: Path, output: Path, wheels: Path,
-                 extensions: list[Path]) -> None:
+def write_config(lite: Path, contents: Path, output: Path, extensions: list[Path]) -> None:
     (lite / "jupyter_lite_config.json").write_text(json.dumps({
         "LiteBuildConfig": {
             "apps": ["voici"],
@@ -190,7 +222,6 @@ def write_config(lite: Path, contents: Path, output: Path, wheels: Path,
             "no_sourcemaps": True,
             "no_unused_shared_packages": True,
         },
-        "PipliteAddon": {"piplite_urls": [str(wheels)]},
     }, indent=2))
     (lite / "jupyter-lite.json").write_text(json.dumps({
         "jupyter-lite-schema-version": 0,
@@ -213,7 +244,9 @@ def vendor_fontawesome(output: Path) -> str:
     dest = output / "vendor" / "fontawesome"
     (dest / "css").mkdir(parents=True, exist_ok=True)
     shutil.copy2(css, dest / "css" / "all.min.css")
-    shutil.copytree(FONTAWESOME_NPM / "webfonts", dest / "webfonts", dirs_exist_ok=True)
+    (dest / "webfonts").mkdir(exist_ok=True)
+    for font in (FONTAWESOME_NPM / "webfonts").glob("*.woff2"):  # every browser of today
+        shutil.copy2(font, dest / "webfonts" / font.name)
     return "<link rel=\"stylesheet\" href=\"../../vendor/fontawesome/css/all.min.css\">"
 
 
@@ -227,32 +260,36 @@ def _from_render(url: str) -> str:
     return "../../" + url[2:] if url.startswith("./") else url
 
 
-def patch_config(config: dict, *, page: bool) -> dict:
-    """The kernel's settings: no PyPI, and (on a page) paths from ``voici/render/``."""
-    data = config["jupyter-config-data"] if "jupyter-config-data" in config else config
+def patch_config(config: dict, preload: list[str], *, page: bool) -> dict:
+    """The kernel's settings: no PyPI, every wheel loaded at start, and (on a page) paths
+    from ``voici/render/``."""
+    data = config.get("jupyter-config-data", config)
     data["appName"] = "crazylab"
     kernel = data.setdefault("litePluginSettings", {}).setdefault(KERNEL_SETTINGS, {})
     kernel["disablePyPIFallback"] = True
+    kernel["loadPyodideOptions"] = {"packages": preload}
     if page:
         kernel["pyodideUrl"] = _from_render(kernel["pyodideUrl"])
         kernel["pipliteUrls"] = [_from_render(u) for u in kernel["pipliteUrls"]]
     return config
 
 
-def fix_pages(output: Path) -> None:
+def fix_pages(output: Path, preload: list[str]) -> None:
     """Voici writes the pages' kernel paths as if the pages sat at the site's root; they sit
     two folders down. PyPI is switched off, Font Awesome comes from the site, and the site's
     root (and ``voici/``) open the landing page; Voici's file tree is not published."""
     fa_link = vendor_fontawesome(output)
     lite_json = output / "jupyter-lite.json"
-    lite_json.write_text(json.dumps(patch_config(json.loads(lite_json.read_text()), page=False),
+    lite_json.write_text(json.dumps(patch_config(json.loads(lite_json.read_text()), preload,
+                                                 page=False),
                                     indent=2))
     for page in sorted((output / "voici" / "render").glob("*.html")):
         html = page.read_text(encoding="utf-8")
         m = CONFIG_DATA.search(html)
         if not m:
             raise SystemExit(f"{page}: no jupyter-config-data")
-        config = json.dumps(patch_config(json.loads(m.group(2)), page=True)).replace("</", "<\\/")
+        config = json.dumps(patch_config(json.loads(m.group(2)), preload, page=True))
+        config = config.replace("</", "<\\/")
         html = html[:m.start(2)] + config + html[m.end(2):]
         html = FONTAWESOME_CDN.sub(fa_link, html)
         page.write_text(html, encoding="utf-8")
@@ -281,18 +318,18 @@ def build(output: Path, work: Path) -> Path:
     lite = work / "lite"
     shutil.rmtree(lite, ignore_errors=True)
     lite.mkdir()
-    pyodide_runtime(lite / "static" / "pyodide", work)
+    preload = pyodide_runtime(lite / "static" / "pyodide", wheels)
     contents = work / "contents"
     shutil.rmtree(contents, ignore_errors=True)
     contents.mkdir()
     for name in PAGES:
         (contents / f"{name}.ipynb").write_text(json.dumps(page_notebook(name), indent=1),
                                                 encoding="utf-8")
-    write_config(lite, contents, output, wheels, extensions)
+    write_config(lite, contents, output, extensions)
     shutil.rmtree(output, ignore_errors=True)
     run(Path(sys.executable).with_name("voici"), "build", cwd=lite)
     shutil.rmtree(output / "build", ignore_errors=True)  # the JupyterLab app: never loaded
-    fix_pages(output)
+    fix_pages(output, preload)
     bad = outside_references(output)
     if bad:
         raise SystemExit("the site refers to other hosts:\n" + "\n".join(bad))
