@@ -274,6 +274,60 @@ def patch_config(config: dict, preload: list[str], *, page: bool) -> dict:
     return config
 
 
+PROGRESS = """
+<div id="crazylab-progress" role="status" aria-live="polite"
+     style="font-family:sans-serif;max-width:36em;margin:0 auto;line-height:1.6">
+  <ol style="padding-left:1.4em">
+    <li data-step="page">Load the page</li>
+    <li data-step="python">Start Python in your browser: a first visit downloads it and the card
+      engine (about __MB__ MB, less where the web host compresses); later visits start from
+      your browser's cache</li>
+    <li data-step="run">Run the page's Python and draw it</li>
+  </ol>
+  <p><span id="crazylab-elapsed">0</span> s</p>
+</div>
+<script>
+(function () {
+  const t0 = performance.now();
+  const marks = {page: "\u23f3 ", python: "", run: ""};
+  function step() {
+    const text = (document.getElementById("loading_text") || {}).textContent || "";
+    const loading = document.getElementById("loading");
+    const order = ["page", "python", "run"];
+    let now = 0;
+    if (/kernel/i.test(text)) now = 1;
+    if (/^Executing/i.test(text)) now = 2;
+    order.forEach(function (name, i) {
+      const li = document.querySelector('#crazylab-progress [data-step="' + name + '"]');
+      if (!li) return;
+      li.style.fontWeight = i === now ? "bold" : "normal";
+      li.style.color = i < now ? "#2e7d32" : (i === now ? "inherit" : "#777");
+      li.dataset.state = i < now ? "done" : (i === now ? "now" : "todo");
+    });
+    const el = document.getElementById("crazylab-elapsed");
+    if (el) el.textContent = ((performance.now() - t0) / 1000).toFixed(0);
+    if (!loading || loading.style.display === "none") {
+      const box = document.getElementById("crazylab-progress");
+      if (box) box.remove();
+      return;
+    }
+    setTimeout(step, 250);
+  }
+  step();
+})();
+</script>
+"""
+
+
+def download_mb(pyodide_dir: Path, preload: list[str]) -> float:
+    """The Python runtime and the preloaded wheels, in MB (what step 2 downloads)."""
+    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text())
+    names = {canonical(n) for n in preload}
+    files = [pyodide_dir / f for f in PYODIDE_FILES if f != "package.json"]
+    files += [pyodide_dir / e["file_name"] for n, e in lock["packages"].items() if n in names]
+    return sum(f.stat().st_size for f in files) / 1e6
+
+
 def fix_pages(output: Path, preload: list[str]) -> None:
     """Voici writes the pages' kernel paths as if the pages sat at the site's root; they sit
     two folders down. PyPI is switched off, Font Awesome comes from the site, and the site's
@@ -292,6 +346,11 @@ def fix_pages(output: Path, preload: list[str]) -> None:
         config = config.replace("</", "<\\/")
         html = html[:m.start(2)] + config + html[m.end(2):]
         html = FONTAWESOME_CDN.sub(fa_link, html)
+        head, sep, tail = html.partition("</h2>")  # the end of Voici's "loading" heading
+        if not sep or 'id="loading_text"' not in head:
+            raise SystemExit(f"{page}: no loading heading to put the progress under")
+        mb = download_mb(output / "static" / "pyodide", preload)
+        html = head + sep + PROGRESS.replace("__MB__", f"{mb:.0f}") + tail
         page.write_text(html, encoding="utf-8")
     shutil.rmtree(output / "voici" / "tree", ignore_errors=True)
     for index, target in ((output / "index.html", "voici/render/index.html"),

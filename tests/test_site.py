@@ -164,7 +164,11 @@ def test_site_landing_page_links_every_dashboard(site_server, offline_page):
 @pytest.mark.site
 def test_site_table_plays_a_card_offline(site_server, offline_page):
     page = offline_page
-    _open(page, f"{site_server.url}/voici/render/play.html", ".cl-table .cl-card.cl-legal")
+    page.goto(f"{site_server.url}/voici/render/play.html", wait_until="domcontentloaded")
+    # while Python starts, the page says what it is doing, not a blank "starting" screen
+    page.wait_for_selector("#crazylab-progress li[data-state=now]", timeout=30_000)
+    page.wait_for_selector(".cl-table .cl-card.cl-legal", timeout=180_000)
+    assert page.locator("#crazylab-progress").count() == 0
     hand = page.locator(".cl-table").get_attribute("data-seq")
     ms = page.evaluate(TIMED_CLICK, ".cl-card.cl-legal")
     assert page.locator(".cl-table").get_attribute("data-seq") != hand
