@@ -43,10 +43,12 @@ PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_std
 #: packages of Pyodide's own lock the kernel loads; their wheels come from PyPI
 PYODIDE_PACKAGES = ["micropip", "packaging"]
 #: the pyodide kernel's labextension comes in as a wheel, like the widgets' front ends
-KERNEL_WHEEL = "jupyterlite_pyodide_kernel==0.6.1"
+KERNEL_WHEEL = "jupyterlite_pyodide_kernel==0.7.0"
+#: the Python of the Pyodide the kernel runs (the wheels are downloaded for it)
+PYTHON = "3.13"
 FRONT_ENDS = ["anywidget", "jupyterlab_widgets"]
 #: placeholder packages built from placeholders/: name -> version
-PLACEHOLDERS = {"ssl": "0.0.0", "sqlite3": "0.0.0", "jedi": "0.19.999"}
+PLACEHOLDERS = {"sqlite3": "0.0.0", "jedi": "0.19.999"}
 #: the wheels the Pyodide kernel serves itself (its labextension's pypi/ folder)
 KERNEL_OWN = ["piplite", "pyodide_kernel", "ipykernel", "widgetsnbextension-4"]
 #: in the lock but not loaded at start: front-end files only, no Python imports them
@@ -61,9 +63,9 @@ def run(*cmd: str | Path, cwd: Path | None = None) -> None:
 
 
 def pip_download(dest: Path, *requirements: str) -> None:
-    """Pure wheels for Pyodide's Python 3.12, exactly the versions asked for."""
+    """Pure wheels for Pyodide's Python, exactly the versions asked for."""
     run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-        "--python-version", "3.12", "--implementation", "py", "--abi", "none",
+        "--python-version", PYTHON, "--implementation", "py", "--abi", "none",
         "--platform", "any", "--dest", dest, *requirements)
 
 

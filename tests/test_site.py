@@ -194,4 +194,8 @@ def test_site_explainer_steps_forward_and_back(site_server, offline_page):
 def test_site_piano_explorer(site_server, offline_page):
     page = offline_page
     _open(page, f"{site_server.url}/voici/render/piano.html", ".cl-piano-caption")
+    page.wait_for_selector("text=Click a key to see its cards", timeout=30_000)
+    page.locator("[data-midi]").first.click()  # Python answers with the key's cards
+    page.wait_for_selector("text=Click a key to see its cards", state="detached",
+                           timeout=30_000)
     save_screenshot(page, "site_piano")
