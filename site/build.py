@@ -354,6 +354,13 @@ def fix_pages(output: Path, preload: list[str]) -> None:
         mb = download_mb(output / "static" / "pyodide", preload)
         html = head + sep + PROGRESS.replace("__MB__", f"{mb:.0f}") + tail
         page.write_text(html, encoding="utf-8")
+    # Voici's markdown renderer points a relative link `play.html` at the contents folder,
+    # files/play.html: a redirect there leads on to the rendered page
+    for name in PAGES:
+        (output / "files" / f"{name}.html").write_text(
+            "<!doctype html><meta charset='utf-8'><title>crazylab</title>"
+            f"<meta http-equiv='refresh' content='0; url=../voici/render/{name}.html'>"
+            f"<a href='../voici/render/{name}.html'>{name}</a>\n", encoding="utf-8")
     shutil.rmtree(output / "voici" / "tree", ignore_errors=True)
     for index, target in ((output / "index.html", "voici/render/index.html"),
                           (output / "voici" / "index.html", "render/index.html")):

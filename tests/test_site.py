@@ -156,9 +156,11 @@ def test_site_landing_page_links_every_dashboard(site_server, offline_page):
     _open(page, f"{site_server.url}/", "text=static edition")
     assert page.url.endswith("/voici/render/index.html")
     for name in build.PAGES[1:]:
-        assert page.locator(f"a[href='{name}.html']").count() == 1, name
+        assert page.locator(f"a[href$='{name}.html']").count() == 1, name
     page.wait_for_selector(".cl-card, svg", timeout=60_000)  # the four eights, drawn by Python
     save_screenshot(page, "site_index")
+    page.get_by_role("link", name="Score").click()  # a link leads to the rendered page
+    page.wait_for_url("**/voici/render/score.html", timeout=30_000)
 
 
 @pytest.mark.site
@@ -195,7 +197,6 @@ def test_site_piano_explorer(site_server, offline_page):
     page = offline_page
     _open(page, f"{site_server.url}/voici/render/piano.html", ".cl-piano-caption")
     page.wait_for_selector("text=Click a key to see its cards", timeout=30_000)
-    page.locator("[data-midi]").first.click()  # Python answers with the key's cards
-    page.wait_for_selector("text=Click a key to see its cards", state="detached",
-                           timeout=30_000)
+    page.locator("[data-midi][aria-label$=': fits']").first.click()  # Python shows its cards
+    page.wait_for_selector("text=/The cards of .*: click one/", timeout=30_000)
     save_screenshot(page, "site_piano")
