@@ -359,6 +359,7 @@ def fix_pages(output: Path, preload: list[str]) -> None:
     for name in PAGES:
         (output / "files" / f"{name}.html").write_text(
             "<!doctype html><meta charset='utf-8'><title>crazylab</title>"
+            "<link rel='icon' href='data:,'>"
             f"<meta http-equiv='refresh' content='0; url=../voici/render/{name}.html'>"
             f"<a href='../voici/render/{name}.html'>{name}</a>\n", encoding="utf-8")
     shutil.rmtree(output / "voici" / "tree", ignore_errors=True)
@@ -366,6 +367,7 @@ def fix_pages(output: Path, preload: list[str]) -> None:
                           (output / "voici" / "index.html", "render/index.html")):
         index.write_text(
             "<!doctype html><meta charset='utf-8'><title>crazylab</title>"
+            "<link rel='icon' href='data:,'>"
             f"<meta http-equiv='refresh' content='0; url={target}'>"
             f"<a href='{target}'>crazylab</a>\n", encoding="utf-8")
 

@@ -139,6 +139,8 @@ def offline_page(site_server, context):
     page.on("console", lambda m: errors.append(f"console {m.text}") if m.type == "error"
             else None)
     page.on("pageerror", lambda exc: errors.append(f"pageerror {exc}"))
+    page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}") if r.status >= 400
+            else None)
     page.outside, page.console_errors = outside, errors
     yield page
     assert outside == [], f"requests to other hosts: {outside}"
