@@ -16,21 +16,21 @@ VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 	--MappingKernelManager.cull_idle_timeout=300 --MappingKernelManager.cull_interval=60 \
 	--VoilaConfiguration.extension_denylist=jupyterlab-jupytext
 
-.PHONY: venv app test bench clean distclean lessons
+.PHONY: venv app test bench clean distclean lessons site site-deps site-serve
 
 venv: $(STAMP)
 
 # Re-installs only when pyproject.toml changes (or the venv is missing).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[jupyter,test,lab,examples]'
+	$(BIN)/python -m pip install --quiet -e '.[jupyter,test,lab,examples,site]'
 	@touch $@
 
 app: venv
 	@echo "crazylab: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops)"
 	PLOTLY_RENDERER=plotly_mimetype $(BIN)/voila $(VOILA_ARGS)
 
-test: venv
+test: venv site-deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	@echo "PLOTLY_RENDERER=plotly_mimetype $(PYTEST)"; rc=0; \
@@ -43,7 +43,7 @@ bench: venv
 	$(BIN)/python bench/bench_engine.py
 
 clean:
-	rm -rf tests/screenshots test-results build dist .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf tests/screenshots test-results build dist _site _site_build .pytest_cache .ruff_cache .mypy_cache .hypothesis
 	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name '*.egg-info' \
 		-o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
 
@@ -78,3 +78,21 @@ test-compiled: compiled
 bench-compiled: compiled
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_compiled.py --build $(COMPILED)
+
+# --- The static site (site/build.py): the dashboards in the visitor's browser, no server.
+SITE_PORT ?= 8000
+SITE_NPM  := site/node_modules/.package-lock.json
+
+site-deps: venv $(SITE_NPM)
+
+# Pyodide's runtime and Font Awesome, pinned by site/package-lock.json.
+$(SITE_NPM): site/package-lock.json
+	cd site && npm ci --no-audit --no-fund
+	@touch $@
+
+site: site-deps
+	$(BIN)/python site/build.py
+
+site-serve:
+	@test -f _site/index.html || $(MAKE) site
+	$(BIN)/python site/serve.py --port $(SITE_PORT)

@@ -1,0 +1,420 @@
+"""Build the static site: crazylab's dashboards running in the visitor's browser (Voici on
+JupyterLite's Pyodide kernel), with every file served from the site itself.
+
+    .venv/bin/python site/build.py            # -> _site/ (what `make site` runs)
+    .venv/bin/python -m http.server -d _site  # or `make site-serve`
+
+The pages are the dashboards of ``notebooks/`` (``PAGES``), copied at build time with links to
+``.ipynb`` pointed at the rendered ``.html``. Nothing is fetched from a CDN: Pyodide's runtime
+comes from the npm package ``pyodide`` (``site/package.json``; run ``npm ci`` in ``site/``), the
+wheels from PyPI at build time (``site/browser-wheels.txt``), Font Awesome from npm. Every
+wheel the pages need (crazylab, the widgets, the kernel's own) is listed in the site's
+``pyodide-lock.json`` and loaded when Pyodide starts, in parallel and from the browser's cache
+on a second visit, instead of one by one through micropip. Work files go to ``_site_build/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import hashlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+NOTEBOOKS = ROOT / "notebooks"
+NODE = HERE / "node_modules"
+PYODIDE_NPM = NODE / "pyodide"
+FONTAWESOME_NPM = NODE / "@fortawesome" / "fontawesome-free"
+
+#: the dashboards published, landing page first
+PAGES = ["index", "play", "explain", "explore", "score", "piano"]
+#: the Pyodide runtime files the site serves (the npm package has no packages of its own)
+PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "package.json"]
+#: packages of Pyodide's own lock the kernel loads; their wheels come from PyPI
+PYODIDE_PACKAGES = ["micropip", "packaging"]
+#: the pyodide kernel's labextension comes in as a wheel, like the widgets' front ends
+KERNEL_WHEEL = "jupyterlite_pyodide_kernel==0.7.0"
+#: the Python of the Pyodide the kernel runs (the wheels are downloaded for it)
+PYTHON = "3.13"
+FRONT_ENDS = ["anywidget", "jupyterlab_widgets"]
+#: placeholder packages built from placeholders/: name -> version
+PLACEHOLDERS = {"sqlite3": "0.0.0", "jedi": "0.19.999"}
+#: the wheels the Pyodide kernel serves itself (its labextension's pypi/ folder)
+KERNEL_OWN = ["piplite", "pyodide_kernel", "ipykernel", "widgetsnbextension-4"]
+#: in the lock but not loaded at start: front-end files only, no Python imports them
+NOT_PRELOADED = {"jupyterlab-widgets"}
+FONTAWESOME_CDN = re.compile(
+    r"<link[^>]*href=\"https://[^\"]*font-?awesome[^\"]*\"[^>]*>", re.IGNORECASE)
+
+
+def run(*cmd: str | Path, cwd: Path | None = None) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], cwd=cwd, check=True)
+
+
+def pip_download(dest: Path, *requirements: str) -> None:
+    """Pure wheels for Pyodide's Python, exactly the versions asked for."""
+    run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+        "--python-version", PYTHON, "--implementation", "py", "--abi", "none",
+        "--platform", "any", "--dest", dest, *requirements)
+
+
+def pinned(path: Path) -> list[str]:
+    """The ``name==version`` lines of a requirements file."""
+    lines = [ln.split("#", 1)[0].strip() for ln in path.read_text().splitlines()]
+    reqs = [ln for ln in lines if ln]
+    loose = [r for r in reqs if "==" not in r]
+    if loose:
+        raise SystemExit(f"{path}: pin every wheel with ==: {loose}")
+    return reqs
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"sha256={digest}"
+
+
+def placeholder_wheel(name: str, version: str, source: Path | None, dest: Path) -> Path:
+    """A small ``py3-none-any`` wheel: the modules under ``source`` (if any) and metadata."""
+    files: dict[str, bytes] = {}
+    if source is not None and source.is_dir():
+        for f in sorted(source.rglob("*.py")):
+            files[f"{name}/{f.relative_to(source).as_posix()}"] = f.read_bytes()
+    info = f"{name}-{version}.dist-info"
+    files[f"{info}/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+        f"Summary: crazylab static site placeholder for {name} (see site/placeholders)\n"
+    ).encode()
+    files[f"{info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: crazylab-site\n"
+                              b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+    record = io.StringIO()
+    writer = csv.writer(record, lineterminator="\n")
+    for path, data in files.items():
+        writer.writerow([path, _record_hash(data), len(data)])
+    writer.writerow([f"{info}/RECORD", "", ""])
+    files[f"{info}/RECORD"] = record.getvalue().encode()
+    wheel = dest / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
+        for path, data in files.items():
+            z.writestr(zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0)), data)
+    return wheel
+
+
+def build_wheels(work: Path) -> tuple[Path, list[Path]]:
+    """The browser's wheel folder, and the wheels holding front ends (lab extensions)."""
+    wheels = work / "wheels"
+    shutil.rmtree(wheels, ignore_errors=True)
+    wheels.mkdir(parents=True)
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", wheels, ROOT)
+    pip_download(wheels, *pinned(HERE / "browser-wheels.txt"))
+    for name, version in PLACEHOLDERS.items():
+        placeholder_wheel(name, version, HERE / "placeholders" / name, wheels)
+    extensions = work / "extensions"
+    shutil.rmtree(extensions, ignore_errors=True)
+    extensions.mkdir()
+    pip_download(extensions, KERNEL_WHEEL)
+    for stem in FRONT_ENDS:
+        for whl in wheels.glob(f"{stem}-*.whl"):
+            shutil.copy2(whl, extensions)
+    [kernel] = extensions.glob("jupyterlite_pyodide_kernel-*.whl")
+    with zipfile.ZipFile(kernel) as z:
+        for member in z.namelist():
+            base = member.rsplit("/", 1)[-1]
+            if "/static/pypi/" in member and any(base.startswith(k) for k in KERNEL_OWN):
+                (wheels / base).write_bytes(z.read(member))
+    return wheels, sorted(extensions.glob("*.whl"))
+
+
+def wheel_name(wheel: Path) -> str:
+    """The distribution name a wheel's METADATA gives (``pyodide_kernel``, ``ipython``)."""
+    with zipfile.ZipFile(wheel) as z:
+        [meta] = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
+        for line in z.read(meta).decode().splitlines():
+            if line.startswith("Name:"):
+                return line.split(":", 1)[1].strip()
+    raise SystemExit(f"{wheel}: no Name in METADATA")
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def lock_entry(wheel: Path, name: str, version: str, depends: list[str]) -> dict:
+    return {"name": name, "version": version, "file_name": wheel.name, "install_dir": "site",
+            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            "package_type": "package", "imports": [], "depends": depends,
+            "unvendored_tests": False}
+
+
+def pyodide_runtime(dest: Path, wheels: Path) -> list[str]:
+    """Pyodide's runtime from npm, and a lock that lists micropip and packaging (their wheels
+    from PyPI, the versions the lock names) and every wheel of ``wheels``. Returns the names
+    Pyodide is to load at start."""
+    if not (PYODIDE_NPM / "pyodide.asm.wasm").exists():
+        raise SystemExit(f"{PYODIDE_NPM} is missing: run `npm ci` in {HERE}")
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(PYODIDE_NPM / name, dest / name)
+    lock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())
+    packages = {}
+    for name in PYODIDE_PACKAGES:
+        entry = dict(lock["packages"][name])
+        pip_download(dest, f"{name}=={entry['version']}")
+        wheel = dest / entry["file_name"]
+        if not wheel.exists():
+            raise SystemExit(f"PyPI's {name} {entry['version']} is not {entry['file_name']}")
+        packages[name] = lock_entry(wheel, name, entry["version"], entry["depends"])
+    preload = list(PYODIDE_PACKAGES)
+    for wheel in sorted(wheels.glob("*.whl")):
+        shutil.copy2(wheel, dest / wheel.name)
+        name = wheel_name(wheel)
+        version = wheel.name.split("-")[1]
+        # every wheel is preloaded, so none needs its dependencies resolved here
+        packages[canonical(name)] = lock_entry(dest / wheel.name, canonical(name), version, [])
+        if canonical(name) not in NOT_PRELOADED:
+            preload.append(name)  # as the wheel spells it: the kernel skips these by that name
+    lock["packages"] = packages
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
+    return preload
+
+
+def page_notebook(name: str) -> dict:
+    """The site's copy of ``notebooks/<name>.ipynb``: links to the rendered pages, and on the
+    landing page a note in place of what only Voilà offers."""
+    nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        text = "".join(cell["source"])
+        text = re.sub(r"\]\(([\w-]+)\.ipynb(\?[^)]*)?\)", r"](\1.html)", text)
+        if name == "index":
+            text = re.sub(r"\nDeep links work:.*", "\n" + STATIC_NOTE, text, flags=re.DOTALL)
+        cell["source"] = text
+    nb["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
+                                    "language": "python"}
+    return nb
+
+
+STATIC_NOTE = """\
+This is the **static edition**: Python runs in your browser, nothing is sent to a server, and
+the first visit downloads the Python runtime (later visits start from the browser's cache).
+The lessons, the simulation lab and deep links (`?rules=…`) are in the Voilà app.
+"""
+
+
+def write_config(lite: Path, contents: Path, output: Path, extensions: list[Path]) -> None:
+    (lite / "jupyter_lite_config.json").write_text(json.dumps({
+        "LiteBuildConfig": {
+            "apps": ["voici"],
+            "contents": [str(contents)],
+            "output_dir": str(output),
+            "ignore_sys_prefix": True,
+            "federated_extensions": [str(p) for p in extensions],
+            "no_sourcemaps": True,
+            "no_unused_shared_packages": True,
+        },
+    }, indent=2))
+    (lite / "jupyter-lite.json").write_text(json.dumps({
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {
+            "appName": "crazylab",
+            "litePluginSettings": {
+                "@jupyterlite/pyodide-kernel-extension:kernel": {
+                    "disablePyPIFallback": True,
+                },
+            },
+        },
+    }, indent=2))
+
+
+def vendor_fontawesome(output: Path) -> str:
+    """Font Awesome's CSS and fonts in the site; the ``<link>`` that replaces the CDN's."""
+    css = FONTAWESOME_NPM / "css" / "all.min.css"
+    if not css.exists():
+        raise SystemExit(f"{FONTAWESOME_NPM} is missing: run `npm ci` in {HERE}")
+    dest = output / "vendor" / "fontawesome"
+    (dest / "css").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(css, dest / "css" / "all.min.css")
+    (dest / "webfonts").mkdir(exist_ok=True)
+    for font in (FONTAWESOME_NPM / "webfonts").glob("*.woff2"):  # every browser of today
+        shutil.copy2(font, dest / "webfonts" / font.name)
+    return "<link rel=\"stylesheet\" href=\"../../vendor/fontawesome/css/all.min.css\">"
+
+
+CONFIG_DATA = re.compile(
+    r'(<script id="jupyter-config-data" type="application/json">)(.*?)(</script>)', re.DOTALL)
+KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
+
+
+def _from_render(url: str) -> str:
+    """A site-root-relative ``./x`` as seen from ``voici/render/``."""
+    return "../../" + url[2:] if url.startswith("./") else url
+
+
+def patch_config(config: dict, preload: list[str], *, page: bool) -> dict:
+    """The kernel's settings: no PyPI, every wheel loaded at start, and (on a page) paths
+    from ``voici/render/``."""
+    data = config.get("jupyter-config-data", config)
+    data["appName"] = "crazylab"
+    kernel = data.setdefault("litePluginSettings", {}).setdefault(KERNEL_SETTINGS, {})
+    kernel["disablePyPIFallback"] = True
+    kernel["loadPyodideOptions"] = {"packages": preload}
+    if page:
+        kernel["pyodideUrl"] = _from_render(kernel["pyodideUrl"])
+        kernel["pipliteUrls"] = [_from_render(u) for u in kernel["pipliteUrls"]]
+    return config
+
+
+PROGRESS = """
+<div id="crazylab-progress" role="status" aria-live="polite"
+     style="font-family:sans-serif;max-width:36em;margin:0 auto;line-height:1.6">
+  <ol style="padding-left:1.4em">
+    <li data-step="page">Load the page</li>
+    <li data-step="python">Start Python in your browser: a first visit downloads it and the card
+      engine (about __MB__ MB, less where the web host compresses); later visits start from
+      your browser's cache</li>
+    <li data-step="run">Run the page's Python and draw it</li>
+  </ol>
+  <p><span id="crazylab-elapsed">0</span> s</p>
+</div>
+<script>
+(function () {
+  const t0 = performance.now();
+  const marks = {page: "\u23f3 ", python: "", run: ""};
+  function step() {
+    const text = (document.getElementById("loading_text") || {}).textContent || "";
+    const loading = document.getElementById("loading");
+    const order = ["page", "python", "run"];
+    let now = 0;
+    if (/kernel/i.test(text)) now = 1;
+    if (/^Executing/i.test(text)) now = 2;
+    order.forEach(function (name, i) {
+      const li = document.querySelector('#crazylab-progress [data-step="' + name + '"]');
+      if (!li) return;
+      li.style.fontWeight = i === now ? "bold" : "normal";
+      li.style.color = i < now ? "#2e7d32" : (i === now ? "inherit" : "#777");
+      li.dataset.state = i < now ? "done" : (i === now ? "now" : "todo");
+    });
+    const el = document.getElementById("crazylab-elapsed");
+    if (el) el.textContent = ((performance.now() - t0) / 1000).toFixed(0);
+    if (!loading || loading.style.display === "none") {
+      const box = document.getElementById("crazylab-progress");
+      if (box) box.remove();
+      return;
+    }
+    setTimeout(step, 250);
+  }
+  step();
+})();
+</script>
+"""
+
+
+def download_mb(pyodide_dir: Path, preload: list[str]) -> float:
+    """The Python runtime and the preloaded wheels, in MB (what step 2 downloads)."""
+    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text())
+    names = {canonical(n) for n in preload}
+    files = [pyodide_dir / f for f in PYODIDE_FILES if f != "package.json"]
+    files += [pyodide_dir / e["file_name"] for n, e in lock["packages"].items() if n in names]
+    return sum(f.stat().st_size for f in files) / 1e6
+
+
+def fix_pages(output: Path, preload: list[str]) -> None:
+    """Voici writes the pages' kernel paths as if the pages sat at the site's root; they sit
+    two folders down. PyPI is switched off, Font Awesome comes from the site, and the site's
+    root (and ``voici/``) open the landing page; Voici's file tree is not published."""
+    fa_link = vendor_fontawesome(output)
+    lite_json = output / "jupyter-lite.json"
+    lite_json.write_text(json.dumps(patch_config(json.loads(lite_json.read_text()), preload,
+                                                 page=False),
+                                    indent=2))
+    for page in sorted((output / "voici" / "render").glob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        m = CONFIG_DATA.search(html)
+        if not m:
+            raise SystemExit(f"{page}: no jupyter-config-data")
+        config = json.dumps(patch_config(json.loads(m.group(2)), preload, page=True))
+        config = config.replace("</", "<\\/")
+        html = html[:m.start(2)] + config + html[m.end(2):]
+        html = FONTAWESOME_CDN.sub(fa_link, html)
+        head, sep, tail = html.partition("</h2>")  # the end of Voici's "loading" heading
+        if not sep or 'id="loading_text"' not in head:
+            raise SystemExit(f"{page}: no loading heading to put the progress under")
+        mb = download_mb(output / "static" / "pyodide", preload)
+        html = head + sep + PROGRESS.replace("__MB__", f"{mb:.0f}") + tail
+        page.write_text(html, encoding="utf-8")
+    # Voici's markdown renderer points a relative link `play.html` at the contents folder,
+    # files/play.html: a redirect there leads on to the rendered page
+    for name in PAGES:
+        (output / "files" / f"{name}.html").write_text(
+            "<!doctype html><meta charset='utf-8'><title>crazylab</title>"
+            "<link rel='icon' href='data:,'>"
+            f"<meta http-equiv='refresh' content='0; url=../voici/render/{name}.html'>"
+            f"<a href='../voici/render/{name}.html'>{name}</a>\n", encoding="utf-8")
+    shutil.rmtree(output / "voici" / "tree", ignore_errors=True)
+    for index, target in ((output / "index.html", "voici/render/index.html"),
+                          (output / "voici" / "index.html", "render/index.html")):
+        index.write_text(
+            "<!doctype html><meta charset='utf-8'><title>crazylab</title>"
+            "<link rel='icon' href='data:,'>"
+            f"<meta http-equiv='refresh' content='0; url={target}'>"
+            f"<a href='{target}'>crazylab</a>\n", encoding="utf-8")
+
+
+def outside_references(output: Path) -> list[str]:
+    """``src=``/``href=`` attributes and CSS ``url()``s of the pages that leave the site."""
+    found = []
+    pattern = re.compile(r"(?:src|href)=[\"'](https?:)?//|url\([\"']?https?://", re.IGNORECASE)
+    for page in output.rglob("*.html"):
+        for m in pattern.finditer(page.read_text(encoding="utf-8", errors="replace")):
+            found.append(f"{page.relative_to(output)}: {m.group(0)}")
+    return found
+
+
+def build(output: Path, work: Path) -> Path:
+    work.mkdir(parents=True, exist_ok=True)
+    wheels, extensions = build_wheels(work)
+    lite = work / "lite"
+    shutil.rmtree(lite, ignore_errors=True)
+    lite.mkdir()
+    preload = pyodide_runtime(lite / "static" / "pyodide", wheels)
+    contents = work / "contents"
+    shutil.rmtree(contents, ignore_errors=True)
+    contents.mkdir()
+    for name in PAGES:
+        (contents / f"{name}.ipynb").write_text(json.dumps(page_notebook(name), indent=1),
+                                                encoding="utf-8")
+    write_config(lite, contents, output, extensions)
+    shutil.rmtree(output, ignore_errors=True)
+    run(Path(sys.executable).with_name("voici"), "build", cwd=lite)
+    shutil.rmtree(output / "build", ignore_errors=True)  # the JupyterLab app: never loaded
+    fix_pages(output, preload)
+    bad = outside_references(output)
+    if bad:
+        raise SystemExit("the site refers to other hosts:\n" + "\n".join(bad))
+    size = sum(p.stat().st_size for p in output.rglob("*") if p.is_file())
+    print(f"site: {output} ({size / 1e6:.1f} MB); serve it with `make site-serve`")
+    return output
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=ROOT / "_site")
+    parser.add_argument("--work", type=Path, default=ROOT / "_site_build")
+    args = parser.parse_args(argv)
+    build(args.output.resolve(), args.work.resolve())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+"""The static site (issue 14): built by site/build.py, served by a plain static server on
+127.0.0.1, driven in headless Chromium with every request to another host aborted.
+
+The ``site`` tests build the site once per session from this checkout (into a temporary
+folder, ~30 s; it needs `npm ci` in site/ and PyPI), then play a card on the table, step an
+explainer forward and back, and fail on any outside request or console error. The other
+tests here are quick checks of what the build and the browser's Python rely on.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_support import REPO_ROOT, TIMED_CLICK, save_screenshot
+
+SITE_DIR = REPO_ROOT / "site"
+
+
+def _load(name: str):
+    """site/<name>.py as a module (``site`` is a standard module's name: no package here)."""
+    spec = importlib.util.spec_from_file_location(f"crazylab_site_{name}", SITE_DIR / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _load("build")
+serve = _load("serve")
+
+# --------------------------------------------------------------------------- quick checks
+
+
+def test_engine_and_widgets_import_without_the_lab():
+    """Pyodide has no pandas, plotly or numpy, and no processes: the engine and widgets
+    must not import them (the lab imports them when it runs)."""
+    code = ("import sys, crazylab, crazylab.widgets, crazylab.widgets.music, crazylab.render\n"
+            "bad = [m for m in ('pandas', 'plotly', 'numpy', 'multiprocessing',\n"
+            "                   'concurrent.futures.process') if m in sys.modules]\n"
+            "print(','.join(bad))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=REPO_ROOT)
+    assert out.stdout.strip() == "", f"imported at start: {out.stdout.strip()}"
+
+
+def test_placeholder_wheels(tmp_path):
+    wheels = {name: build.placeholder_wheel(name, version, SITE_DIR / "placeholders" / name,
+                                            tmp_path)
+              for name, version in build.PLACEHOLDERS.items()}
+    for name, wheel in wheels.items():
+        with zipfile.ZipFile(wheel) as z:
+            files = z.namelist()
+            record = z.read(f"{name}-{build.PLACEHOLDERS[name]}.dist-info/RECORD").decode()
+        assert all(f in record for f in files), name
+        modules = [f for f in files if not f.split("/")[0].endswith(".dist-info")]
+        assert modules == (["sqlite3/__init__.py"] if name == "sqlite3" else []), name
+    # IPython 8.23 asks for jedi>=0.16
+    assert tuple(int(x) for x in build.PLACEHOLDERS["jedi"].split(".")[:2]) >= (0, 16)
+    # the names IPython's history imports; connect() refuses clearly
+    ns: dict = {}
+    exec((SITE_DIR / "placeholders" / "sqlite3" / "__init__.py").read_text(), ns)
+    for attr in ("Error", "DatabaseError", "OperationalError", "IntegrityError",
+                 "PARSE_DECLTYPES", "PARSE_COLNAMES", "Connection", "connect"):
+        assert attr in ns, attr
+    with pytest.raises(ns["OperationalError"], match="not available"):
+        ns["connect"](":memory:")
+
+
+def test_pages_are_the_dashboards_with_site_links():
+    """The site's pages are built from notebooks/ itself: the same code cells, links to the
+    rendered .html pages, every published dashboard linked from the landing page."""
+    for name in build.PAGES:
+        source = json.loads((REPO_ROOT / "notebooks" / f"{name}.ipynb").read_text())
+        page = build.page_notebook(name)
+        def code(nb):
+            return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+        assert code(page) == code(source), name
+        text = "".join("".join(c["source"]) for c in page["cells"]
+                       if c["cell_type"] == "markdown")
+        assert not re.search(r"\]\([^)]*\.ipynb", text), name
+    landing = "".join("".join(c["source"]) for c in build.page_notebook("index")["cells"])
+    for name in build.PAGES[1:]:
+        assert f"]({name}.html)" in landing, name
+    assert "static edition" in landing
+
+
+def test_browser_wheels_are_pinned():
+    reqs = build.pinned(SITE_DIR / "browser-wheels.txt")
+    assert reqs and all(re.fullmatch(r"[\w.-]+==[\w.]+", r) for r in reqs)
+    lock = json.loads((SITE_DIR / "package-lock.json").read_text())
+    declared = json.loads((SITE_DIR / "package.json").read_text())["dependencies"]
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", v) for v in declared.values()), declared
+    for name, version in declared.items():
+        assert lock["packages"][f"node_modules/{name}"]["version"] == version
+
+
+# --------------------------------------------------------------------------- the site
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The site, built once per session from this checkout."""
+    if not (build.PYODIDE_NPM / "pyodide.asm.wasm").exists():
+        pytest.fail(f"{build.PYODIDE_NPM} missing: run `make site-deps` (npm ci in site/)")
+    root = tmp_path_factory.mktemp("site")
+    return build.build(root / "_site", root / "work")
+
+
+@pytest.fixture(scope="session")
+def site_server(built_site) -> Iterator:
+    with serve.SiteServer(built_site) as server:
+        yield server
+
+
+@pytest.fixture
+def offline_page(site_server, context):
+    """A page whose requests to any other host are aborted; ``page.outside`` lists them,
+    ``page.console_errors`` every console error and uncaught exception."""
+    outside: list[str] = []
+
+    def route(r):
+        if r.request.url.startswith(site_server.url + "/"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"console {m.text}") if m.type == "error"
+            else None)
+    page.on("pageerror", lambda exc: errors.append(f"pageerror {exc}"))
+    page.on("response", lambda r: errors.append(f"HTTP {r.status} {r.url}") if r.status >= 400
+            else None)
+    page.outside, page.console_errors = outside, errors
+    yield page
+    assert outside == [], f"requests to other hosts: {outside}"
+    assert errors == [], "console errors:\n" + "\n".join(errors)
+
+
+def _open(page, url: str, selector: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(selector, timeout=180_000)
+
+
+@pytest.mark.site
+def test_site_landing_page_links_every_dashboard(site_server, offline_page):
+    page = offline_page
+    _open(page, f"{site_server.url}/", "text=static edition")
+    assert page.url.endswith("/voici/render/index.html")
+    for name in build.PAGES[1:]:
+        assert page.locator(f"a[href$='{name}.html']").count() == 1, name
+    page.wait_for_selector(".cl-card, svg", timeout=60_000)  # the four eights, drawn by Python
+    save_screenshot(page, "site_index")
+    page.get_by_role("link", name="Score").click()  # a link leads to the rendered page
+    page.wait_for_url("**/voici/render/score.html", timeout=30_000)
+
+
+@pytest.mark.site
+def test_site_table_plays_a_card_offline(site_server, offline_page):
+    page = offline_page
+    page.goto(f"{site_server.url}/voici/render/play.html", wait_until="domcontentloaded")
+    # while Python starts, the page says what it is doing, not a blank "starting" screen
+    page.wait_for_selector("#crazylab-progress li[data-state=now]", timeout=30_000)
+    page.wait_for_selector(".cl-table .cl-card.cl-legal", timeout=180_000)
+    assert page.locator("#crazylab-progress").count() == 0
+    hand = page.locator(".cl-table").get_attribute("data-seq")
+    ms = page.evaluate(TIMED_CLICK, ".cl-card.cl-legal")
+    assert page.locator(".cl-table").get_attribute("data-seq") != hand
+    text = page.inner_text("body")
+    assert re.search("[♠♥♦♣]", text), "no suit symbols on the table"
+    print(f"\nsite: card click → redrawn table {ms:.0f} ms")
+    save_screenshot(page, "site_play")
+
+
+@pytest.mark.site
+def test_site_explainer_steps_forward_and_back(site_server, offline_page):
+    page = offline_page
+    _open(page, f"{site_server.url}/voici/render/explain.html", "text=Next ▶")
+    page.wait_for_selector("text=/step 0 of \\d+/i", timeout=30_000)
+    page.get_by_role("button", name="Next ▶").click()
+    page.wait_for_selector("text=/Step 1 of \\d+/", timeout=15_000)
+    save_screenshot(page, "site_explain_step_1")
+    page.get_by_role("button", name="◀ Previous").click()
+    page.wait_for_selector("text=/step 0 of \\d+/i", timeout=15_000)
+
+
+@pytest.mark.site
+def test_site_piano_explorer(site_server, offline_page):
+    page = offline_page
+    _open(page, f"{site_server.url}/voici/render/piano.html", ".cl-piano-caption")
+    page.wait_for_selector("text=Click a key to see its cards", timeout=30_000)
+    page.locator("[data-midi][aria-label$=': fits']").first.click()  # Python shows its cards
+    page.wait_for_selector("text=/The cards of .*: click one/", timeout=30_000)
+    save_screenshot(page, "site_piano")
