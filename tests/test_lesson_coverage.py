@@ -129,7 +129,8 @@ def test_every_lesson_asks_and_every_exercise_names_real_rules():
 
 
 def test_every_worked_example_is_taught():
-    examples = [p.stem for p in (ROOT / "crazylab" / "examples").glob("*.json")]
+    examples = [p.stem for p in (ROOT / "crazylab" / "examples").glob("*.json")
+                if not p.name.endswith(".schema.json")]  # the format, not an example
     assert len(examples) >= 60
     untaught = [e for e in examples if not any(e in t for t in TEXT.values())]
     assert untaught == []

@@ -72,7 +72,7 @@ class SetupError(CrazylabError):
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
                         "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
-                        "title", "variant", "_seen", "_restrict", "_eager",
+                        "title", "variant", "_seen", "_filtered_plays", "_eager",
                         "_last_call"})
 
 
@@ -99,7 +99,7 @@ def _clone(value: Any) -> Any:
 _FIELDS: tuple[str, ...] = (
     # configuration and logs (not snapshot for undo: see _NOT_STATE)
     "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
-    "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_restrict",
+    "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_filtered_plays",
     "_eager", "_last_call",
     # the position
     "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
@@ -155,7 +155,7 @@ class Game:
         self._references = r.references  # the rule set's table, at hand for every play
         # house rules that take plays away (A15, A6): off in every preset, so the plain
         # path pays one test of this flag
-        self._restrict = bool(r.final_ban) or r.joker_only_if_no_suit
+        self._filtered_plays = bool(r.final_ban) or r.joker_only_if_no_suit
         self._eager = r.reshuffle_timing == "eager" and r.reshuffle != "never"  # A12
         self._last_call = r.last_card_call  # A14: plays leaving one card carry the call
         self.variant = variant_for(r)
@@ -515,7 +515,7 @@ class Game:
     def _legal_play(self) -> list[Move]:
         r = self.rules
         plays = self._plays(self.hands[self.to_play])
-        if self._restrict:
+        if self._filtered_plays:
             plays = self.restricted(plays, self.hands[self.to_play])
         if r.chain:  # musical game: play, or draw two (always possible, MU-Q37)
             return plays + [DRAW_MOVE] if (plays == [] or r.optional_play) else plays
@@ -543,7 +543,7 @@ class Game:
         hand = self.hands[self.to_play]
         if (self.turn_plays == 0 and self.rules.post_draw_first_card == "drawn_only"):
             hand = list(filter(hand.__contains__, self.drawn))  # the drawn cards still held
-        if self._restrict:
+        if self._filtered_plays:
             return self.restricted(self._plays(hand), self.hands[self.to_play]) + [END_MOVE]
         return self._plays(hand) + [END_MOVE]
 

@@ -243,6 +243,52 @@ from crazylab.sheet import rules_sheet
 Markdown(rules_sheet(cl.rules("crazy-eights-quick", draw_limit=1)))
 
 # %% [markdown]
+# ## 9. House rules, one worked example each
+#
+# Every house rule a teacher can switch on (`docs/OPTIONS.md` lists them all, with the
+# ruling each follows) has a worked example: a short game where the option changes what
+# happens. The table replays each one with the engine and shows its title, the options it
+# changes and how many moves it takes; open any of them step by step in the explainer
+# (`StepExplainer("NAME")`, or the Explain dashboard).
+
+# %%
+import pandas as pd
+
+from crazylab.examples import load_example
+
+HOUSE_RULE_EXAMPLES = [
+    "opt-ap-q1-a13-first-player-names-the-starter-eight",
+    "opt-ap-q6-a12-eager-reshuffle",
+    "opt-br-q10-a2-flip-again-on-any-special",
+    "opt-br-q12-a1-extra-hits-cost-turns",
+    "opt-br-q21-a4-mid-draw-twos-only",
+    "opt-br-q23-a5-draw-passing",
+    "opt-br-q30-a3-queen-drops-two",
+    "opt-br-q42-a6-joker-only-if-no-suit",
+    "opt-br-q5-a7-first-player-declares-a-starter-joker",
+    "opt-c16-card-values",
+    "opt-mu-21-level-option",
+    "opt-mu-q22-unison-in-level-3",
+    "opt-mu-q3-a9-dealer-announces-a-joker-seed",
+    "opt-mu-q34-a9-dealer-announces-level-seeds",
+    "opt-v1-hand-size-by-players",
+    "opt-v11-a14-last-card-call",
+    "opt-v16-a15-no-going-out-on-an-action-card",
+    "opt-v16-a15-no-going-out-on-an-eight",
+    "opt-v19-two-decks",
+]
+rows = []
+for name in HOUSE_RULE_EXAMPLES:
+    example = load_example(name)
+    assert example.replay() == []  # every expectation of the file holds
+    options = example.data.get("options", {})
+    rows.append({"example": name, "title": example.title,
+                 "options": ", ".join(f"{k}={v}" for k, v in options.items()),
+                 "moves": len(example.data.get("steps", []))})
+pd.set_option("display.max_colwidth", 90)
+pd.DataFrame(rows)
+
+# %% [markdown]
 # ### Try it yourself
 #
 # 1. Change `games=300` in section 7 to `games=30`. Does the interval still exclude 50%?
