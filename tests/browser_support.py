@@ -121,16 +121,15 @@ class VoilaServer(str):
 
 def voila_command(root: Path, port: int, *, show_tracebacks: bool = True,
                   extra_args: tuple[str, ...] = ()) -> list[str]:
+    """The command line of ``make app`` (crazylab's Voilà launcher, settings from voila.json)
+    on ``root`` and ``port``."""
     return [
-        sys.executable, "-m", "voila", str(root),
+        sys.executable, "-m", "crazylab.widgets.serve", str(root),
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
         "--Voila.port_retries=0",
         f"--show_tracebacks={show_tracebacks}",
-        "--MappingKernelManager.cull_idle_timeout=300",
-        "--MappingKernelManager.cull_interval=60",
-        "--VoilaConfiguration.extension_denylist=jupyterlab-jupytext",
         *extra_args,
     ]
 

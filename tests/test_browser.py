@@ -14,7 +14,15 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from browser_support import TIMED_CLICK, YOUR_TURN, human_step, page_errors
+from browser_support import (
+    TIMED_CLICK,
+    YOUR_TURN,
+    human_step,
+    page_errors,
+    start_voila,
+    stop_voila,
+    write_notebook,
+)
 from nbclient import NotebookClient
 
 DASHBOARDS = ["index.ipynb", "play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb"]
@@ -228,3 +236,135 @@ def test_a_failing_callback_is_shown_under_the_table(voila_server, page, screens
     page.wait_for_function("() => !document.querySelector('.cl-errors').innerText.trim()",
                            timeout=15_000)
     assert not errors
+
+
+# -- serving a class: offline, many visitors, kernels freed, a bound --------------------------
+
+def _local_only(page, base: str) -> tuple[list[str], list[str]]:
+    """Abort (and list) every request that leaves the server; list console errors."""
+    outside: list[str] = []
+    console: list[str] = []
+
+    def route(r):
+        if r.request.url.startswith(base) or r.request.url.startswith(("data:", "blob:")):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    return outside, console
+
+
+READY = {"index.ipynb": "text=Explore", "play.ipynb": ".cl-card",
+         "explore.ipynb": ".crazylab-legal", "explain.ipynb": ".crazylab-explainer",
+         "score.ipynb": "text=went out"}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", DASHBOARDS)
+def test_dashboard_is_offline_and_logs_no_console_error(voila_server, page, name):
+    """No request leaves 127.0.0.1 (Voilà's stock template links Font Awesome from a CDN;
+    the crazylab template does not) and the console shows no error."""
+    outside, console = _local_only(page, voila_server)
+    errors = page_errors(page)
+    _open(page, voila_server.render(name), READY[name])
+    page.wait_for_load_state("networkidle", timeout=60_000)
+    assert not outside, f"requests that left the machine: {outside}"
+    assert not console, f"console errors: {console}"
+    _no_errors_shown(page, errors)
+
+
+def _kernel_id(page) -> str:
+    return page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data')"
+                         ".textContent).kernelId")
+
+
+def _wait_kernels(server, predicate, timeout: float) -> float:
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if predicate(server.kernel_pids()):
+            return time.monotonic() - t0
+        time.sleep(0.25)
+    raise AssertionError(f"kernels {sorted(server.kernel_pids())} after {timeout} s")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("how", ["tab closed", "browser gone"])
+def test_closing_a_page_shuts_its_kernel_down_within_10_s(voila_server, browser, how):
+    """A closed tab fires beforeunload (Voilà's beacon, which needs the _xsrf cookie the
+    launcher now sets); a page that vanishes without it (a crash, a phone killing the tab) is
+    caught by the launcher's watcher once its websocket is gone."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    before = voila_server.kernel_pids()
+    _open(page, voila_server.render("score.ipynb"), "text=went out")
+    mine = voila_server.kernel_pids() - before
+    assert mine, "the page should have a kernel of its own"
+    t0 = time.monotonic()
+    if how == "tab closed":
+        page.close(run_before_unload=True)
+    else:
+        page.close()
+    ctx.close()
+    took = _wait_kernels(voila_server, lambda pids: not (pids & mine), 10.0)
+    print(f"\n{how}: kernel gone {time.monotonic() - t0:.1f} s after close ({took:.1f} s)")
+
+
+@pytest.mark.browser
+def test_six_visitors_at_once_each_get_a_playable_table(voila_server, browser, screenshot):
+    """Six pages requested at the same moment: each gets its own kernel and game and a
+    table that answers a click; none is left blank (the watchdog may reload one)."""
+    contexts = [browser.new_context() for _ in range(6)]
+    pages = [c.new_page() for c in contexts]
+    errors = [page_errors(p) for p in pages]
+    url = voila_server.render("play.ipynb") + "?opponents=1&delay=0"
+    try:
+        for p in pages:
+            p.goto(url, wait_until="commit", timeout=120_000)
+        for p in pages:
+            p.wait_for_selector(".cl-card", timeout=180_000)
+        kernels = {_kernel_id(p) for p in pages}
+        assert len(kernels) == 6
+        for p in pages:
+            seq = p.locator(".cl-table").get_attribute("data-seq")
+            legal = p.locator(".cl-card.cl-legal, .cl-actions .cl-primary").first
+            legal.click()
+            p.wait_for_function(
+                f"() => document.querySelector('.cl-table').dataset.seq !== '{seq}'",
+                timeout=60_000)
+        screenshot(pages[-1], "six_visitors_last")
+        assert not any(errors), errors
+    finally:
+        for c in contexts:
+            c.close()
+
+
+@pytest.fixture(scope="module")
+def bounded_server(tmp_path_factory):
+    """A server that allows one kernel (no pool): the second visitor meets the bound."""
+    root = tmp_path_factory.mktemp("voila-bounded")
+    write_notebook(root, "one.ipynb", "import ipywidgets as w\nw.Button(description='Deal')")
+    server = start_voila(root, extra_args=("--preheat_kernel=False",
+                                           "--BoundedKernelManager.max_kernels=1",
+                                           "--BoundedKernelManager.retry_after=2"))
+    yield server
+    stop_voila(server)
+
+
+@pytest.mark.browser
+def test_past_the_kernel_bound_a_visitor_is_told_to_wait_and_gets_in_later(bounded_server,
+                                                                           browser):
+    first, second = browser.new_context().new_page(), browser.new_context().new_page()
+    url = bounded_server.render("one.ipynb")
+    first.goto(url, timeout=60_000)
+    first.get_by_role("button", name="Deal").wait_for(timeout=60_000)
+    response = second.goto(url, timeout=60_000)
+    assert response.status == 503 and response.headers.get("retry-after") == "2"
+    assert "retry" in second.locator("body").inner_text().lower()
+    assert len(bounded_server.kernel_pids()) == 1
+    first.close(run_before_unload=True)
+    # the busy page reloads itself and gets the freed kernel slot
+    second.get_by_role("button", name="Deal").wait_for(timeout=60_000)
+    second.close()
