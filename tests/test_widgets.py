@@ -558,3 +558,22 @@ def test_MU_scoring_is_minus_one_per_card_and_breens_keeps_none():
     calc = ScoreCalculator(rules="crazy-eights")
     calc.set_hand(1, "8D 3X")
     assert calc.result is None and "3X" in calc.message.value and not calc.errors
+
+
+def test_a_link_seed_is_mixed_with_the_server_secret_and_an_explicit_seed_is_exact(
+        monkeypatch):
+    """A class link deals the same cards for everyone on one server, but the seed in it is
+    not the engine's seed; GameTable(seed=...) stays exactly reproducible."""
+    from crazylab.widgets.table import link_seed
+
+    monkeypatch.setenv("CRAZYLAB_SECRET", "teacher-one")
+    a = GameTable.from_query("seed=5&opponents=2&delay=0")
+    b = GameTable.from_query("seed=5&opponents=2&delay=0")
+    assert a.game.hands == b.game.hands  # the same link, the same deal
+    assert link_seed("5") != 5 and link_seed("5") == link_seed("5", "teacher-one")
+    assert link_seed("5", "teacher-two") != link_seed("5", "teacher-one")
+    plain = GameTable("crazy-eights-classic", opponents=2, seed=5, delay=0)
+    assert a.game.hands != plain.game.hands  # the link does not give the engine's seed away
+    again = GameTable("crazy-eights-classic", opponents=2, seed=5, delay=0)
+    assert plain.game.hands == again.game.hands
+    assert link_seed("5", "") == 5 and link_seed("five", "x") == "five"
