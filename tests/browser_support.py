@@ -236,17 +236,20 @@ def save_screenshot(page, name: str, *, full_page: bool = True) -> Path:
     return path
 
 
-# In-page timing of one action: from the click to the table's next redraw (data-seq changes).
+# In-page timing of one action: from the click to the table's next redraw (data-seq changes:
+# the kernel answered), or to the chooser the browser opens itself (data-chooser changes).
 TIMED_CLICK = """
 async (selector) => {
   const root = document.querySelector('.cl-table');
-  const before = root.dataset.seq;
+  const before = root.dataset.seq, chooser = root.dataset.chooser;
   const t0 = performance.now();
   return await new Promise((resolve, reject) => {
     const obs = new MutationObserver(() => {
-      if (root.dataset.seq !== before) { obs.disconnect(); resolve(performance.now() - t0); }
+      if (root.dataset.seq !== before || root.dataset.chooser !== chooser) {
+        obs.disconnect(); resolve(performance.now() - t0);
+      }
     });
-    obs.observe(root, {attributes: true, attributeFilter: ['data-seq']});
+    obs.observe(root, {attributes: true, attributeFilter: ['data-seq', 'data-chooser']});
     setTimeout(() => { obs.disconnect(); reject(new Error('no redraw within 15 s')); }, 15000);
     document.querySelector(selector).click();
   });

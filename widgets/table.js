@@ -185,8 +185,11 @@ function render({ model, el }) {
     jsErrors.push(`Browser: ${err && err.message ? err.message : err}\n\n${(err && err.stack) || ""}`);
     drawErrors();
   };
+  let awaiting = false; // an action is on its way to the kernel: not the human's turn to act
   const send = (msg) => {
+    awaiting = true;
     root.classList.add("cl-busy");
+    root.dataset.yourTurn = "false";
     model.send(msg);
   };
   const say = (text, kind) => {
@@ -229,6 +232,7 @@ function render({ model, el }) {
   function onMessage(msg) {
     try {
       if (!msg || msg.type !== "steps") return;
+      awaiting = false;
       stepDelay = Number(msg.delay) || 0;
       queue.push(...msg.steps);
       pump();
@@ -253,9 +257,9 @@ function render({ model, el }) {
 
       root.dataset.seq = v.seq;
       root.dataset.over = v.over;
-      root.dataset.yourTurn = v.your_turn && !queue.length;
+      root.dataset.yourTurn = v.your_turn && !queue.length && !awaiting;
       root.dataset.chooser = chooser ? chooser.node.kind : "";
-      if (!queue.length) root.classList.remove("cl-busy");
+      if (!queue.length && !awaiting) root.classList.remove("cl-busy");
       root.classList.toggle("cl-four", four);
       setHtml(".cl-title", `<h2 class="cl-name">${esc(v.rules)}</h2> <span class="cl-desc">${esc(v.description)}</span>`);
       setHtml(".cl-settings", settingsHtml(v, model, four));
@@ -305,7 +309,7 @@ function render({ model, el }) {
     const c = v.hand.find((h) => h.card === node.dataset.card);
     if (!c) return;
     if (v.over) return say("The hand is over: press New hand to deal again.", "warn");
-    if (!v.your_turn || queue.length) return say(`Wait: it is ${v.names[v.to_play]}'s turn.`, "warn");
+    if (!v.your_turn || queue.length || awaiting) return say(`Wait: it is ${v.names[v.to_play]}'s turn.`, "warn");
     if (!c.legal) return say(c.why || `${c.display} cannot be played now.`, "warn");
     const tree = v.choosers && v.choosers[c.card];
     if (tree) {
@@ -322,8 +326,8 @@ function render({ model, el }) {
     if (!opt) return;
     if (opt.move) {
       chooser = null;
-      draw(); // the chooser closes now; the keyboard goes back to the hand
       send({ action: "move", move: opt.move });
+      draw(); // the chooser closes now; the keyboard goes back to the hand
     } else {
       chooser = { node: opt.next, forced: chooser.forced };
       draw();
@@ -334,7 +338,7 @@ function render({ model, el }) {
     const a = node.dataset.action;
     if (a === "card") clickCard(node);
     else if (a === "move") {
-      if (!v.your_turn || queue.length) return say(`Wait: it is ${v.names[v.to_play]}'s turn.`, "warn");
+      if (!v.your_turn || queue.length || awaiting) return say(`Wait: it is ${v.names[v.to_play]}'s turn.`, "warn");
       send({ action: "move", move: node.dataset.move });
     } else if (a === "choose") choose(Number(node.dataset.index));
     else if (a === "cancel") {
@@ -345,7 +349,7 @@ function render({ model, el }) {
       draw();
     } else if (a === "clear_error") {
       jsErrors.length = 0;
-      send({ action: "clear_error" });
+      model.send({ action: "clear_error" }); // no answer but the error trait
       drawErrors();
     } else send({ action: a });
   }
