@@ -165,13 +165,12 @@ class CrazylabVoila(Voila):
                         help="Seconds a started kernel may wait for its page to connect.")
     watch_every = Float(1.0, config=True, help="Seconds between checks of the kernels.")
 
-    def _init_settings(self) -> dict:
+    def init_settings(self) -> dict:
+        """Voilà's settings with the bounded kernel manager; pool kernels a page takes are
+        marked as claimed (the watcher leaves unclaimed pool kernels alone)."""
         if self.voila_configuration.multi_kernel_manager_class is AsyncMappingKernelManager:
             self.voila_configuration.multi_kernel_manager_class = BoundedKernelManager
-        return super().init_settings()
-
-    def init_settings(self) -> dict:
-        settings = self._init_settings()
+        settings = super().init_settings()
         km = self.kernel_manager
         take = getattr(km, "get_rendered_notebook", None)
         if take is not None and isinstance(km, BoundedKernelManager):
