@@ -161,7 +161,7 @@ class CrazylabVoila(Voila):
     name = "crazylab-voila"
     disconnect_grace = Float(5.0, config=True,
                              help="Seconds a kernel may live after its page disconnected.")
-    claim_grace = Float(120.0, config=True,
+    claim_grace = Float(900.0, config=True,
                         help="Seconds a started kernel may wait for its page to connect.")
     watch_every = Float(1.0, config=True, help="Seconds between checks of the kernels.")
 
