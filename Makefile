@@ -11,10 +11,12 @@ LESSONS    := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 NBVAL_ARGS := --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider tests $(NBVAL_ARGS) $(LESSONS)
 
+# The app: crazylab's Voilà launcher (a kernel bound with a "busy, retry" page, kernels of closed
+# pages freed within seconds, the offline crazylab template); the rest of its settings
+# (preheated pool, culling, bound) are in voila.json. CRAZYLAB_SECRET=... keeps seeded links
+# dealing the same cards across restarts.
 VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
-	--Voila.port_retries=0 --show_tracebacks=False --preheat_kernel=False \
-	--MappingKernelManager.cull_idle_timeout=300 --MappingKernelManager.cull_interval=60 \
-	--VoilaConfiguration.extension_denylist=jupyterlab-jupytext
+	--Voila.port_retries=0 --show_tracebacks=False
 
 .PHONY: venv app test bench clean distclean lessons site site-deps site-serve
 
@@ -28,7 +30,7 @@ $(STAMP): pyproject.toml
 
 app: venv
 	@echo "crazylab: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops)"
-	PLOTLY_RENDERER=plotly_mimetype $(BIN)/voila $(VOILA_ARGS)
+	PLOTLY_RENDERER=plotly_mimetype $(BIN)/python -m crazylab.widgets.serve $(VOILA_ARGS)
 
 test: venv site-deps
 	$(BIN)/ruff check .

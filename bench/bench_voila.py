@@ -1,22 +1,36 @@
-"""How fast is the Voilà game table? Starts Voilà on notebooks/ (a free port, loopback only),
-drives headless Chromium and reports:
+"""How fast is the published game table, for one visitor and for a class arriving at once?
 
-* request → table drawn: from ``page.goto`` to the first card of the hand on screen;
-* request → interactive: until the kernel has answered a first card click;
-* card click → table redrawn: in-page time from a click on a legal card to the next redraw
-  of the table (the human's move shown; opponents then move after their visible delay),
-  median over ``--clicks`` clicks, across as many hands as needed;
-* the same with ``delay=0``, where the redraw also includes every computer move.
+Serves a temporary folder holding ``play.ipynb`` (the dashboard, as it is) and ``bare.ipynb``
+(one ipywidgets Button and a Label: what Voilà itself costs) with the command line of
+``make app`` (crazylab's Voilà launcher, settings from voila.json; both notebooks get the same
+preheated pool), drives headless Chromium and prints, in one run:
 
-    .venv/bin/python bench/bench_voila.py                 # 5 page loads, 20 clicks
-    .venv/bin/python bench/bench_voila.py --loads 3 --clicks 40 --preheat
+* single visitor: request -> clickable card (the first card of the hand on screen) and
+  request -> first click answered, median over ``--loads`` loads, one page at a time;
+* burst: ``--burst`` visitors (default 30) open the page at the same moment, each in its own
+  browser context; per page the time to a clickable card (bare: the button) and to a first
+  answered click; 50th/95th percentile and worst, pages that never became playable, pages
+  that were shown the "busy, retry" page; side by side, bare vs play, and the ratio;
+* kernels: the most running at once, resident memory (RSS) per kernel, and how long after the
+  pages closed the kernels were shut down;
+* with ``--clicks N``: card click -> table redrawn (median of N clicks in one game).
+
+    .venv/bin/python bench/bench_voila.py                 # 30 visitors, 5 single loads
+    .venv/bin/python bench/bench_voila.py --burst 12 --loads 3 --clicks 20
+
+The machine is shared: run it when nothing else is busy and report the load average it prints.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,16 +46,196 @@ from browser_support import (  # noqa: E402
     human_step,
     start_voila,
     stop_voila,
+    write_notebook,
 )
 
+BARE = """\
+import ipywidgets as w
 
-def load_times(page, url: str) -> tuple[float, float]:
+label = w.Label("not clicked yet")
+button = w.Button(description="Click me")
+
+
+def on_click(_):
+    label.value = "clicked"
+
+
+button.on_click(on_click)
+w.VBox([button, label])
+"""
+
+# What "clickable" means on each page, and an in-page click that resolves when answered.
+PAGES = {
+    "bare": {
+        "ready": ".widget-button",
+        "click": """async () => {
+            const label = document.querySelector('.widget-label');
+            const t0 = performance.now();
+            return await new Promise((resolve, reject) => {
+              const obs = new MutationObserver(() => {
+                if (label.textContent !== 'clicked') return;
+                obs.disconnect();
+                resolve(performance.now() - t0);
+              });
+              obs.observe(label, {childList: true, characterData: true, subtree: true});
+              setTimeout(() => reject(new Error('no answer within 60 s')), 60000);
+              document.querySelector('.widget-button').click();
+            });
+        }""",
+    },
+    "play": {"ready": ".cl-card", "click": None},  # TIMED_CLICK on a card
+}
+
+POOLS = {"default": {"pool_size": 0}, "play.ipynb": {"pool_size": 2},
+         "bare.ipynb": {"pool_size": 2}}
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of ``values``."""
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q / 100 * len(s) + 0.5) - 1))]
+
+
+def cpu_s(pids) -> float:
+    """CPU seconds (user + system, with reaped children) used so far by ``pids``."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15]) / tick
+    return total
+
+
+def groups(server) -> dict[str, set[int]]:
+    """Live processes: Voilà's server, its kernels, and the browser (this script's other
+    descendants)."""
+    from browser_support import descendants
+
+    kernels = server.kernel_pids()
+    mine = descendants(os.getpid()) - kernels - {server.proc.pid}
+    return {"server": {server.proc.pid}, "kernels": kernels, "browser": mine}
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+async def visit(browser, url: str, kind: str, t_start: float) -> dict:
+    ctx = await browser.new_context(viewport={"width": 1280, "height": 800})
+    page = await ctx.new_page()
+    out: dict = {"busy": 0, "retry": 0, "errors": []}
+    page.on("response", lambda r: out.__setitem__("busy", out["busy"] + (r.status == 503)))
+    out["log"] = []
+    page.on("console", lambda m: out["errors"].append(m.text[:200]) if m.type == "error" else None)
+
+    def log(m) -> None:
+        if m.type in ("error", "warning") and "shared module" not in m.text \
+                and "Unsatisfied version" not in m.text:
+            out["log"].append(f"{time.perf_counter() - t_start:.1f} {m.type}: {m.text[:160]}")
+
+    page.on("console", log)
+    page.on("framenavigated", lambda f: out.__setitem__("retry", out["retry"] + 1)
+            if f == page.main_frame else None)
+    try:
+        await page.goto(url, timeout=300_000, wait_until="commit")
+        spec = PAGES[kind]
+        await page.wait_for_selector(spec["ready"], state="visible", timeout=300_000)
+        out["clickable"] = time.perf_counter() - t_start
+        if spec["click"]:
+            await page.evaluate(spec["click"])
+        else:
+            await page.evaluate(TIMED_CLICK, ".cl-card")
+        out["answered"] = time.perf_counter() - t_start
+    except Exception as e:  # a page that never became playable
+        out["failed"] = f"{type(e).__name__}: {str(e)[:200]}"
+    out["page"], out["ctx"] = page, ctx
+    return out
+
+
+async def burst(server, browser, kind: str, n: int, query: str) -> dict:
+    """``n`` visitors at once; returns their timings and the kernels' footprint."""
+    url = server.render(f"{kind}.ipynb") + query
+    base = set(server.kernel_pids())
+    peak = {"kernels": 0, "rss": []}
+    stop = asyncio.Event()
+
+    async def sample() -> None:
+        while not stop.is_set():
+            pids = server.kernel_pids()
+            peak["kernels"] = max(peak["kernels"], len(pids))
+            if len(pids) >= peak["kernels"]:
+                peak["rss"] = [rss_mb(p) for p in pids]
+            await asyncio.sleep(0.5)
+
+    sampler = asyncio.create_task(sample())
+    cpu0 = {k: cpu_s(v) for k, v in groups(server).items()}
     t0 = time.perf_counter()
-    page.goto(url, timeout=120_000)
-    page.wait_for_selector(".cl-card", timeout=120_000)
-    drawn = time.perf_counter() - t0
-    page.evaluate(TIMED_CLICK, ".cl-card")
-    return drawn, time.perf_counter() - t0
+    visits = await asyncio.gather(*(visit(browser, url, kind, t0) for _ in range(n)))
+    await asyncio.sleep(1)
+    stop.set()
+    await sampler
+    # CPU used during the burst by each group (kernels that exited are not counted)
+    cpu = {k: cpu_s(v) - cpu0[k] for k, v in groups(server).items()}
+    # close every page as a browser closing tabs does (beforeunload fires), then time until
+    # the kernels they held are gone
+    t_close = time.perf_counter()
+    for v in visits:
+        await v["page"].close(run_before_unload=True)
+    for v in visits:
+        await v["ctx"].close()
+    freed_after = None  # until no more kernels run than before the burst (the pool)
+    while time.perf_counter() - t_close < 60:
+        if len(server.kernel_pids()) <= len(base):
+            freed_after = time.perf_counter() - t_close
+            break
+        await asyncio.sleep(0.25)
+    return {"visits": visits, "kernels": peak["kernels"], "rss": peak["rss"], "cpu": cpu,
+            "freed_after": freed_after,
+            "left": max(0, len(server.kernel_pids()) - len(base))}
+
+
+async def singles(server, browser, loads: int, query: str) -> list[tuple[float, float]]:
+    out = []
+    for _ in range(loads):
+        t0 = time.perf_counter()
+        v = await visit(browser, server.render("play.ipynb") + query, "play", t0)
+        out.append((v.get("clickable", float("nan")), v.get("answered", float("nan"))))
+        await v["page"].close(run_before_unload=True)
+        await v["ctx"].close()
+        await asyncio.sleep(2)  # let the pool refill, as between two real visitors
+    return out
+
+
+def summary(name: str, res: dict) -> dict:
+    vs = res["visits"]
+    ok = [v for v in vs if "answered" in v]
+    clickable = [v["clickable"] for v in ok]
+    answered = [v["answered"] for v in ok]
+    return {
+        "name": name, "n": len(vs), "ok": len(ok),
+        "p50": statistics.median(clickable) if ok else float("nan"),
+        "p95": pct(clickable, 95) if ok else float("nan"),
+        "max": max(clickable) if ok else float("nan"),
+        "a95": pct(answered, 95) if ok else float("nan"),
+        "busy": sum(v["busy"] for v in vs), "retries": sum(max(0, v["retry"] - 1) for v in vs),
+        "errors": sum(len(v["errors"]) for v in vs),
+        "kernels": res["kernels"],
+        "rss": statistics.median(res["rss"]) if res["rss"] else float("nan"),
+        "freed": res["freed_after"], "left": res["left"],
+        "failed": [v["failed"] for v in vs if "failed" in v][:3],
+        "error_texts": sorted({e for v in vs for e in v["errors"]})[:4],
+        "cpu_browser": res["cpu"]["browser"], "cpu_server": res["cpu"]["server"],
+        "cpu_kernels": res["cpu"]["kernels"],
+    }
 
 
 def click_times(page, clicks: int) -> list[float]:
@@ -51,8 +245,7 @@ def click_times(page, clicks: int) -> list[float]:
         if len(samples) >= clicks:
             break
         page.wait_for_function(YOUR_TURN, timeout=60_000)
-        root = page.locator(".cl-table")
-        if root.get_attribute("data-over") == "true":
+        if page.locator(".cl-table").get_attribute("data-over") == "true":
             page.evaluate(TIMED_CLICK, "[data-action='new_hand']")
         else:
             took = human_step(page)
@@ -61,51 +254,104 @@ def click_times(page, clicks: int) -> list[float]:
     return samples
 
 
+async def run(args: argparse.Namespace, server) -> tuple[list, list]:
+    from playwright.async_api import async_playwright
+
+    query = f"?rules={args.rules}&opponents=2&seed=11&delay=0.05"
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                          headless=True)
+        await singles(server, browser, 1, query)  # warm the disk cache and the pools
+        single = await singles(server, browser, args.loads, query)
+        rows = []
+        for kind in ("bare", "play"):
+            await asyncio.sleep(5)  # pools refilled, load settled
+            rows.append(summary(kind, await burst(server, browser, kind, args.burst, query)))
+        await browser.close()
+    return single, rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--loads", type=int, default=5, help="page loads to time (default 5)")
-    ap.add_argument("--clicks", type=int, default=20, help="card clicks to time (default 20)")
-    ap.add_argument("--preheat", action="store_true", help="start Voilà with preheated kernels")
+    ap.add_argument("--burst", type=int, default=30, help="visitors at once (default 30)")
+    ap.add_argument("--loads", type=int, default=5, help="single-visitor loads (default 5)")
+    ap.add_argument("--clicks", type=int, default=0, help="card clicks to time (default 0)")
     ap.add_argument("--rules", default="crazy-eights-classic")
+    ap.add_argument("--no-preheat", action="store_true", help="no preheated kernel pool")
     args = ap.parse_args()
 
-    from playwright.sync_api import sync_playwright
-
-    extra = ("--preheat_kernel=True",) if args.preheat else ()
-    server = start_voila(NOTEBOOKS_DIR, show_tracebacks=False, extra_args=extra)
-    base = server.render("play.ipynb") + f"?rules={args.rules}&opponents=2&seed=11"
+    root = Path(tempfile.mkdtemp(prefix="crazylab-bench-"))
+    shutil.copy(NOTEBOOKS_DIR / "play.ipynb", root / "play.ipynb")
+    write_notebook(root, "bare.ipynb", BARE)
+    extra = [f"--VoilaKernelManager.kernel_pools_config={json.dumps(POOLS)}",
+             f"--BoundedKernelManager.max_kernels={max(40, args.burst + 10)}"]
+    if args.no_preheat:
+        extra.append("--preheat_kernel=False")
+    load_before = os.getloadavg()
+    server = start_voila(root, show_tracebacks=False, extra_args=tuple(extra))
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                        headless=True)
-            loads = []
-            for _ in range(args.loads):
+        time.sleep(8)  # the pools fill
+        single, rows = asyncio.run(run(args, server))
+        clicks: list[float] = []
+        if args.clicks:
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                            headless=True)
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
-                loads.append(load_times(page, base + "&delay=0.05"))
-                page.close()
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(base + "&delay=0.05", timeout=120_000)
-            page.wait_for_selector(".cl-card", timeout=120_000)
-            clicks = click_times(page, args.clicks)
-            page.goto(base + "&delay=0", timeout=120_000)
-            page.wait_for_selector(".cl-card", timeout=120_000)
-            clicks0 = click_times(page, args.clicks)
-            browser.close()
+                page.goto(server.render("play.ipynb") + f"?rules={args.rules}&delay=0.05",
+                          timeout=120_000)
+                page.wait_for_selector(".cl-card", timeout=120_000)
+                clicks = click_times(page, args.clicks)
+                browser.close()
     finally:
         stop_voila(server)
+        shutil.rmtree(root, ignore_errors=True)
 
-    drawn = [d for d, _ in loads]
-    ready = [r for _, r in loads]
-    print(f"Voilà {'(preheated kernels) ' if args.preheat else ''}play.ipynb, {args.rules}, "
-          f"2 opponents, {len(loads)} loads, headless Chromium")
-    print(f"  request -> table drawn      median {statistics.median(drawn):5.2f} s  "
-          f"(min {min(drawn):.2f}, max {max(drawn):.2f})")
-    print(f"  request -> interactive      median {statistics.median(ready):5.2f} s  "
-          f"(min {min(ready):.2f}, max {max(ready):.2f})")
-    print(f"  card click -> table redrawn median {statistics.median(clicks):5.0f} ms "
-          f"(min {min(clicks):.0f}, max {max(clicks):.0f}, n={len(clicks)})")
-    print(f"  same, bots answer at once   median {statistics.median(clicks0):5.0f} ms "
-          f"(min {min(clicks0):.0f}, max {max(clicks0):.0f}, n={len(clicks0)})")
+    cores = os.cpu_count()
+    print(f"Voilà ({'no preheat' if args.no_preheat else 'preheated pool of 2'}), "
+          f"make app's command line, headless Chromium, {cores} cores; load average before "
+          f"{load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}")
+    cl = [c for c, _ in single]
+    an = [a for _, a in single]
+    print(f"single visitor, play.ipynb: request -> clickable card median "
+          f"{statistics.median(cl):.2f} s "
+          f"(min {min(cl):.2f}, max {max(cl):.2f}); -> first click answered median "
+          f"{statistics.median(an):.2f} s, {len(cl)} loads")
+    print(f"burst of {args.burst} visitors at once           {'bare':>10} {'play':>10}  ratio")
+    bare, play = rows
+    for label, key, fmt in (
+        ("pages playable", "ok", "{:>10d}"),
+        ("clickable p50 (s)", "p50", "{:>10.2f}"),
+        ("clickable p95 (s)", "p95", "{:>10.2f}"),
+        ("clickable worst (s)", "max", "{:>10.2f}"),
+        ("first click answered p95 (s)", "a95", "{:>10.2f}"),
+        ("'busy, retry' pages shown", "busy", "{:>10d}"),
+        ("pages reloaded by the watchdog", "retries", "{:>10d}"),
+        ("console errors", "errors", "{:>10d}"),
+        ("CPU s, browser (all pages)", "cpu_browser", "{:>10.1f}"),
+        ("CPU s, Voilà server", "cpu_server", "{:>10.1f}"),
+        ("CPU s, kernels (still running)", "cpu_kernels", "{:>10.1f}"),
+        ("kernels at the peak", "kernels", "{:>10d}"),
+        ("RSS per kernel (MB, median)", "rss", "{:>10.0f}"),
+        ("kernels freed after close (s)", "freed", "{:>10}"),
+        ("kernels left 60 s after close", "left", "{:>10d}"),
+    ):
+        a, b = bare[key], play[key]
+        if key == "freed":
+            a = "never" if a is None else f"{a:.1f}"
+            b = "never" if b is None else f"{b:.1f}"
+        ratio = f"  {b / a:.2f}x" if key in ("p50", "p95", "max", "a95") and a else ""
+        print(f"  {label:<34}{fmt.format(a)}{fmt.format(b)}{ratio}")
+    for row in rows:
+        if row["failed"]:
+            print(f"  {row['name']}: failures, e.g. {row['failed']}")
+        if row["error_texts"]:
+            print(f"  {row['name']}: console errors, e.g. {row['error_texts']}")
+    if clicks:
+        print(f"card click -> table redrawn median {statistics.median(clicks):.0f} ms "
+              f"(min {min(clicks):.0f}, max {max(clicks):.0f}, n={len(clicks)})")
 
 
 if __name__ == "__main__":

@@ -121,16 +121,15 @@ class VoilaServer(str):
 
 def voila_command(root: Path, port: int, *, show_tracebacks: bool = True,
                   extra_args: tuple[str, ...] = ()) -> list[str]:
+    """The command line of ``make app`` (crazylab's Voilà launcher, settings from voila.json)
+    on ``root`` and ``port``."""
     return [
-        sys.executable, "-m", "voila", str(root),
+        sys.executable, "-m", "crazylab.widgets.serve", str(root),
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
         "--Voila.port_retries=0",
         f"--show_tracebacks={show_tracebacks}",
-        "--MappingKernelManager.cull_idle_timeout=300",
-        "--MappingKernelManager.cull_interval=60",
-        "--VoilaConfiguration.extension_denylist=jupyterlab-jupytext",
         *extra_args,
     ]
 
@@ -237,17 +236,20 @@ def save_screenshot(page, name: str, *, full_page: bool = True) -> Path:
     return path
 
 
-# In-page timing of one action: from the click to the table's next redraw (data-seq changes).
+# In-page timing of one action: from the click to the table's next redraw (data-seq changes:
+# the kernel answered), or to the chooser the browser opens itself (data-chooser changes).
 TIMED_CLICK = """
 async (selector) => {
   const root = document.querySelector('.cl-table');
-  const before = root.dataset.seq;
+  const before = root.dataset.seq, chooser = root.dataset.chooser;
   const t0 = performance.now();
   return await new Promise((resolve, reject) => {
     const obs = new MutationObserver(() => {
-      if (root.dataset.seq !== before) { obs.disconnect(); resolve(performance.now() - t0); }
+      if (root.dataset.seq !== before || root.dataset.chooser !== chooser) {
+        obs.disconnect(); resolve(performance.now() - t0);
+      }
     });
-    obs.observe(root, {attributes: true, attributeFilter: ['data-seq']});
+    obs.observe(root, {attributes: true, attributeFilter: ['data-seq', 'data-chooser']});
     setTimeout(() => { obs.disconnect(); reject(new Error('no redraw within 15 s')); }, 15000);
     document.querySelector(selector).click();
   });

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import tomllib
 
 from browser_support import REPO_ROOT
@@ -30,8 +31,8 @@ def test_binder_requirements_match_pyproject_pins():
     lines = _requirement_lines(REPO_ROOT / "binder" / "requirements.txt")
     assert "." in lines, "binder/requirements.txt must install the project itself"
     pins = {_norm(x) for x in lines if x != "."}
-    jupyter = {_norm(x) for x in PYPROJECT["project"]["optional-dependencies"]["jupyter"]}
-    assert pins == jupyter
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    assert pins == {_norm(x) for x in extras["jupyter"] + extras["lab"]}
 
 
 def test_binder_runtime_and_start():
@@ -85,3 +86,50 @@ def test_sanitizer_masks_volatile_output():
     # Ordinary text survives.
     plain = "8 of \u2663 on 7 of \u2663: 2 cards left, score 10-3"
     assert _sanitize(plain) == plain
+
+
+def test_binder_installs_everything_the_notebooks_import():
+    """Every top-level module a notebook imports is installed by binder/requirements.txt:
+    the project with the extras the notebooks need, or a package listed there."""
+    import ast
+
+    import nbformat
+
+    lines = _requirement_lines(REPO_ROOT / "binder" / "requirements.txt")
+    project = next(x for x in lines if x == "." or x.startswith(".["))
+    extras = set(re.findall(r"[\w-]+", project[2:-1])) if project.startswith(".[") else set()
+    optional = PYPROJECT["project"]["optional-dependencies"]
+    installed = {_norm(x).split("==")[0].split("[")[0] for x in lines if not x.startswith(".")}
+    for extra in extras:
+        installed |= {re.split(r"[=<>\[;]", x)[0].lower().replace("_", "-")
+                      for x in optional[extra]}
+    provides = {"crazylab": "crazylab", "ipywidgets": "ipywidgets", "plotly": "plotly",
+                "pandas": "pandas", "IPython": "ipykernel", "anywidget": "anywidget",
+                "dask": "dask", "distributed": "dask", "tqdm": "tqdm", "pyarrow": "pyarrow",
+                "voila": "voila", "numpy": "pandas", "traitlets": "ipykernel"}
+    stdlib = set(sys.stdlib_module_names)
+    missing = set()
+    for path in sorted((REPO_ROOT / "notebooks").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            src = "\n".join(line for line in cell.source.splitlines()
+                            if not line.lstrip().startswith(("%", "!")))
+            for node in ast.walk(ast.parse(src)):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                         [node.module] if isinstance(node, ast.ImportFrom) and node.module
+                         and not node.level else [])
+                for name in names:
+                    top = name.split(".")[0]
+                    if top in stdlib or top == "crazylab":
+                        continue
+                    if provides.get(top, top).lower() not in installed:
+                        missing.add(f"{path.name}: {top}")
+    # crazylab.lab needs the lab extras: a notebook using it needs them installed
+    uses_lab = any("crazylab import lab" in p.read_text() or "crazylab.lab" in p.read_text()
+                   for p in (REPO_ROOT / "notebooks").glob("*.ipynb"))
+    if uses_lab:
+        for need in ("dask", "tqdm", "pyarrow"):
+            if need not in installed:
+                missing.add(f"crazylab.lab: {need}")
+    assert not missing, f"binder/requirements.txt lacks: {sorted(missing)}"

@@ -168,8 +168,8 @@ def test_BR12_stack_chooser_offers_each_legal_stack():
     table.click_card("5H")
     chooser = table.view["chooser"]
     assert chooser["kind"] == "stack"
-    assert {o["label"] for o in chooser["options"]} == {"5♥", "5♥ + 5♠"}
-    index = [o["label"] for o in chooser["options"]].index("5♥ + 5♠")
+    assert {o["label"] for o in chooser["options"]} == {"5♥", "5♥ + 5♠ (5♠ on top)"}
+    index = [o["label"] for o in chooser["options"]].index("5♥ + 5♠ (5♠ on top)")
     expected = engine_after(table, "5H+5S")
     table.choose(index)
     assert table.game.fingerprint() == expected
@@ -328,16 +328,55 @@ def test_every_rule_set_plays_a_hand_through_the_table(preset):
 
 
 def test_browser_messages_drive_the_same_actions():
+    """One message per human action: the browser walks the chooser itself (the card's tree
+    is in the view) and sends the move; the answer holds the human's move and each computer
+    move after it, as changes only, with each card face sent once."""
     table = table_at(**WORKED_TURN)
-    table._on_message(table, {"action": "card", "card": "8S"})
-    assert table.view["chooser"]["kind"] == "call"
-    index = [o["value"] for o in table.view["chooser"]["options"]].index("H")
-    table._on_message(table, {"action": "choose", "index": index})
-    assert str(table.game.moves[-1]) == "8S:H"
-    table._on_message(table, {"action": "bot", "token": table.view["bot"]["token"]})
-    assert len(table.game.moves) == 2  # exactly one computer move per request
+    sent: list[dict] = []
+    table.send = sent.append
+    tree = table.view["choosers"]["8S"]
+    assert tree["kind"] == "call" and "8S" not in {c["card"] for c in table.view["hand"]
+                                                   if c["move"]}
+    move = next(o["move"] for o in tree["options"] if o["value"] == "H")
+    assert move == "8S:H"
+    logged = table.view["log_total"]
+    table._on_message(table, {"action": "move", "move": move})
+    assert [str(m) for m in table.game.moves][0] == "8S:H"
+    (answer,) = sent
+    steps = answer["steps"]
+    assert len(steps) == len(table.game.moves)  # the human's move, then the bot's
+    assert table.your_turn and steps[-1]["your_turn"] and answer["delay"] == table.delay
+    assert all("rules" not in st and "settings" not in st for st in steps)  # only changes
+    assert sum(len(st.get("log_add", [])) for st in steps) == table.view["log_total"] - logged
+    faces = [code for st in steps for code in st.get("faces", {})]
+    assert len(faces) == len(set(faces)) and "8S" not in faces  # 8♠ was sent before
+    assert "svg" not in str(table.view["hand"])
+    assert steps[-1]["message"].startswith("Bot 1 ")  # the opponent's move is announced
     table._on_message(table, {"action": "no-such-thing"})
     assert "no-such-thing" in table.error  # shown, not swallowed
+
+
+def test_one_press_takes_a_whole_penalty_unless_a_drawn_jack_counters():
+    """Crazy Breens: a joker's four cards are one press; BR-26 stops the draw where a
+    drawn Jack may counter."""
+    game = Game.from_position("crazy-breens", 2, hands=[["5D", "6H"], ["JK", "9D", "4S"]],
+                              discard=["7C"], stock=["10C", "10D", "10H", "10S", "6C", "6D"],
+                              to_play=1)
+    joker = next((m for m in game.legal_moves() if m.kind == "play"), None)
+    if joker is None or game.rules.name != "crazy-breens":
+        pytest.skip("Crazy Breens effects are not available")
+    game.push(joker)
+    table = GameTable("crazy-breens", opponents=1, seed=1, delay=5.0)
+    table.set_game(game)
+    hand = len(table.game.hands[0])
+    (line,) = table.view["pending"]
+    left = int(re.search(r"draw (\d+)", line["text"])[1])
+    assert left > 1
+    table.press("draw")
+    assert len(table.game.hands[0]) == hand + left and table.view["pending"] == []
+    table = hit_table([["5D", "6H"], ["2C", "9D", "4S"]], "2C", stock=["JS", "9S", "10C"])
+    table.press("draw")
+    assert table.game.legal() == ["JS", "draw"]  # stopped: the J♠ may counter now
 
 
 def test_callback_errors_are_shown_logged_and_the_game_goes_on(caplog):
@@ -362,8 +401,8 @@ def test_settings_start_a_new_match_with_the_chosen_rules_and_opponents():
     table.opponents = 3
     assert table.game.n == 4 and len(table.view["opponents"]) == 3
     assert table.match.target == PRESETS["crazy-eights-quick"].match_target
-    table.four_colour = True
-    assert "#1a7f37" in json.dumps(table.view) or "#1f5fbf" in json.dumps(table.view)
+    table.four_colour = True  # the browser recolours; the view says so
+    assert table.view["four_colour"] is True
 
 
 def test_from_query_reads_a_voila_query_string():
@@ -519,3 +558,22 @@ def test_MU_scoring_is_minus_one_per_card_and_breens_keeps_none():
     calc = ScoreCalculator(rules="crazy-eights")
     calc.set_hand(1, "8D 3X")
     assert calc.result is None and "3X" in calc.message.value and not calc.errors
+
+
+def test_a_link_seed_is_mixed_with_the_server_secret_and_an_explicit_seed_is_exact(
+        monkeypatch):
+    """A class link deals the same cards for everyone on one server, but the seed in it is
+    not the engine's seed; GameTable(seed=...) stays exactly reproducible."""
+    from crazylab.widgets.table import link_seed
+
+    monkeypatch.setenv("CRAZYLAB_SECRET", "teacher-one")
+    a = GameTable.from_query("seed=5&opponents=2&delay=0")
+    b = GameTable.from_query("seed=5&opponents=2&delay=0")
+    assert a.game.hands == b.game.hands  # the same link, the same deal
+    assert link_seed("5") != 5 and link_seed("5") == link_seed("5", "teacher-one")
+    assert link_seed("5", "teacher-two") != link_seed("5", "teacher-one")
+    plain = GameTable("crazy-eights-classic", opponents=2, seed=5, delay=0)
+    assert a.game.hands != plain.game.hands  # the link does not give the engine's seed away
+    again = GameTable("crazy-eights-classic", opponents=2, seed=5, delay=0)
+    assert plain.game.hands == again.game.hands
+    assert link_seed("5", "") == 5 and link_seed("five", "x") == "five"

@@ -7,19 +7,37 @@
 
 >>> from crazylab.widgets import GameTable
 >>> GameTable("crazy-eights-quick", opponents=2, seed=4)  # doctest: +SKIP
+
+Each name is imported when first used, so a page that shows only the game table (a Voilà
+kernel per visitor) does not import the other widgets.
 """
 
-from ._common import query_params
-from .explainer import StepExplainer
-from .explorer import LegalMoveExplorer, legal_table, position
-from .picker import CardPicker
-from .players import bot_levels, random_bot
-from .reasons import Verdict, verdicts
-from .scoring import ScoreCalculator, Scored, score_hands
-from .table import GameTable
+from __future__ import annotations
 
-__all__ = [
-    "CardPicker", "GameTable", "LegalMoveExplorer", "ScoreCalculator", "Scored",
-    "StepExplainer", "Verdict", "bot_levels", "legal_table", "position", "query_params",
-    "random_bot", "score_hands", "verdicts",
-]
+import importlib
+from typing import Any
+
+_WHERE = {
+    "query_params": "._common",
+    "StepExplainer": ".explainer",
+    "LegalMoveExplorer": ".explorer", "legal_table": ".explorer", "position": ".explorer",
+    "CardPicker": ".picker",
+    "bot_levels": ".players", "random_bot": ".players",
+    "Verdict": ".reasons", "verdicts": ".reasons",
+    "ScoreCalculator": ".scoring", "Scored": ".scoring", "score_hands": ".scoring",
+    "GameTable": ".table",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

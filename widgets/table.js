@@ -1,6 +1,9 @@
 // The crazylab game table (anywidget front end).
-// Python sends one trait, `view`, holding only what the human seat may see; this file draws it
-// and sends the human's actions back as messages. No game logic lives here.
+// Python sends what the human seat may see: once whole (`snapshot`), then one message per human
+// action with what changed after each move ("steps", shown `delay` s apart). Card faces come
+// once each and are drawn from `faces`. The browser itself opens and closes the choosers (every
+// legal card carries its options), the hint and the four-colour deck, and says why an illegal
+// card cannot be played (the reasons come with the hand). No game logic lives here.
 
 const esc = (s) =>
   String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -9,7 +12,9 @@ function option(value, label, selected, title = "") {
   return `<option value="${esc(value)}"${selected ? " selected" : ""}${title ? ` title="${esc(title)}"` : ""}>${esc(label)}</option>`;
 }
 
-function settingsHtml(v, model) {
+const MAX_LOG = 80;
+
+function settingsHtml(v, model, four) {
   const s = v.settings || {};
   const presets = (s.presets || []).map((p) => option(p.name, p.name, p.name === model.get("preset"), p.description)).join("");
   const opps = (s.opponents || []).map((n) => option(n, `${n}`, n === model.get("opponents"))).join("");
@@ -18,14 +23,14 @@ function settingsHtml(v, model) {
     <label>Rules <select data-setting="preset" aria-label="Rule set">${presets}</select></label>
     <label>Opponents <select data-setting="opponents" aria-label="Number of computer opponents">${opps}</select></label>
     <label>Bots <select data-setting="level" aria-label="Computer opponent level">${levels}</select></label>
-    <label class="cl-check"><input type="checkbox" data-setting="four_colour"${model.get("four_colour") ? " checked" : ""}> Four-colour deck</label>`;
+    <label class="cl-check"><input type="checkbox" data-setting="four_colour"${four ? " checked" : ""}> Four-colour deck</label>`;
 }
 
-function opponentsHtml(v) {
+function opponentsHtml(v, faces) {
   return v.opponents
     .map((o) => {
-      const fan = Array.from({ length: Math.min(o.count, 10) }, () => `<span class="cl-back">${v.back_svg}</span>`).join("");
-      const turn = o.to_play ? `<span class="cl-turn">${v.bot ? "thinking…" : "to play"}</span>` : "";
+      const fan = Array.from({ length: Math.min(o.count, 10) }, () => `<span class="cl-back">${faces.back || ""}</span>`).join("");
+      const turn = o.to_play ? `<span class="cl-turn">to play</span>` : "";
       const dealer = o.dealer ? ` <span class="cl-dealer" title="dealer">D</span>` : "";
       const hit = o.hit ? `<div class="cl-hit">${esc(o.hit)}</div>` : "";
       return `<div class="cl-opp${o.to_play ? " cl-active" : ""}${o.hit ? " cl-is-hit" : ""}" role="group" aria-label="${esc(o.name)}: ${o.count} card${o.count === 1 ? "" : "s"}${o.to_play ? ", to play" : ""}${o.hit ? ", " + esc(o.hit) : ""}">
@@ -36,25 +41,25 @@ function opponentsHtml(v) {
     .join("");
 }
 
-function centreHtml(v) {
+function centreHtml(v, faces) {
   const st = v.stock;
   const stockLabel = `Stock: ${st.count} card${st.count === 1 ? "" : "s"}${st.can_draw ? ". Press to draw" : ""}`;
   const stock = `<button class="cl-stock${st.can_draw ? " cl-can" : ""}" data-action="move" data-move="draw"
       ${st.can_draw ? "" : "disabled"} aria-label="${esc(stockLabel)}" title="${esc(stockLabel)}">
-      <span aria-hidden="true">${st.count ? st.svg : "<span class='cl-empty-stock'>empty</span>"}</span>
+      <span aria-hidden="true">${st.count ? faces.back || "" : "<span class='cl-empty-stock'>empty</span>"}</span>
       <span class="cl-caption">Stock · ${st.count}${st.reshuffles ? ` · reshuffled ${st.reshuffles}×` : ""}</span></button>`;
   const piles = v.piles
     .map(
       (p) => `<div class="cl-pile${p.called ? " cl-called" : ""}" role="group" aria-label="${esc(p.label)}: top card ${esc(p.name)}, ${esc(p.in_force)}">
         <div class="cl-caption">${esc(p.label)} · ${p.count}</div>
-        <div class="cl-top" aria-hidden="true">${p.svg}</div>
+        <div class="cl-top" data-suit="${esc(p.suit)}" aria-hidden="true">${faces[p.top] || esc(p.display)}</div>
         <div class="cl-force">${esc(p.in_force)}</div></div>`,
     )
     .join("");
   return stock + piles;
 }
 
-function chooserHtml(ch) {
+function chooserHtml(ch, forced) {
   if (!ch) return "";
   const opts = ch.options
     .map((o, i) => `<button class="cl-opt" data-action="choose" data-index="${o.index}" data-focus="opt-${i}" aria-label="${esc(o.aria)}">${i < 9 ? `<kbd>${i + 1}</kbd> ` : ""}${esc(o.label)}</button>`)
@@ -62,14 +67,13 @@ function chooserHtml(ch) {
   return `<div class="cl-chooser" role="group" aria-label="${esc(ch.title)}">
       <div class="cl-chooser-title">${esc(ch.title)}</div>
       <div class="cl-opts cl-opts-${ch.options.length > 6 ? "many" : "few"}">${opts}</div>
-      ${ch.forced ? "" : `<button class="cl-cancel" data-action="cancel" data-focus="cancel">Cancel <kbd>Esc</kbd></button>`}</div>`;
+      ${forced ? "" : `<button class="cl-cancel" data-action="cancel" data-focus="cancel">Cancel <kbd>Esc</kbd></button>`}</div>`;
 }
 
-function actionsHtml(v, model) {
+function actionsHtml(v, hintOn) {
   const acts = v.actions
     .map((a) => `<button class="cl-btn cl-primary" data-action="move" data-move="${esc(a.move)}" data-focus="act-${esc(a.move)}" aria-keyshortcuts="${a.key}">${esc(a.label)} <kbd>${a.key.toUpperCase()}</kbd></button>`)
     .join("");
-  const hintOn = model.get("show_hint");
   const newLabel = v.scores.match_over ? "New match" : "New hand";
   return `${acts}
     <button class="cl-btn" data-action="hint" data-focus="hint" aria-pressed="${hintOn}" aria-keyshortcuts="h"${v.your_turn ? "" : " disabled"}>Hint <kbd>H</kbd></button>
@@ -77,20 +81,20 @@ function actionsHtml(v, model) {
     <button class="cl-btn cl-quiet" data-action="new_match" data-focus="new_match">Restart match</button>`;
 }
 
-function handHtml(v) {
+function handHtml(v, faces) {
   if (!v.hand.length) return `<div class="cl-empty">No cards left.</div>`;
   return v.hand
     .map((c, i) => {
       const state = v.your_turn ? (c.legal ? "playable" : "not playable") : "";
       const aria = `${c.label}${state ? ", " + state : ""}`;
       return `<button class="cl-card${c.legal ? " cl-legal" : ""}${v.your_turn ? "" : " cl-waiting"}" data-action="card" data-card="${esc(c.card)}"
-          data-focus="card-${esc(c.card)}" data-pos="${i}" aria-label="${esc(aria)}" title="${esc(c.why || c.display)}">${c.svg}</button>`;
+          data-suit="${esc(c.suit)}" data-focus="card-${esc(c.card)}" data-pos="${i}" aria-label="${esc(aria)}" title="${esc(c.why || c.display)}">${faces[c.card] || esc(c.display)}</button>`;
     })
     .join("");
 }
 
-function hintHtml(v, model) {
-  if (!model.get("show_hint") || !v.hint || !v.hint.legal) return "";
+function hintHtml(v, hintOn) {
+  if (!hintOn || !v.hint || !v.hint.legal) return "";
   const li = (h, ok) =>
     `<li class="${ok ? "cl-ok" : "cl-no"}"><b>${esc(h.card)}</b> ${ok ? "✔" : "✘"} ${esc(h.why)}${ok && h.moves.length > 1 ? ` <span class="cl-moves">(${esc(h.moves.join(", "))})</span>` : ""}</li>`;
   const legal = v.hint.legal.map((h) => li(h, true)).join("");
@@ -110,11 +114,11 @@ function scoresHtml(v) {
   if (!sc.kept) return `<p class="cl-noscore">This rule set keeps no score: the first player out wins the round. Rounds played: ${sc.hands_played}.</p>`;
   const target = sc.target ? `first to ${sc.target}` : "running total";
   return `<table class="cl-scores" aria-label="Scores"><caption>Scores (${target}; hands played: ${sc.hands_played})</caption>
-      <thead><tr><th></th>${sc.hand ? "<th>hand</th>" : ""}<th>match</th></tr></thead><tbody>${rows}</tbody></table>`;
+      <thead><tr><th scope="col">player</th>${sc.hand ? '<th scope="col">hand</th>' : ""}<th scope="col">match</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function logHtml(v) {
-  return `<ol class="cl-log-list">${v.log.map((l) => `<li>${esc(l)}</li>`).join("")}</ol>`;
+function logItems(lines) {
+  return lines.map((l) => `<li>${esc(l)}</li>`).join("");
 }
 
 function errorHtml(text, jsErrors) {
@@ -137,20 +141,20 @@ function render({ model, el }) {
   root.innerHTML = `
     <div class="cl-bar"><div class="cl-title"></div><div class="cl-settings"></div></div>
     <div class="cl-main">
-      <div class="cl-board">
+      <div class="cl-board" role="region" aria-label="Card table">
         <div class="cl-opponents"></div>
         <div class="cl-centre"></div>
-        <div class="cl-status" role="status" aria-live="polite"></div>
-        <ul class="cl-pending" aria-label="Pending penalties"></ul>
+        <div class="cl-status" role="status" aria-live="polite" aria-atomic="true"></div>
+        <ul class="cl-pending" aria-label="Hits to resolve"></ul>
         <div class="cl-chooser-slot"></div>
         <div class="cl-actions"></div>
         <div class="cl-hand-label"></div>
         <div class="cl-hand" role="group" aria-label="Your hand"></div>
         <div class="cl-hint-slot"></div>
       </div>
-      <aside class="cl-side">
+      <aside class="cl-side" aria-label="Scores and moves">
         <div class="cl-score-slot"></div>
-        <div class="cl-log" role="log" aria-label="Move log" tabindex="0"></div>
+        <div class="cl-log" role="log" aria-label="Move log" tabindex="0"><ol class="cl-log-list"></ol></div>
       </aside>
     </div>
     <div class="cl-errors" role="alert"></div>`;
@@ -164,18 +168,78 @@ function render({ model, el }) {
     return true;
   };
   const jsErrors = [];
-  let botTimer = null;
-  let botToken = null;
+  const v = {};
+  const faces = {};
+  const queue = [];
+  let stepTimer = null;
+  let stepDelay = 0;
+  let hintOn = !!model.get("show_hint");
+  let four = !!model.get("four_colour");
+  let chooser = null; // {node, forced}: the open chooser, walked here without the kernel
+  let note = null; // {text, kind}: a message of the browser's own (why a card cannot be played)
+  let focusPos = null; // where in the hand the keyboard should come back to
+  let botAsked = null;
 
   const reportJs = (err) => {
     console.error("crazylab table:", err);
     jsErrors.push(`Browser: ${err && err.message ? err.message : err}\n\n${(err && err.stack) || ""}`);
     drawErrors();
   };
+  let awaiting = false; // an action is on its way to the kernel: not the human's turn to act
   const send = (msg) => {
+    awaiting = true;
     root.classList.add("cl-busy");
+    root.dataset.yourTurn = "false";
     model.send(msg);
   };
+  const say = (text, kind) => {
+    note = { text, kind };
+    draw();
+  };
+
+  function apply(patch) {
+    const { faces: newFaces, log_add: added, ...rest } = patch;
+    if (newFaces) Object.assign(faces, newFaces);
+    const handBefore = v.hand_id;
+    Object.assign(v, rest);
+    const list = $(".cl-log-list");
+    if (rest.log) {
+      list.innerHTML = logItems(rest.log); // a new hand: the log starts again
+    } else if (added && added.length) {
+      list.insertAdjacentHTML("beforeend", logItems(added)); // the log appends
+      while (list.children.length > MAX_LOG) list.firstElementChild.remove();
+    }
+    if (rest.log || (added && added.length)) $(".cl-log").scrollTop = $(".cl-log").scrollHeight;
+    if ("seq" in rest) note = null;
+    if ("four_colour" in rest) four = !!rest.four_colour;
+    if (handBefore !== v.hand_id || !v.your_turn) chooser = null;
+  }
+
+  function pump() {
+    if (stepTimer) return;
+    const next = queue.shift();
+    if (!next) return;
+    apply(next);
+    draw();
+    if (queue.length) {
+      stepTimer = setTimeout(() => {
+        stepTimer = null;
+        pump();
+      }, stepDelay * 1000);
+    }
+  }
+
+  function onMessage(msg) {
+    try {
+      if (!msg || msg.type !== "steps") return;
+      awaiting = false;
+      stepDelay = Number(msg.delay) || 0;
+      queue.push(...msg.steps);
+      pump();
+    } catch (err) {
+      reportJs(err);
+    }
+  }
 
   function drawErrors() {
     const box = $(".cl-errors");
@@ -185,71 +249,107 @@ function render({ model, el }) {
 
   function draw() {
     try {
-      const v = model.get("view");
-      if (!v || !v.hand) return;
+      if (!v.hand) return;
       const active = root.contains(document.activeElement) ? document.activeElement : null;
       const focusKey = active && active.dataset ? active.dataset.focus : null;
-      const focusPos = active && active.dataset ? active.dataset.pos : null;
+      if (active && active.dataset && active.dataset.pos !== undefined) focusPos = Number(active.dataset.pos);
+      if (!chooser && v.forced) chooser = { node: v.forced, forced: true };
 
       root.dataset.seq = v.seq;
       root.dataset.over = v.over;
-      root.dataset.yourTurn = v.your_turn;
-      root.classList.remove("cl-busy");
-      root.classList.toggle("cl-four", !!model.get("four_colour"));
-      setHtml(".cl-title", `<b>${esc(v.rules)}</b> <span class="cl-desc">${esc(v.description)}</span>`);
-      setHtml(".cl-settings", settingsHtml(v, model));
-      setHtml(".cl-opponents", opponentsHtml(v));
-      setHtml(".cl-centre", centreHtml(v));
+      root.dataset.yourTurn = v.your_turn && !queue.length && !awaiting;
+      root.dataset.chooser = chooser ? chooser.node.kind : "";
+      if (!queue.length && !awaiting) root.classList.remove("cl-busy");
+      root.classList.toggle("cl-four", four);
+      setHtml(".cl-title", `<h2 class="cl-name">${esc(v.rules)}</h2> <span class="cl-desc">${esc(v.description)}</span>`);
+      setHtml(".cl-settings", settingsHtml(v, model, four));
+      setHtml(".cl-opponents", opponentsHtml(v, faces));
+      setHtml(".cl-centre", centreHtml(v, faces));
       const status = $(".cl-status");
-      status.textContent = v.message;
-      status.className = `cl-status cl-${v.message_kind}`;
-      $(".cl-pending").innerHTML = (v.pending || [])
+      const text = note ? note.text : v.message;
+      if (status.textContent !== text) status.textContent = text;
+      status.className = `cl-status cl-${note ? note.kind : v.message_kind}`;
+      setHtml(".cl-pending", (v.pending || [])
         .map((p) => `<li class="${p.now ? "cl-now" : ""}${p.you ? " cl-you" : ""}">${esc(p.text)}</li>`)
-        .join("");
+        .join(""));
       $(".cl-pending").style.display = v.pending && v.pending.length ? "" : "none";
-      setHtml(".cl-chooser-slot", chooserHtml(v.chooser));
-      setHtml(".cl-actions", actionsHtml(v, model));
+      setHtml(".cl-chooser-slot", chooserHtml(chooser && chooser.node, chooser && chooser.forced));
+      setHtml(".cl-actions", actionsHtml(v, hintOn));
       $(".cl-hand-label").textContent = `Your hand · ${v.hand_size} card${v.hand_size === 1 ? "" : "s"}${v.your_turn ? " — your turn" : ""}`;
-      setHtml(".cl-hand", handHtml(v));
-      setHtml(".cl-hint-slot", hintHtml(v, model));
+      setHtml(".cl-hand", handHtml(v, faces));
+      setHtml(".cl-hint-slot", hintHtml(v, hintOn));
       setHtml(".cl-score-slot", scoresHtml(v));
-      if (setHtml(".cl-log", logHtml(v))) $(".cl-log").scrollTop = $(".cl-log").scrollHeight;
       drawErrors();
 
-      // keep the keyboard where it was
+      // keep the keyboard in the hand: on the chooser when one is open, else where it was, else
+      // on the card at the same place (the card played is gone)
       let target = null;
-      if (v.chooser) target = root.querySelector('[data-focus="opt-0"]');
-      else if (focusKey) target = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-      if (!target && focusPos !== null && focusPos !== undefined) {
+      if (chooser) target = root.querySelector('[data-focus="opt-0"]');
+      else if (focusKey && !focusKey.startsWith("opt-")) target = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      if (!target && focusPos !== null && (active || !root.contains(document.activeElement))) {
         const cards = root.querySelectorAll(".cl-card");
-        if (cards.length) target = cards[Math.min(Number(focusPos), cards.length - 1)];
+        if (cards.length) target = cards[Math.min(focusPos, cards.length - 1)];
+        else target = root.querySelector(".cl-actions .cl-primary");
       }
-      if (target && target !== document.activeElement && (active || v.chooser)) target.focus();
-      else if (active && !root.contains(document.activeElement)) root.focus();
+      const lost = !document.activeElement || document.activeElement === document.body || document.activeElement === root;
+      if (target && target !== document.activeElement && (active || chooser || (lost && focusPos !== null))) target.focus();
 
-      // computer opponents move after a visible pause
-      if (v.bot && v.bot.token !== botToken) {
-        botToken = v.bot.token;
-        clearTimeout(botTimer);
-        const token = v.bot.token;
-        botTimer = setTimeout(() => send({ action: "bot", token }), Math.max(0, model.get("delay") * 1000));
+      // a computer opponent is to move first (a new match): ask for its moves once
+      if (v.bot && !queue.length && v.bot.token !== botAsked) {
+        botAsked = v.bot.token;
+        send({ action: "bots" });
       }
     } catch (err) {
       reportJs(err);
     }
   }
 
+  function clickCard(node) {
+    focusPos = Number(node.dataset.pos);
+    const c = v.hand.find((h) => h.card === node.dataset.card);
+    if (!c) return;
+    if (v.over) return say("The hand is over: press New hand to deal again.", "warn");
+    if (!v.your_turn || queue.length || awaiting) return say(`Wait: it is ${v.names[v.to_play]}'s turn.`, "warn");
+    if (!c.legal) return say(c.why || `${c.display} cannot be played now.`, "warn");
+    const tree = v.choosers && v.choosers[c.card];
+    if (tree) {
+      chooser = { node: tree, forced: false };
+      note = null;
+      return draw();
+    }
+    chooser = null;
+    send({ action: "move", move: c.move });
+  }
+
+  function choose(index) {
+    const opt = chooser && chooser.node.options[index];
+    if (!opt) return;
+    if (opt.move) {
+      chooser = null;
+      send({ action: "move", move: opt.move });
+      draw(); // the chooser closes now; the keyboard goes back to the hand
+    } else {
+      chooser = { node: opt.next, forced: chooser.forced };
+      draw();
+    }
+  }
+
   function act(node) {
     const a = node.dataset.action;
-    if (a === "card") send({ action: "card", card: node.dataset.card });
-    else if (a === "move") send({ action: "move", move: node.dataset.move });
-    else if (a === "choose") send({ action: "choose", index: Number(node.dataset.index) });
-    else if (a === "hint") {
-      model.set("show_hint", !model.get("show_hint"));
-      model.save_changes();
+    if (a === "card") clickCard(node);
+    else if (a === "move") {
+      if (!v.your_turn || queue.length || awaiting) return say(`Wait: it is ${v.names[v.to_play]}'s turn.`, "warn");
+      send({ action: "move", move: node.dataset.move });
+    } else if (a === "choose") choose(Number(node.dataset.index));
+    else if (a === "cancel") {
+      chooser = null;
+      draw();
+    } else if (a === "hint") {
+      hintOn = !hintOn;
+      draw();
     } else if (a === "clear_error") {
       jsErrors.length = 0;
-      send({ action: "clear_error" });
+      model.send({ action: "clear_error" }); // no answer but the error trait
       drawErrors();
     } else send({ action: a });
   }
@@ -267,8 +367,12 @@ function render({ model, el }) {
     try {
       const key = ev.target.dataset.setting;
       if (!key) return;
-      const value = key === "four_colour" ? ev.target.checked : key === "opponents" ? Number(ev.target.value) : ev.target.value;
-      model.set(key, value);
+      if (key === "four_colour") {
+        four = ev.target.checked; // the browser's own: CSS recolours clubs and diamonds
+        draw();
+        return;
+      }
+      model.set(key, key === "opponents" ? Number(ev.target.value) : ev.target.value);
       model.save_changes();
     } catch (err) {
       reportJs(err);
@@ -278,27 +382,30 @@ function render({ model, el }) {
     try {
       const tag = (ev.target.tagName || "").toLowerCase();
       if (tag === "select" || tag === "input" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-      const v = model.get("view");
       if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
         const cards = [...root.querySelectorAll(".cl-card")];
         const i = cards.indexOf(document.activeElement);
         if (i >= 0) {
           const j = (i + (ev.key === "ArrowRight" ? 1 : -1) + cards.length) % cards.length;
           cards[j].focus();
+          focusPos = j;
           ev.preventDefault();
         }
         return;
       }
-      if (ev.key === "Escape" && v.chooser && !v.chooser.forced) return void send({ action: "cancel" });
-      if (v.chooser && /^[1-9]$/.test(ev.key)) {
-        const opt = root.querySelector(`.cl-opt[data-index="${Number(ev.key) - 1}"]`);
-        if (opt) return void act(opt);
+      if (ev.key === "Escape" && chooser && !chooser.forced) {
+        chooser = null;
+        draw();
+        return;
+      }
+      if (chooser && /^[1-9]$/.test(ev.key)) {
+        ev.preventDefault();
+        return choose(Number(ev.key) - 1);
       }
       const k = ev.key.toLowerCase();
-      const button = (sel) => root.querySelector(sel);
       const map = { d: '[data-move="draw"].cl-btn', p: '[data-move="pass"]', e: '[data-move="end"]', h: '[data-action="hint"]', n: '[data-action="new_hand"]' };
       if (map[k]) {
-        const b = button(map[k]);
+        const b = root.querySelector(map[k]);
         if (b && !b.disabled) {
           ev.preventDefault();
           act(b);
@@ -309,16 +416,18 @@ function render({ model, el }) {
     }
   });
 
-  const onView = () => draw();
   const onErr = () => drawErrors();
-  model.on("change:view", onView);
-  model.on("change:show_hint", onView);
+  model.on("msg:custom", onMessage);
   model.on("change:error", onErr);
-  draw();
+  const snap = model.get("snapshot") || {};
+  if (snap.view) {
+    apply({ ...snap.view, faces: snap.faces, log: snap.view.log });
+    draw();
+  }
+  model.send({ action: "sync", seq: snap.view ? snap.view.seq : null });
   return () => {
-    clearTimeout(botTimer);
-    model.off("change:view", onView);
-    model.off("change:show_hint", onView);
+    clearTimeout(stepTimer);
+    model.off("msg:custom", onMessage);
     model.off("change:error", onErr);
   };
 }

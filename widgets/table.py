@@ -1,16 +1,24 @@
 """The game table: play a hand or a match against 1-3 computer opponents under any rule set.
 
-Everything the browser shows is one synced trait, ``view``, built only from what the human
-seat may see (``game.observation(0)`` plus the engine's explanations of that seat's own
-cards). The browser sends actions (``card``, ``move``, ``choose``, ``bot`` …) as messages;
-the same actions are methods here, so the table can be driven and tested from Python.
+Everything the browser shows is built only from what the human seat may see
+(``game.observation(0)`` plus the engine's explanations of that seat's own cards): ``view``
+here, in Python. The browser gets it once (``snapshot``), then one message per human action
+holding what changed (``steps``: the human's move, then each computer move, which the browser
+shows ``delay`` seconds apart). Cards travel as codes; each face's SVG is sent once and drawn
+from the browser's cache. The browser itself opens and closes the choosers (a call, a pile, a
+stack: every legal card carries its options), the hint and the four-colour deck, and says why
+an illegal card cannot be played. The same actions are methods here, so the table can be
+driven and tested from Python (there, bots wait for :meth:`bot_step` unless ``delay=0``).
 
-Opponents move one at a time: the browser asks for the next bot move after ``delay``
-seconds (so nothing blocks the kernel); with ``delay=0`` the bots move at once.
+A page's ``?seed=`` is mixed with the server's secret (``CRAZYLAB_SECRET``) so a class link
+deals the same cards for everyone on that server but does not reveal them; ``seed=`` given to
+the constructor is used as it is.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -20,7 +28,7 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from crazylab.engine.cards import Card, CardError
+from crazylab.engine.cards import SUITS, Card, CardError
 from crazylab.engine.game import Game, IllegalMove
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move
 from crazylab.engine.observe import Observation
@@ -43,12 +51,14 @@ from .reasons import card_moves, legal_reason
 HERE = Path(__file__).parent
 HUMAN = 0
 MAX_LOG = 80
+SECRET_ENV = "CRAZYLAB_SECRET"
+FOUR_COLOURS = {"C": "#1a7f37", "D": "#1f5fbf"}  # the browser recolours these suits
 
 ACTION_LABELS = {DRAW: "Draw", PASS: "Pass", END: "End turn"}
 ACTION_KEYS = {DRAW: "d", PASS: "p", END: "e"}
 #: button labels for phases added by rule sets (Crazy Breens); other phases use ACTION_LABELS
 PHASE_LABELS = {
-    ("penalty", DRAW): "Draw a penalty card",
+    ("penalty", DRAW): "Take the penalty",
     ("penalty", PASS): "Lose the turn",
     ("drop", END): "Drop nothing",
 }
@@ -79,7 +89,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     _esm = HERE / "table.js"
     _css = HERE / "table.css"
 
-    view = t.Dict().tag(sync=True)
+    view = t.Dict()  # what the browser shows (Python side; sent as ``snapshot`` + steps)
+    snapshot = t.Dict().tag(sync=True)  # the first view and its card faces
     error = t.Unicode("").tag(sync=True)
     delay = t.Float(0.7).tag(sync=True)
     four_colour = t.Bool(False).tag(sync=True)
@@ -110,11 +121,19 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self._pending_card: Card | None = None
         self._token = 0
         self._seq = 0
+        self._hand_id = 0
+        self._steps: list[dict[str, Any]] | None = None  # views collected for one message
+        self._sent: dict[str, Any] = {}  # the view the browser has
+        self._faces_sent: set[str] = set()
+        self._live = False  # the snapshot is taken: later changes go out as messages
         self.match: Match
         self.on_msg(self._on_message)
         self._clamp_opponents()
         self._ready = True
         self.new_match()
+        self.snapshot = {"view": self.view, "faces": self._faces(self.view, everything=True)}
+        self._sent = self.view
+        self._live = True
 
     @classmethod
     def from_query(cls, query: str | None = None, **defaults: Any) -> GameTable:
@@ -124,9 +143,11 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         kwargs: dict[str, Any] = dict(defaults)
         if "rules" in q:
             kwargs["rules"] = q["rules"]
-        for key, conv in (("opponents", int), ("seed", int), ("delay", float)):
+        for key, conv in (("opponents", int), ("delay", float)):
             if key in q:
                 kwargs[key] = _number(conv, q[key])
+        if "seed" in q:
+            kwargs["seed"] = link_seed(q["seed"])
         if "level" in q:
             kwargs["bot"] = q["level"]
         if q.get("four", "") not in ("", "0", "false"):
@@ -184,23 +205,45 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: Any = None) -> None:
         action = content.get("action")
         if action == "card":
-            self.click_card(content["card"])
+            self._answer(lambda: self.click_card(content["card"]))
         elif action == "move":
-            self.play(content["move"])
+            self._answer(lambda: self.play(content["move"]))
         elif action == "choose":
-            self.choose(int(content["index"]))
+            self._answer(lambda: self.choose(int(content["index"])))
         elif action == "cancel":
-            self.cancel()
-        elif action == "bot":
-            self.bot_step(content.get("token"))
+            self._answer(self.cancel)
+        elif action in ("bot", "bots"):  # a computer opponent is to move first
+            self._answer(lambda: None)
         elif action == "new_hand":
-            self.new_hand()
+            self._answer(self.new_hand)
         elif action == "new_match":
-            self.new_match()
+            self._answer(self.new_match)
+        elif action == "sync":  # a view drawn from an old snapshot asks for the present
+            if content.get("seq") != self.view.get("seq"):
+                self._faces_sent.clear()
+                self._sent = {}
+                self._send_steps([self.view])
         elif action == "clear_error":
             self.error = ""
         else:
             raise ValueError(f"unknown action {action!r} from the browser")
+
+    def _answer(self, action: Callable[[], Any]) -> None:
+        """Do a browser's action, play every computer move that follows, and answer with one
+        message: the views after each move (the browser shows them ``delay`` s apart)."""
+        self._steps = []
+        try:
+            action()
+            while self.bot_pending:
+                seat, before = self.game.to_play, len(self._log_lines())
+                self._one_bot_move()
+                self._say(" ".join(self._log_lines()[before:]) or f"{self.names[seat]} moved.",
+                          "info")
+                self._after_move(from_bot=True, run=False)
+        finally:
+            steps, self._steps = self._steps, None
+            if steps:
+                self._send_steps(steps)
 
     @guarded
     def click_card(self, card: str | Card) -> bool:
@@ -271,12 +314,25 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             return self._refuse("The hand is over: press New hand to deal again.")
         if not self.your_turn:
             return self._refuse(self._wait_text())
+        penalty = self.game.phase == "penalty"
         try:
             self.game.push(move, seat=HUMAN)
         except IllegalMove as e:
             return self._refuse(str(e))
+        if penalty and self.game.moves[-1].kind == DRAW:
+            self._draw_whole_penalty()
         self._after_move()
         return True
+
+    def _draw_whole_penalty(self) -> None:
+        """One press takes the whole penalty: drawing goes on while drawing is all the human
+        may do, and stops when a card drawn lets them counter now (BR-26)."""
+        g = self.game
+        while not g.over and g.phase == "penalty" and g.to_play == HUMAN:
+            legal = g.legal_moves()
+            if [m.kind for m in legal] != [DRAW]:
+                break
+            g.push(legal[0], seat=HUMAN)
 
     def press(self, action: str) -> bool:
         """Press the Draw, Pass or End button (only shown when legal)."""
@@ -351,6 +407,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     # -- internals ----------------------------------------------------------------------------
 
     def _start_hand(self) -> None:
+        self._hand_id += 1
         self._pending, self._pending_card = [], None
         self._say(f"New hand of {self._rules.name}. Dealer: {self.names[self.game.dealer]}.",
                   "info")
@@ -379,7 +436,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         if self.game.over:
             self.match.record()
             self._say(self._result_text(), "result")
-        elif not from_bot or self.your_turn:
+        elif not from_bot or (self.your_turn and self._message_kind != "info"):
             self._say("", "info")
         self._token += 1
         self._refresh()
@@ -395,12 +452,15 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     def _wait_text(self) -> str:
         return f"Wait: it is {self.names[self.game.to_play]}'s turn."
 
-    def _chooser_step(self) -> tuple[str, Callable[[Move], Any], list[Any]] | None:
-        if not self._pending:
+    def _chooser_step(self, moves: Sequence[Move] | None = None
+                      ) -> tuple[str, Callable[[Move], Any], list[Any]] | None:
+        """The chooser's next question for ``moves`` (the open chooser's by default)."""
+        moves = self._pending if moves is None else moves
+        if not moves:
             return None
         for name, key in DIMENSIONS:
             values: list[Any] = []
-            for m in self._pending:
+            for m in moves:
                 if key(m) not in values:
                     values.append(key(m))
             if len(values) > 1:
@@ -472,11 +532,13 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             self.opponents = min(max(self.opponents, lo), hi)
             self._ready = True
 
-    @t.observe("level", "four_colour", "show_hint", "delay")
+    @t.observe("delay", "four_colour")
     def _on_display(self, change: dict[str, Any]) -> None:
+        """With no delay left, pending bots move now; a deck set from Python is redrawn. (The
+        browser toggles the hint and the four-colour deck itself, without the kernel.)"""
         if not self._ready:
             return
-        if change["name"] == "delay":  # with no delay left, pending bots move now
+        if change["name"] == "delay":
             guarded(GameTable._after_move)(self, from_bot=True)
         else:
             guarded(GameTable._refresh)(self)
@@ -485,6 +547,59 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self._open_forced_chooser()
         self._seq += 1
         self.view = self._build_view()
+        if self._steps is not None:
+            self._steps.append(self.view)
+        elif self._live:
+            self._send_steps([self.view])
+
+    # -- what goes to the browser -------------------------------------------------------------
+
+    def _send_steps(self, views: list[dict[str, Any]]) -> None:
+        """One message: each view as the changes from the one before (the first from what the
+        browser has), with the faces of cards it has not seen yet."""
+        steps, before = [], self._sent
+        for view in views:
+            steps.append(self._patch(before, view))
+            before = view
+        self._sent = before
+        self.send({"type": "steps", "steps": steps, "delay": max(0.0, float(self.delay))})
+
+    def _patch(self, old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+        changes = {k: v for k, v in new.items() if k != "log" and old.get(k) != v}
+        changes["seq"] = new["seq"]
+        same_hand = old.get("hand_id") == new["hand_id"]
+        added = new["log_total"] - old.get("log_total", 0)
+        if same_hand and 0 <= added <= len(new["log"]):
+            if added:
+                changes["log_add"] = new["log"][len(new["log"]) - added:]
+        else:
+            changes["log"] = new["log"]
+        faces = self._faces(new)
+        if faces:
+            changes["faces"] = faces
+        return changes
+
+    def _faces(self, view: dict[str, Any], everything: bool = False) -> dict[str, str]:
+        """SVGs of the faces in ``view`` that the browser has not been sent (four-colour is a
+        CSS recolouring, so one face per card)."""
+        codes = [c["card"] for c in view["hand"]] + [p["top"] for p in view["piles"]]
+        if everything:
+            self._faces_sent.clear()
+        out = {}
+        if "back" not in self._faces_sent:
+            out["back"] = card_svg(None, 64, face_down=True)
+            self._faces_sent.add("back")
+        for code in codes:
+            if code not in self._faces_sent:
+                out[code] = card_svg(Card.parse(code), 64)
+                self._faces_sent.add(code)
+        return out
+
+    def _log_lines(self) -> list[str]:
+        """The move log of this hand, one sentence per event, from seat 0's point of view."""
+        names = self.names
+        return [_log_line(e.describe(viewer=HUMAN, names=names), names)
+                for e in self.game.observation(HUMAN).events if e.kind != "turn"]
 
     # -- the view: what seat 0 may see ------------------------------------------------------
 
@@ -509,8 +624,9 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             else:
                 why = ""
             entry = {"card": str(c), "display": c.display, "label": c.name,
+                     "suit": _suit(c),
                      "legal": bool(moves), "why": why,
-                     "svg": card_svg(c, 64, four_colour=four)}
+                     "move": str(moves[0]) if len(moves) == 1 else None}
             hand.append(entry)
             if mine:
                 (hint_legal if moves else hint_other).append(
@@ -523,7 +639,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                 "index": p,
                 "label": f"Pile {p}" if r.piles > 1 else "Discard pile",
                 "top": str(top), "display": top.display, "name": top.name,
-                "svg": card_svg(top, 80, four_colour=four),
+                "suit": _suit(top),
                 "count": len(pile),
                 "in_force": call_in_force(r, obs, p),
                 "called": obs.calls[p] is not None,
@@ -539,7 +655,10 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         message = self._message or (self._turn_text(obs) if mine else
                                     (f"{names[obs.to_play]} is thinking…"
                                      if not obs.over else ""))
+        if mine and self._message and self._message_kind == "info" and not self._pending:
+            message = f"{self._message} {self._turn_text(obs)}"  # the last bot move, then yours
         kind = self._message_kind if self._message else "info"
+        log = self._log_lines()
         m = self.match
         return {
             "seq": self._seq,
@@ -556,17 +675,20 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             "hand_size": len(obs.hand),
             "piles": piles,
             "stock": {"count": obs.stock_size, "can_draw": mine and any(
-                x.kind == DRAW for x in obs.legal), "reshuffles": obs.reshuffles,
-                "svg": card_svg(None, 64, face_down=True)},
+                x.kind == DRAW for x in obs.legal), "reshuffles": obs.reshuffles},
             "opponents": opponents,
-            "back_svg": card_svg(None, 30, face_down=True),
+            "four_colour": four,
             "actions": actions if mine else [],
             "chooser": self._chooser_view(),
+            "choosers": {str(c): self._tree(ms, c) for c, ms in legal_by_card.items()
+                         if len(ms) > 1} if mine else {},
+            "forced": self._forced_tree() if mine else None,
             "pending": pending,
             "message": message,
             "message_kind": kind,
-            "log": [_log_line(e.describe(viewer=HUMAN, names=names), names)
-                    for e in obs.events[-2 * MAX_LOG:] if e.kind != "turn"][-MAX_LOG:],
+            "log": log[-MAX_LOG:],
+            "log_total": len(log),
+            "hand_id": self._hand_id,
             "hint": {"legal": hint_legal, "other": hint_other} if mine else {},
             "scores": {
                 "kept": r.scoring != "none",
@@ -607,18 +729,43 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         if loose:
             self._pending, self._pending_card = loose, loose[0].cards[0]
 
-    def _chooser_view(self) -> dict[str, Any] | None:
-        step = self._chooser_step()
-        if step is None or self._pending_card is None:
+    def _tree(self, moves: Sequence[Move], c: Card) -> dict[str, Any] | None:
+        """The chooser for a card with several moves, as a tree the browser walks itself:
+        each option holds the move it makes, or the next question."""
+        node = self._chooser_view(moves, c)
+        if node is None:
+            return None
+        step = self._chooser_step(moves)
+        assert step is not None
+        _name, key, values = step
+        for opt, value in zip(node["options"], values, strict=True):
+            sub = [m for m in moves if key(m) == value]
+            opt["move"] = str(sub[0]) if len(sub) == 1 else None
+            opt["next"] = self._tree(sub, c) if len(sub) > 1 else None
+        return node
+
+    def _forced_tree(self) -> dict[str, Any] | None:
+        """The chooser that opens by itself: a wild card turned up for the human to call."""
+        hand = set(self.game.hands[HUMAN])
+        loose = [m for m in self.game.legal_moves() if m.kind == PLAY and m.cards[0] not in hand]
+        return self._tree(loose, loose[0].cards[0]) if loose else None
+
+    def _chooser_view(self, moves: Sequence[Move] | None = None,
+                      card: Card | None = None) -> dict[str, Any] | None:
+        step = self._chooser_step(moves)
+        c = self._pending_card if card is None else card
+        if step is None or c is None:
             return None
         name, _key, values = step
-        c = self._pending_card
         r, g = self._rules, self.game
         options = []
         for i, v in enumerate(values):
             if name == "stack":
                 label, aria = " + ".join(x.display for x in v), "play " + ", then ".join(
                     x.name for x in v)
+                if len(v) > 1:  # the last card played ends on top and sets what follows
+                    label += f" ({v[-1].display} on top)"
+                    aria += f"; {v[-1].name} ends on top"
             elif name == "pile":
                 top = g.piles[v][-1]
                 label, aria = f"Pile {v} ({top.display})", f"pile {v}, top card {top.name}"
@@ -628,13 +775,14 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             options.append({"index": i, "label": label, "aria": aria, "value": str(v)})
         what = {"suit": "suit", "letter": "letter", "pitch": "pitch"}[r.call_kind]
         title = {
-            "stack": f"Play {c.display} alone or stack more {c.display[:-1] or c.display}s?",
+            "stack": (f"Play {c.display} alone or stack more {c.display[:-1] or c.display}s? "
+                      "The last card you stack ends on top."),
             "pile": f"On which pile do you play {c.display}?",
             "call": f"{c.display} is wild: call a {what}.",
         }[name]
         forced = c not in self.game.hands[HUMAN]
-        return {"card": str(c), "kind": name, "title": title, "options": options,
-                "forced": forced}
+        return {"card": str(c), "display": c.display, "kind": name, "title": title,
+                "options": options, "forced": forced}
 
 
 def _pending_view(obs: Observation, names: list[str]) -> tuple[list[dict[str, Any]],
@@ -683,6 +831,28 @@ def _pending_view(obs: Observation, names: list[str]) -> tuple[list[dict[str, An
     return lines, badges
 
 
+def link_seed(text: str, secret: str | None = None) -> int | str:
+    """The seed a page's ``?seed=`` stands for on this server: the link's seed mixed with the
+    server's secret (``CRAZYLAB_SECRET``), so one link deals the same cards to a whole class
+    but nobody can compute the hands from it. Without a secret (outside the published app)
+    the seed is used as it is; text that is no number is passed on for the constructor to
+    refuse."""
+    try:
+        seed = int(text)
+    except ValueError:
+        return text
+    secret = os.environ.get(SECRET_ENV, "") if secret is None else secret
+    if not secret:
+        return seed
+    digest = hashlib.blake2b(f"{seed}".encode(), key=secret.encode()[:64], digest_size=8)
+    return int.from_bytes(digest.digest(), "big") % 2**31
+
+
+def _suit(c: Card) -> str:
+    """``C``/``D``/``H``/``S``, or ``""`` for a joker (the browser recolours by suit)."""
+    return "" if c.suit is None else SUITS[c.suit]
+
+
 def _number(conv: Callable[[str], Any], text: str) -> Any:
     """A number from the address; a bad one is kept as text so the constructor refuses it."""
     try:
@@ -716,4 +886,4 @@ def _presets_with(r: RuleSet) -> dict[str, RuleSet]:
     return presets
 
 
-__all__ = ["GameTable", "HUMAN"]
+__all__ = ["GameTable", "HUMAN", "link_seed"]

@@ -1,0 +1,252 @@
+"""Serve the dashboards to a class: Voilà with a bound on kernels, fast culling and a template
+that needs nothing from the internet.
+
+    python -m crazylab.widgets.serve notebooks --port=8866      # what `make app` runs
+
+On top of plain Voilà (every option of ``voila`` works here too):
+
+* **a bound on kernels** (``--CrazylabVoila.max_kernels=40``): past it a visitor gets a short
+  "busy, retry in N s" page (HTTP 503, ``Retry-After``) that reloads itself, instead of a
+  kernel that would slow everybody down;
+* **at most ``max_starting`` kernels boot at once** (others queue), so a burst of visitors
+  does not thrash two cores;
+* **a closed page frees its kernel within seconds**: Voilà's page sends a shutdown beacon on
+  ``beforeunload``; the ``crazylab`` template adds one on ``pagehide`` (mobile browsers), and
+  a watcher shuts down any kernel whose page disconnected ``disconnect_grace`` seconds ago or
+  that no page claimed within ``claim_grace`` seconds. Abandoned open tabs are culled by
+  Jupyter's idle culler (``cull_idle_timeout``, ``cull_connected`` in ``voila.json``);
+* **the ``crazylab`` template**: Voilà's ``lab`` template without its Font Awesome CDN links,
+  with a ``main`` landmark, a page that scrolls itself, and a watchdog that says so and
+  reloads when a widget cannot be drawn;
+* **a server secret for seeded links** (``CRAZYLAB_SECRET``): set it to keep ``?seed=``
+  links dealing the same cards across restarts; otherwise each start draws a new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+import secrets
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
+from tornado.ioloop import PeriodicCallback
+from traitlets import Float, Int
+from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
+
+TEMPLATES = Path(__file__).parent / "jupyter"  # holds voila/templates/crazylab/
+SECRET_ENV = "CRAZYLAB_SECRET"
+PREHEAT_ENV = "VOILA_PREHEAT"
+
+
+class KernelsFull(web.HTTPError):
+    """Raised instead of starting a kernel past the bound; the page handler turns it into
+    the "busy, retry" page."""
+
+    def __init__(self, running: int, retry: int) -> None:
+        super().__init__(503, "kernel bound reached")
+        self.running, self.retry = running, retry
+
+
+class BoundedKernelManager(AsyncMappingKernelManager):
+    """Refuses to start a kernel for a visitor past ``max_kernels`` and lets at most
+    ``max_starting`` kernels boot at a time (preheated pool kernels are not refused)."""
+
+    max_kernels = Int(40, config=True, help="Most kernels at once (pool kernels included).")
+    max_starting = Int(4, config=True, help="Most kernels booting at once; others wait.")
+    retry_after = Int(15, config=True, help="Seconds the busy page waits before retrying.")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._starting = 0
+        self._gate: asyncio.Semaphore | None = None
+        self.preheated: set[str] = set()  # started for Voilà's pool
+        self.claimed: set[str] = set()  # pool kernels a page has taken
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        env = kwargs.get("env") or {}
+        for_visitor = env.get(PREHEAT_ENV) != "True"
+        running = len(self.list_kernel_ids()) + self._starting
+        if for_visitor and running >= self.max_kernels:
+            self.log.warning("crazylab: %d kernels running, refusing a new one", running)
+            raise KernelsFull(running, self.retry_after)
+        if self._gate is None:
+            self._gate = asyncio.Semaphore(max(1, self.max_starting))
+        self._starting += 1
+        try:
+            async with self._gate:
+                kernel_id = await super().start_kernel(*args, **kwargs)
+        finally:
+            self._starting -= 1
+        if not for_visitor:
+            self.preheated.add(kernel_id)
+        return kernel_id
+
+    def waiting_in_pool(self, kernel_id: str) -> bool:
+        return kernel_id in self.preheated and kernel_id not in self.claimed
+
+    def ready_in_pool(self, notebook: str) -> bool:
+        """A pool kernel for ``notebook`` has rendered it and waits (Voilà's pool is a list
+        of tasks per notebook; a pending one would make the visitor wait for its start)."""
+        pool = getattr(self, "_pools", {}).get(notebook) or []
+        return bool(pool) and pool[0].done() and not pool[0].cancelled() \
+            and pool[0].exception() is None
+
+
+BUSY_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="{retry}">
+<title>crazylab: busy, retrying in {retry} s</title>
+<style>body{{font-family:"DejaVu Sans",Arial,sans-serif;max-width:36em;margin:3em auto;
+padding:0 1em;line-height:1.5;color:#1b1b1b}}h1{{font-size:1.4em;color:#14532f}}</style>
+</head><body><main>
+<h1>The card room is full right now</h1>
+<p role="status">{running} tables are in play on this server, its limit. This page
+tries again by itself in <b>{retry} s</b>; you need not do anything.</p>
+<p><a href="">Retry now</a></p>
+</main></body></html>"""
+
+
+class PageHandler(TornadoVoilaHandler):
+    """Voilà's page handler; past the kernel bound it answers with the busy page. It also
+    sets the ``_xsrf`` cookie, without which Voilà's shutdown beacon is refused (403) and a
+    closed page's kernel lives on until culled."""
+
+    rendering = 0  # pages being rendered right now
+
+    async def get(self, path: str | None = None) -> None:
+        self.xsrf_token  # noqa: B018 - reading it sets the cookie the page's beacon sends
+        PageHandler.rendering += 1
+        try:
+            await super().get(path)
+        finally:
+            PageHandler.rendering -= 1
+
+    def should_use_rendered_notebook(self, notebook_data: dict, pool_size: int,
+                                     template_name: str, theme: str,
+                                     request_args: dict) -> bool:
+        """A preheated kernel serves a lone visitor at once; in a burst, waiting for the pool
+        to refill is slower than starting kernels (and Voilà's pool misbehaves under load),
+        so visitors beyond the ready pool kernels get a fresh kernel."""
+        km = self.kernel_manager
+        path = self.request.path.split("/voila/render/", 1)[-1]
+        ready = getattr(km, "ready_in_pool", None)
+        if ready is not None and (PageHandler.rendering > 1 or not ready(path)):
+            return False
+        return bool(super().should_use_rendered_notebook(
+            notebook_data, pool_size, template_name, theme, request_args))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        exc = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(exc, KernelsFull):
+            self.set_status(503)
+            self.set_header("Retry-After", str(exc.retry))
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(BUSY_PAGE.format(retry=exc.retry, running=exc.running))
+            return
+        super().write_error(status_code, **kwargs)
+
+
+class CrazylabVoila(Voila):
+    """Voilà for a class: see the module's docstring."""
+
+    name = "crazylab-voila"
+    disconnect_grace = Float(5.0, config=True,
+                             help="Seconds a kernel may live after its page disconnected.")
+    claim_grace = Float(900.0, config=True,
+                        help="Seconds a started kernel may wait for its page to connect.")
+    watch_every = Float(1.0, config=True, help="Seconds between checks of the kernels.")
+
+    def init_settings(self) -> dict:
+        """Voilà's settings with the bounded kernel manager; pool kernels a page takes are
+        marked as claimed (the watcher leaves unclaimed pool kernels alone)."""
+        if self.voila_configuration.multi_kernel_manager_class is AsyncMappingKernelManager:
+            self.voila_configuration.multi_kernel_manager_class = BoundedKernelManager
+        settings = super().init_settings()
+        km = self.kernel_manager
+        take = getattr(km, "get_rendered_notebook", None)
+        if take is not None and isinstance(km, BoundedKernelManager):
+            async def claim(*args: Any, **kwargs: Any) -> Any:
+                task, cache, kernel_id = await take(*args, **kwargs)
+                km.claimed.add(kernel_id)
+                return task, cache, kernel_id
+
+            km.get_rendered_notebook = claim
+        return settings
+
+    def init_handlers(self) -> list:
+        handlers = []
+        for spec in super().init_handlers():
+            if len(spec) >= 2 and spec[1] is TornadoVoilaHandler:
+                spec = (spec[0], PageHandler, *spec[2:])
+            handlers.append(spec)
+        self._seen: dict[str, list[Any]] = {}  # kernel id -> [first seen, ever connected, lost]
+        PeriodicCallback(self._watch_kernels, self.watch_every * 1000).start()
+        return handlers
+
+    async def _watch_kernels(self) -> None:
+        """Shut down kernels whose page went away (or never came)."""
+        km, now = self.kernel_manager, time.monotonic()
+        alive = set(km.list_kernel_ids())
+        pooled = {k for k in alive if getattr(km, "waiting_in_pool", lambda _k: False)(k)}
+        for kid in list(self._seen):
+            if kid not in alive:
+                del self._seen[kid]
+        for kid in alive - pooled:
+            seen = self._seen.setdefault(kid, [now, False, None])
+            try:
+                connections = km.kernel_model(kid)["connections"]
+            except Exception:
+                continue
+            if connections:
+                seen[1], seen[2] = True, None
+                continue
+            if seen[1]:
+                seen[2] = seen[2] or now
+                stale = now - seen[2] > self.disconnect_grace
+            else:
+                stale = now - seen[0] > self.claim_grace
+            if stale:
+                self.log.info("crazylab: shutting down kernel %s (no page)", kid)
+                del self._seen[kid]
+                try:
+                    await km.shutdown_kernel(kid)
+                except Exception as e:  # already gone
+                    self.log.debug("crazylab: shutdown of %s: %s", kid, e)
+
+
+def busy_page(running: int, retry: int) -> str:
+    """The page a visitor sees past the bound (for tests and docs)."""
+    return BUSY_PAGE.format(retry=int(retry), running=html.escape(str(running)))
+
+
+def prepare_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The settings every kernel inherits: the seed secret (random unless the teacher set
+    one), plotly's renderer, and the template's folder on the Jupyter path."""
+    env = os.environ if environ is None else environ
+    env.setdefault(SECRET_ENV, secrets.token_hex(16))
+    env.setdefault("PLOTLY_RENDERER", "plotly_mimetype")
+    paths = [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    if str(TEMPLATES) not in paths:
+        env["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATES), *paths])
+    return env
+
+
+def main(argv: list[str] | None = None) -> None:
+    prepare_environment()
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not any(a.startswith("--template") for a in args):
+        args.append("--template=crazylab")
+    CrazylabVoila.launch_instance(args)
+
+
+if __name__ == "__main__":
+    main()
