@@ -45,7 +45,9 @@ def test_binder_runtime_and_start():
 def test_voila_json_is_published_mode():
     cfg = json.loads((REPO_ROOT / "voila.json").read_text())
     assert cfg["VoilaConfiguration"]["show_tracebacks"] is False
-    assert "jupyterlab-jupytext" in cfg["VoilaConfiguration"]["extension_denylist"]
+    denied = cfg["VoilaConfiguration"]["extension_denylist"]
+    assert "jupyterlab-jupytext" in denied
+    assert "@jupyterlite/pyodide-kernel-extension" in denied  # the site extra's: errors in Voilà
     assert cfg["MappingKernelManager"]["cull_idle_timeout"] > 0
     assert cfg["MappingKernelManager"]["cull_interval"] > 0
 
