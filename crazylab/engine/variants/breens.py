@@ -735,8 +735,8 @@ def describe_pending(game: TurnAPI) -> str:
 
 
 class Breens(Variant):
-    """Crazy Breens as a variant: its hooks are this module's functions (as static methods,
-    so the engine calls them with no extra frame)."""
+    """Crazy Breens as a variant: each hook is one of this module's functions. (Real methods,
+    not static-method aliases: the compiled build dispatches hooks through the base class.)"""
 
     name = "breens"
     phases = PHASES
@@ -744,15 +744,29 @@ class Breens(Variant):
     def new_state(self) -> BreensState:
         return BreensState()
 
-    starter = staticmethod(starter)
-    begin_turn = staticmethod(begin_turn)
-    legal = staticmethod(legal)
-    apply = staticmethod(apply)
-    explain = staticmethod(explain)
-    explain_turn = staticmethod(explain_turn)
-    public_state = staticmethod(public_extra)
+    def starter(self, game: TurnAPI) -> None:
+        starter(game)
 
-    after_play = staticmethod(after_play)
+    def begin_turn(self, game: TurnAPI) -> None:
+        begin_turn(game)
+
+    def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
+        return after_play(game, seat, move)
+
+    def legal(self, game: TurnAPI) -> list[Move]:
+        return legal(game)
+
+    def apply(self, game: TurnAPI, move: Move) -> None:
+        apply(game, move)
+
+    def explain(self, game: TurnAPI, move: Move) -> str:
+        return explain(game, move)
+
+    def explain_turn(self, game: TurnAPI, move: Move) -> str:
+        return explain_turn(game, move)
+
+    def public_state(self, game: TurnAPI) -> dict[str, Any]:
+        return public_extra(game)
 
 
 BREENS = Breens()
