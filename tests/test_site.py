@@ -186,12 +186,12 @@ def test_site_table_plays_a_card_offline(site_server, offline_page):
 def test_site_explainer_steps_forward_and_back(site_server, offline_page):
     page = offline_page
     _open(page, f"{site_server.url}/voici/render/explain.html", "text=Next ▶")
-    page.wait_for_selector("text=/step 0 of \\d+/i", timeout=30_000)
+    page.wait_for_selector("text=/step 0 of \\d+/i", timeout=120_000)
     page.get_by_role("button", name="Next ▶").click()
-    page.wait_for_selector("text=/Step 1 of \\d+/", timeout=15_000)
+    page.wait_for_selector("text=/Step 1 of \\d+/", timeout=60_000)
     save_screenshot(page, "site_explain_step_1")
     page.get_by_role("button", name="◀ Previous").click()
-    page.wait_for_selector("text=/step 0 of \\d+/i", timeout=15_000)
+    page.wait_for_selector("text=/step 0 of \\d+/i", timeout=60_000)
 
 
 @pytest.mark.site
