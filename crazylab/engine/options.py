@@ -24,7 +24,6 @@ Booleans are only ``True``/``False`` from Python (``chain="no"`` is refused), an
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -539,6 +538,8 @@ def suggest(name: object) -> str:
     """`` (did you mean …?)`` naming the options closest to ``name``, or ``""``."""
     if not isinstance(name, str) or len(name) > 100:
         return ""
+    import difflib  # only for the "did you mean" of a refusal: not paid by every import
+
     close = difflib.get_close_matches(name, list(OPTIONS), n=3)
     return f" (did you mean {' or '.join(close)}?)" if close else ""
 
