@@ -435,3 +435,24 @@ def test_rules_and_play_quote_an_unknown_rule_set_short(
     assert main([command, "x" * 1_000_000]) == 2
     err = capsys.readouterr().err
     assert "unknown rule set" in err and len(err) < MAX_LINE
+
+
+def test_shipped_examples_load_without_jsonschema_but_other_files_need_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The static site's browser Python has no jsonschema (its wheels are not pure): the
+    shipped files, schema-checked by the tests, still load; anything else is refused."""
+    import importlib.util
+
+    import crazylab.examples as ex
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "jsonschema" else real(name, *a))
+    monkeypatch.setitem(sys.modules, "jsonschema", None)  # import jsonschema fails
+    ex._validator.cache_clear()
+    try:
+        assert ex.load_example("sr-t4-scoring-64").replay() == []
+        with pytest.raises(ex.ExampleError, match="jsonschema"):
+            ex.load_example(json.loads(ex.example_path("sr-t4-scoring-64").read_text()))
+    finally:
+        ex._validator.cache_clear()

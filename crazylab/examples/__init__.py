@@ -20,6 +20,7 @@ and the first problem, quoting at most ~80 characters of it.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 from dataclasses import dataclass, field
@@ -159,7 +160,9 @@ def load_example(source: str | Path | dict[str, Any]) -> Example:
         raise ExampleError(f"load_example takes a name, a path or a dict, not "
                            f"{type(source).__name__}")
     path = _resolve(source)
-    return _validate(parse_json(_read(path), str(path)), path.stem, str(path))
+    shipped = path.parent == EXAMPLES_DIR  # checked against the schema by the tests
+    return _validate(parse_json(_read(path), str(path)), path.stem, str(path),
+                     schema_optional=shipped)
 
 
 def _resolve(source: str | Path) -> Path:
@@ -394,10 +397,11 @@ def _schema_message(error: Any) -> str:
 def check_schema(data: Any, name: str = "example") -> None:
     """Check ``data`` against the worked-example schema; :class:`ExampleError` naming the
     first problem (and how many more there are)."""
+    validator = _validator()  # an ExampleError saying what to install if jsonschema is missing
     import jsonschema
 
     try:
-        errors = list(_validator().iter_errors(data))
+        errors = list(validator.iter_errors(data))
     except (RecursionError, ValueError) as e:  # what the validator cannot even describe
         raise ExampleError(f"{name}: not usable ({_clip(str(e), 100)})") from None
     if not errors:
@@ -411,8 +415,11 @@ def check_schema(data: Any, name: str = "example") -> None:
 # -- what the schema cannot say ---------------------------------------------------------------
 
 
-def _validate(data: Any, name: str, label: str | None = None) -> Example:
-    """The checked :class:`Example` called ``name``; messages begin with ``label``."""
+def _validate(data: Any, name: str, label: str | None = None, *,
+              schema_optional: bool = False) -> Example:
+    """The checked :class:`Example` called ``name``; messages begin with ``label``. With
+    ``schema_optional`` (a shipped file) the schema check is skipped where ``jsonschema`` is
+    not installed, as in the static site's browser Python."""
     title_name = name
     name = _clip(label or name, 200)
     if _depth(data) > MAX_DEPTH:
@@ -421,7 +428,8 @@ def _validate(data: Any, name: str, label: str | None = None) -> Example:
     if digits is not None:
         raise ExampleError(f"{name}: an integer of {digits} digits is too large "
                            f"(at most {MAX_DIGITS} digits)")
-    check_schema(data, name)
+    if not (schema_optional and importlib.util.find_spec("jsonschema") is None):
+        check_schema(data, name)
     if data["rules"] not in PRESETS:
         raise ExampleError(f"{name}: unknown rule set {quote(data['rules'])}; the presets are: "
                            f"{', '.join(PRESETS)}")
