@@ -28,6 +28,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_engine import sample_chance  # noqa: E402
 
 import crazylab as cl  # noqa: E402
 
@@ -81,22 +84,12 @@ def openspiel(players: int, games: int) -> tuple[float, int] | None:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_sample(state.chance_outcomes(), rng))
+                state.apply_action(sample_chance(state, rng))
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
                 decisions += 1
     return time.process_time() - t0, decisions
-
-
-def _sample(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
-    """An outcome drawn by its probability."""
-    x = rng.random()
-    for action, p in outcomes:
-        x -= p
-        if x < 0:
-            return action
-    return outcomes[-1][0]
 
 
 def best(repeat: int, *runs: Callable[[], tuple[float, int] | None]) -> list[tuple[float, int]]:

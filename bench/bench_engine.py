@@ -74,7 +74,8 @@ def openspiel_game(players: int) -> object | None:
     return pyspiel.load_game("crazy_eights", {"players": players, "use_special_cards": False})
 
 
-def _chance(state: object, rng: random.Random) -> int:
+def sample_chance(state: object, rng: random.Random) -> int:
+    """An outcome of an OpenSpiel chance node, drawn by its probability."""
     outcomes = state.chance_outcomes()  # type: ignore[attr-defined]
     x = rng.random()
     for action, p in outcomes:
@@ -93,7 +94,7 @@ def openspiel_games(game: object, games: int, seed: int = 0) -> tuple[float, flo
         state = game.new_initial_state()  # type: ignore[attr-defined]
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_chance(state, rng))
+                state.apply_action(sample_chance(state, rng))
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
@@ -108,7 +109,7 @@ def openspiel_legal_cost(game: object, positions: int = 2000, seed: int = 0) -> 
         state = game.new_initial_state()  # type: ignore[attr-defined]
         while not state.is_terminal() and len(states) < positions:
             if state.is_chance_node():
-                state.apply_action(_chance(state, rng))
+                state.apply_action(sample_chance(state, rng))
                 continue
             states.append(state.clone())
             legal = state.legal_actions()
