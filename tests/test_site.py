@@ -114,6 +114,33 @@ def built_site(tmp_path_factory) -> Path:
     return build.build(root / "_site", root / "work")
 
 
+#: CPython 3.13's bytecode magic (Lib/importlib/_bootstrap_external.py: 3571): Pyodide 0.29's
+PY313_MAGIC = (3571).to_bytes(2, "little") + b"\r\n"
+
+
+@pytest.mark.site
+def test_site_wheels_hold_bytecode_of_the_browsers_python(built_site):
+    """Every wheel the pages load has its modules as Python 3.13 bytecode, not sources (the
+    browser would compile them on every visit), and its RECORD lists exactly its files."""
+    wheels = sorted((built_site / "static" / "pyodide").glob("*.whl"))
+    assert any(w.name.startswith("crazylab-") for w in wheels)
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as z:
+            names = z.namelist()
+            [record] = [n for n in names if n.endswith(".dist-info/RECORD")]
+            listed = {row.split(",")[0] for row in z.read(record).decode().splitlines()}
+            sources = [n for n in names if n.endswith(".py") and ".dist-info/" not in n]
+            compiled = [n for n in names if n.endswith(".pyc")]
+            magics = {z.read(n)[:4] for n in compiled}
+        assert listed == set(names), wheel.name
+        assert not sources, f"{wheel.name}: sources left: {sources[:3]}"
+        assert magics <= {PY313_MAGIC}, f"{wheel.name}: {magics}"
+    crazylab_wheel = next(w for w in wheels if w.name.startswith("crazylab-"))
+    with zipfile.ZipFile(crazylab_wheel) as z:
+        assert "crazylab/engine/game.pyc" in z.namelist()
+        assert "crazylab/widgets/table.js" in z.namelist()  # the browser code is kept
+
+
 @pytest.fixture(scope="session")
 def site_server(built_site) -> Iterator:
     with serve.SiteServer(built_site) as server:
