@@ -193,8 +193,6 @@ def test_site_landing_page_links_every_dashboard(site_server, offline_page):
 
 
 @pytest.mark.site
-@pytest.mark.xfail(strict=False, reason="issue 14 is open: in a full test run the browser's "
-                   "Python sometimes takes over 180 s to start the table (it passes alone)")
 def test_site_table_plays_a_card_offline(site_server, offline_page):
     page = offline_page
     page.goto(f"{site_server.url}/voici/render/play.html", wait_until="domcontentloaded")
