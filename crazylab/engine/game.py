@@ -610,6 +610,7 @@ class Game:
         if not multi:  # one pile: a card with no partner of its rank in hand plays alone
             fits = self._fits[0][self.refs[0]]
             plays = []
+            one_deck = r.decks == 1  # no card but the joker is held twice
             for c in sorted(fits.keys() & hand):
                 if c == JOKER:  # the deck's jokers are one value: count them
                     k = hand.count(c)
@@ -617,6 +618,9 @@ class Game:
                         plays += fits[c]
                         continue
                     key: tuple[Card, ...] = (c,) * k
+                elif one_deck and SAME_RANK[c].isdisjoint(hand):  # the usual card: alone
+                    plays += fits[c]
+                    continue
                 else:
                     same = SAME_RANK[c].intersection(hand)
                     twins = hand.count(c) - 1  # the same card again (two decks)
