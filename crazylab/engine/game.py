@@ -611,7 +611,8 @@ class Game:
             fits = self._fits[0][self.refs[0]]
             plays = []
             one_deck = r.decks == 1  # no card but the joker is held twice
-            for c in sorted(fits.keys() & hand):
+            fitting = fits.keys() & hand
+            for c in sorted(fitting) if len(fitting) > 1 else fitting:
                 if c == JOKER:  # the deck's jokers are one value: count them
                     k = hand.count(c)
                     if k == 1:
