@@ -407,7 +407,8 @@ def _legal_penalty(game: TurnAPI) -> list[Move]:
             DRAW_MOVE if game.can_draw() else PASS_MOVE]
     if entry[3]:  # drawing has begun: the rest comes one card at a time
         return [DRAW_MOVE]
-    moves = _counters(game, hand) if _can_counter(game, entry) else []
+    moves = (_counters(game, hand)  # (no Jack: no counter, and no call to look)
+             if not _JACKS.isdisjoint(hand) and _can_counter(game, entry) else [])
     if entry[1] and game.rules.draw_passing:
         moves += _passes(game, hand, entry[4])
     return moves + [DRAW_MOVE if entry[1] and game.can_draw() else PASS_MOVE]
