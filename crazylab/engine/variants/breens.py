@@ -804,8 +804,10 @@ class Breens(Variant):
             wait = effect(game, top, len(cards), True)
             if wait:
                 st.wait = game.phase = wait
-            else:
+            elif st.drops or st.flips:
                 _resume(game)
+            else:  # a 2, an ace, an eight, a joker: what _resume comes to
+                _close(game)
         elif st.starter:
             _close(game)
         else:  # most plays: no effect, so no hits, drops or flips (what _run, _resume and
