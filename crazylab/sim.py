@@ -31,6 +31,7 @@ import traceback
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -61,12 +62,17 @@ _MASK = (1 << 64) - 1
 
 def _mix(*parts: int) -> int:
     """A 62-bit seed from integers (splitmix64 steps): the same on every machine and run."""
-    x = 0x9E3779B97F4A7C15
+    return _mix_state(0x9E3779B97F4A7C15, parts) >> 2
+
+
+def _mix_state(x: int, parts: Iterable[int]) -> int:
+    """The splitmix64 state after mixing ``parts`` into ``x`` (``_mix`` is its top 62 bits;
+    a shared prefix of parts can be mixed once)."""
     for p in parts:
         x = (x ^ (p & _MASK)) * 0xBF58476D1CE4E5B9 & _MASK
         x = (x ^ (x >> 31)) * 0x94D049BB133111EB & _MASK
         x ^= x >> 29
-    return x >> 2
+    return x
 
 
 def hand_seed(seed: int, hand: int) -> int:
@@ -82,6 +88,24 @@ class _Config:
     players: int
     bots: tuple[Any, ...]  # a name or a Bot per entry; seat s uses entry (s + shift) % len
     rotate: bool
+
+    @cached_property
+    def texts(self) -> tuple[str, str, str]:
+        """The rule set's name, ``options`` and ``variant`` columns (the same every hand)."""
+        return self.rules.name, options_text(self.rules), variant_label(self.rules)
+
+    @cached_property
+    def seatings(self) -> tuple[tuple[list[Bot], list[str], str], ...]:
+        """For each shift of the bot list: the seats' bots, their names and the ``bots``
+        column. Named bots are made once per run (they are frozen dataclasses, so sharing one
+        between hands changes nothing)."""
+        made = [make_bot(b) for b in self.bots]
+        out = []
+        for shift in range(len(self.bots) if self.rotate else 1):
+            bots = [made[(s + shift) % len(made)] for s in range(self.players)]
+            names = [bot_name(b) for b in bots]
+            out.append((bots, names, "|".join(names)))
+        return tuple(out)
 
 
 def _seat_bots(config: _Config, hand: int) -> list[Any]:
@@ -102,31 +126,25 @@ def variant_label(r: RuleSet) -> str:
 
 def play_one(config: _Config, hand: int, seed: int, max_seats: int) -> dict[str, Any]:
     """Deal and play hand number ``hand``; its row."""
-    specs = _seat_bots(config, hand)
-    bots: list[Bot] = [make_bot(b) for b in specs]
+    seatings = config.seatings
+    bots, names, bots_text = seatings[hand % len(seatings)]
     n = config.players
     game = Game.new(config.rules, n, seed=hand_seed(seed, hand), keep_undo=False)
-    play_hand(game, bots, [random.Random(_mix(seed, hand, 2, s)) for s in range(n)])
-    names = [bot_name(b) for b in bots]
+    base = _mix_state(0x9E3779B97F4A7C15, (seed, hand, 2))  # each seat's rng: _mix(.., 2, s)
+    play_hand(game, bots, [random.Random(_mix_state(base, (s,)) >> 2) for s in range(n)])
     winners = game.winners
     scores = game.scores
-    row: dict[str, Any] = {
-        "hand": hand, "seed": game.seed, "rules": config.rules.name,
-        "options": options_text(config.rules), "variant": variant_label(config.rules),
-        "players": n, "bots": "|".join(names),
-        "winner": winners[0] if len(winners) == 1 else None,
-        "winners": ",".join(map(str, winners)),
-        "winner_bot": names[winners[0]] if len(winners) == 1 else None,
-        "reason": game.end_reason, "blocked": game.end_reason != "OUT",
-        "turns": game.turns, "moves": len(game.moves),
-        "cards_drawn": sum(e.count for e in game.events if e.kind == "drew"),
-        "reshuffles": game.reshuffles, "points": sum(abs(p) for p in scores),
-    }
-    for s in range(max_seats):
-        row[f"bot_{s}"] = names[s] if s < n else None
-    for s in range(max_seats):
-        row[f"score_{s}"] = scores[s] if s < n else None
-    return row
+    one = len(winners) == 1
+    reason = game.end_reason
+    name, options, variant = config.texts
+    missing = (None,) * (max_seats - n)
+    return dict(zip(_column_names(max_seats), (
+        hand, game.seed, name, options, variant, n, bots_text,
+            winners[0] if one else None, ",".join(map(str, winners)),
+            names[winners[0]] if one else None, reason, reason != "OUT", game.turns,
+            len(game.moves), sum([e[5] for e in game.events if e[0] == "drew"]),  # count
+            game.reshuffles, sum(map(abs, scores)), *names, *missing, *scores, *missing),
+        strict=True))
 
 
 def _run_chunk(configs: Sequence[_Config], tasks: Sequence[tuple[int, int]], seed: int,
@@ -167,6 +185,12 @@ def _as_list(value: Any, kinds: tuple[type, ...], what: str = "") -> list[Any]:
 def _bare(r: RuleSet) -> RuleSet:
     """The same rule set without its cached tables (small to send to a worker)."""
     return replace(r)
+
+
+def _sendable(configs: list[_Config]) -> list[_Config]:
+    """``configs`` with bare rule sets, to send to workers (in this process, the tables the
+    rule sets have built already are kept)."""
+    return [replace(c, rules=_bare(c.rules)) for c in configs]
 
 
 def _progress_bar(total: int, show: bool | None) -> Any:
@@ -212,14 +236,22 @@ def check_bot(spec: Any) -> Bot:
 
 
 def _columns(max_seats: int) -> list[str]:
-    return [*COLUMNS, *(f"bot_{s}" for s in range(max_seats)),
-            *(f"score_{s}" for s in range(max_seats))]
+    return list(_column_names(max_seats))
+
+
+@cache
+def _column_names(max_seats: int) -> tuple[str, ...]:
+    return (*COLUMNS, *(f"bot_{s}" for s in range(max_seats)),
+            *(f"score_{s}" for s in range(max_seats)))
 
 
 def _frame(rows: list[dict[str, Any]], columns: list[str], seed: int | None) -> pd.DataFrame:
     import pandas as pd
 
-    df = pd.DataFrame(rows, columns=columns)
+    # column by column: a quarter of the cost of pandas reading the rows as records (no rows:
+    # as records, so an empty run keeps its object columns)
+    df = pd.DataFrame({col: [row[col] for row in rows] for col in columns} if rows else rows,
+                      columns=columns)
     df["winner"] = df["winner"].astype("Int64")
     for col in columns:
         if col.startswith("score_"):
@@ -311,7 +343,7 @@ def table_configs(rules: Any, players: Any, bots: Any, rotate: bool
             if not r.min_players <= n <= r.max_players:
                 raise SimulationError(f"{r.name} is for {r.min_players}-{r.max_players} "
                                       f"players, not {n}")
-            configs.append(_Config(_bare(r), n, tuple(bot_list), rotate))
+            configs.append(_Config(r, n, tuple(bot_list), rotate))
     return configs, max(sizes)
 
 
@@ -365,9 +397,9 @@ def _execute(configs: list[_Config], games: int, seed: int, max_seats: int,
         return
     if client is not None:
         executor = client.get_executor() if hasattr(client, "get_executor") else client
-        _gather(executor, configs, chunks, seed, max_seats, 2 * slots, done)
+        _gather(executor, _sendable(configs), chunks, seed, max_seats, 2 * slots, done)
         return
-    with _Pool(min(workers, max(n_chunks, 2)), configs, seed, max_seats) as pool:
+    with _Pool(min(workers, max(n_chunks, 2)), _sendable(configs), seed, max_seats) as pool:
         pool.run(chunks, done)
 
 

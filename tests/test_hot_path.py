@@ -20,6 +20,9 @@ PER_MOVE: list[Callable[..., object]] = [
     Game._apply, Game._play, Game.place, Game._draw_turn, Game.draw_cards, Game.end_turn,
     Game.begin_turn, effects.begin_turn, effects.legal, effects.apply, Game._plays_any,
     Game.observation, effects._counters, effects._legal_penalty,
+    # the Breens hooks every move runs hold their bodies in the methods
+    effects.Breens.begin_turn, effects.Breens.legal, effects.Breens.apply,
+    effects.Breens.after_play, effects._apply_penalty, effects._assign,
 ]
 
 # the mypyc build (make test-compiled) has no bytecode, so no cells to look at

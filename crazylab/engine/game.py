@@ -18,7 +18,7 @@ import functools
 import random
 from collections.abc import Sequence
 from itertools import compress
-from operator import methodcaller
+from operator import getitem, methodcaller
 from typing import Any, TypeVar
 
 from .cards import (
@@ -592,14 +592,15 @@ class Game:
         with the rule set as hands are met)."""
         r = self.rules
         if not r.stacking:  # one card at a time on several piles
-            on_piles = []
-            for p, ref in enumerate(self.refs):  # a loop: no closure cell per call
-                on_piles.append(self._fits[p][ref])
-            fitting = on_piles[0].keys() & hand
-            for f in on_piles[1:]:
+            on_piles = list(map(getitem, self._fits, self.refs))  # each pile's table, in C
+            fitting = set()
+            for f in on_piles:  # a loop: no closure cell per call
                 fitting |= f.keys() & hand
+            if not fitting:
+                return []
             plays: list[Move] = []
-            for c in sorted(fitting):  # a card's int order is its sort_key order
+            # a card's int order is its sort_key order
+            for c in sorted(fitting) if len(fitting) > 1 else fitting:
                 for f in on_piles:
                     moves = f.get(c)
                     if moves:
@@ -610,13 +611,18 @@ class Game:
         if not multi:  # one pile: a card with no partner of its rank in hand plays alone
             fits = self._fits[0][self.refs[0]]
             plays = []
-            for c in sorted(fits.keys() & hand):
+            one_deck = r.decks == 1  # no card but the joker is held twice
+            fitting = fits.keys() & hand
+            for c in sorted(fitting) if len(fitting) > 1 else fitting:
                 if c == JOKER:  # the deck's jokers are one value: count them
                     k = hand.count(c)
                     if k == 1:
                         plays += fits[c]
                         continue
                     key: tuple[Card, ...] = (c,) * k
+                elif one_deck and SAME_RANK[c].isdisjoint(hand):  # the usual card: alone
+                    plays += fits[c]
+                    continue
                 else:
                     same = SAME_RANK[c].intersection(hand)
                     twins = hand.count(c) - 1  # the same card again (two decks)

@@ -154,11 +154,15 @@ EFFECTS: dict[int, Effect] = {TWO: _two, ACE: _ace, JOKER_RANK: _joker, EIGHT: _
                               KING: _king, QUEEN: _queen}
 
 
+#: each card's rank, by its value (``_RANK[card]``: a tuple index, not a property call)
+_RANK: tuple[int, ...] = tuple(c.rank for c in CARDS)
+
+
 def _effect(game: TurnAPI, cards: tuple[Card, ...], declared: bool) -> str | None:
     """Resolve the cards just placed (one rank) for the actor; ``declared``: their call, if
     they are wild, is already made."""
     top = cards[-1]
-    effect = EFFECTS.get(top.rank)
+    effect = EFFECTS.get(_RANK[top])
     return effect(game, top, len(cards), declared) if effect else None
 
 
@@ -240,26 +244,50 @@ def _resume(game: TurnAPI) -> None:
 def _assign(game: TurnAPI) -> None:
     """Deal the action's hits out to the opponents in turn order (BR-M3, BR-24, BR-25)."""
     st: BreensState = game.variant_state
-    hits, st.hits = st.hits, []
+    hits = st.hits
     if not hits:
         return
-    actor, n = st.actor, game.n
-    opponents = [(actor + i) % n for i in range(1, n)]
-    spread = game.rules.stack_targeting == "distributed"
-    by_seat: dict[int, list[int]] = {}
-    for i, amount in enumerate(hits):
-        v = opponents[i % len(opponents)] if spread else opponents[0]
-        entry = by_seat.setdefault(v, [v, 0, 0, 0, st.source])
-        entry[1] += amount
-        entry[2] += 1
-    st.penalties = [by_seat[v] for v in opponents if v in by_seat]
-    what = _rank_name(st.source)
+    st.hits = []
+    actor, n, source = st.actor, game.n, st.source
+    if len(hits) == 1:  # the usual hit: one card, on the next player
+        v = (actor + 1) % n
+        st.penalties = [[v, hits[0], 1, 0, source]]
+    else:
+        opponents = []
+        for i in range(1, n):  # loops, not comprehensions: their cells cost every call
+            opponents.append((actor + i) % n)
+        spread = game.rules.stack_targeting == "distributed"
+        by_seat: dict[int, list[int]] = {}
+        for i, amount in enumerate(hits):
+            v = opponents[i % len(opponents)] if spread else opponents[0]
+            entry = by_seat.setdefault(v, [v, 0, 0, 0, source])
+            entry[1] += amount
+            entry[2] += 1
+        penalties = []
+        for v in opponents:
+            if v in by_seat:
+                penalties.append(by_seat[v])
+        st.penalties = penalties
     for v, draw, count, _, _ in st.penalties:
+        game.events.append(_hit_event(v, draw, count, actor, source))
+
+
+def _hit_event(victim: int, draw: int, count: int, actor: int, source: int) -> Event:
+    """The ``penalty`` event of a hit (interned: the same few are logged again and again)."""
+    key = (victim, draw, count, actor, source)
+    e = _HIT_EVENTS.get(key)
+    if e is None:
         lose = f"draw {draw} and lose the turn" if draw else "lose the turn"
         times = "once" if count == 1 else f"{count} times"
-        game.events.append(Event("penalty", v, count=draw, note=(
-            f"hit {times} by seat {actor}'s {what}: must {lose}, or counter with a "
-            "Jack (BR-M3).")))
+        if len(_HIT_EVENTS) >= 10_000:
+            _HIT_EVENTS.clear()
+        e = _HIT_EVENTS[key] = Event("penalty", victim, count=draw, note=(
+            f"hit {times} by seat {actor}'s {_rank_name(source)}: must {lose}, or counter "
+            "with a Jack (BR-M3)."))
+    return e
+
+
+_HIT_EVENTS: dict[tuple[int, int, int, int, int], Event] = {}
 
 
 def _close(game: TurnAPI) -> None:
@@ -276,6 +304,7 @@ def _close(game: TurnAPI) -> None:
 
 
 def _start_action(game: TurnAPI, actor: int) -> None:
+    """A new action of ``actor`` (Breens.after_play spells this out: keep the two alike)."""
     st: BreensState = game.variant_state
     st.actor = actor
     st.hits = []
@@ -316,21 +345,13 @@ def starter(game: TurnAPI) -> None:
 
 def begin_turn(game: TurnAPI) -> None:
     """At a turn's start: the dealer's pending starter decision, or a pending hit (BR-M4)."""
-    st: BreensState = game.variant_state
-    if st.wait:
-        game.phase = st.wait
-    elif game.to_play in [e[0] for e in st.penalties]:  # (no closure: every turn runs this)
-        game.phase = "penalty"
-    elif st.owed and game.to_play in st.owed:  # A1: a further lost turn
-        game.phase = "lost"
+    BREENS.begin_turn(game)
 
 
 def after_play(game: TurnAPI, seat: int, move: Move) -> bool:
     """A normal-turn play was placed (and did not empty the hand): resolve its effect (the
     rest of the turn is the variant's)."""
-    _start_action(game, seat)
-    _run(game, move.cards, declared=True)
-    return True
+    return BREENS.after_play(game, seat, move)
 
 
 # -- legal moves -------------------------------------------------------------------------------
@@ -338,20 +359,15 @@ def after_play(game: TurnAPI, seat: int, move: Move) -> bool:
 
 def legal(game: TurnAPI) -> list[Move]:
     """The legal moves of the seat to play in an effect phase."""
-    if game.phase == "penalty":
-        return _legal_penalty(game)
-    if game.phase == "drop":
-        return _legal_drop(game)
-    if game.phase == "lost":
-        return [PASS_MOVE]
-    if game.phase == "declare":
+    return BREENS.legal(game)
 
-        top = (game.top,)
-        declarations = []
-        for suit in SUITS:  # a loop: a comprehension's closure would cost every call here
-            declarations.append(play_move(top, suit, None))
-        return declarations
-    return []  # pragma: no cover
+
+def _legal_declare(game: TurnAPI) -> list[Move]:
+    top = (game.top,)
+    declarations = []
+    for suit in SUITS:  # a loop: a comprehension's closure would cost every call here
+        declarations.append(play_move(top, suit, None))
+    return declarations
 
 
 def _can_counter(game: TurnAPI, entry: list[int]) -> bool:
@@ -361,9 +377,9 @@ def _can_counter(game: TurnAPI, entry: list[int]) -> bool:
 def _counters(game: TurnAPI, hand: list[Card], first: Card | None = None) -> list[Move]:
     """Every counter: a Jack of any suit, or an ordered stack of Jacks (BR-Q19); with
     ``first``, only stacks that begin with that (just drawn) Jack."""
-    jacks = [c for c in hand if c in _JACKS]  # duplicates kept (two decks)
-    if not jacks:
+    if _JACKS.isdisjoint(hand):  # the usual hand: no counter
         return []
+    jacks = [c for c in hand if c in _JACKS]  # duplicates kept (two decks)
     firsts = sorted(set(jacks)) if first is None else [first]
     stacking = game.rules.counter_stack
     last_ok = not game.rules.final_counter_ban  # A15: no going out on a counter
@@ -391,7 +407,8 @@ def _legal_penalty(game: TurnAPI) -> list[Move]:
             DRAW_MOVE if game.can_draw() else PASS_MOVE]
     if entry[3]:  # drawing has begun: the rest comes one card at a time
         return [DRAW_MOVE]
-    moves = _counters(game, hand) if _can_counter(game, entry) else []
+    moves = (_counters(game, hand)  # (no Jack: no counter, and no call to look)
+             if not _JACKS.isdisjoint(hand) and _can_counter(game, entry) else [])
     if entry[1] and game.rules.draw_passing:
         moves += _passes(game, hand, entry[4])
     return moves + [DRAW_MOVE if entry[1] and game.can_draw() else PASS_MOVE]
@@ -426,24 +443,21 @@ def _legal_drop(game: TurnAPI) -> list[Move]:
 
 def apply(game: TurnAPI, move: Move) -> None:
     """Apply a legal move of an effect phase."""
-    if game.phase == "penalty":
-        _apply_penalty(game, move)
-    elif game.phase == "lost":
-        st: BreensState = game.variant_state
-        st.owed.remove(game.to_play)
-        game.events.append(Event("skipped", game.to_play, note=(
-            "loses one more turn for a hit that wrapped round (extra_hits_cost_turns, A1).")))
-        game.end_turn()
-    elif game.phase == "drop":
-        _apply_drop(game, move)
-    elif game.phase == "declare":
-        _apply_declare(game, move)
+    BREENS.apply(game, move)
+
+
+def _apply_lost(game: TurnAPI) -> None:
+    st: BreensState = game.variant_state
+    st.owed.remove(game.to_play)
+    game.events.append(Event("skipped", game.to_play, note=(
+        "loses one more turn for a hit that wrapped round (extra_hits_cost_turns, A1).")))
+    game.end_turn()
 
 
 def _apply_penalty(game: TurnAPI, move: Move) -> None:
     st: BreensState = game.variant_state
     seat = game.to_play
-    if move.kind == PLAY and move.card.rank != JACK:  # passing the draw on (A5)
+    if move.kind == PLAY and _RANK[move.cards[0]] != JACK:  # passing the draw on (A5)
         _pass_on(game, _entry(game), move)
         return
     if move.kind == PLAY:  # a counter (BR-22, BR-27)
@@ -462,14 +476,18 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
     entry = _entry(game)
     if move.kind == DRAW:
         st.jack = None
-        got = game.draw_cards(seat, 1, note=f"(penalty card {entry[3] + 1} of {entry[1]})")
+        key = (entry[3] + 1, entry[1])
+        note = _PENALTY_NOTES.get(key)
+        if note is None:
+            note = _PENALTY_NOTES[key] = f"(penalty card {key[0]} of {key[1]})"
+        got = game.draw_cards(seat, 1, note=note)
         entry[3] += len(got)
         game.turn_draws += 1
         game.drawn.extend(got)
         left = entry[1] - entry[3]
         r = game.rules
         window = r.mid_draw_counter
-        if (got and got[0].rank == JACK and left > 0 and _can_counter(game, entry)
+        if (got and _RANK[got[0]] == JACK and left > 0 and _can_counter(game, entry)
                 and (window == "any_card" or (window == "first_card" and entry[3] == 1))
                 and (r.mid_draw_applies_to == "all_draws" or entry[4] == TWO)):  # A4
             st.jack = got[0]
@@ -477,6 +495,10 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         if got and left > 0 and game.can_draw():
             return
     _lose_turn(game, entry)
+
+
+#: the notes of penalty draws by (card number, cards to draw): made once each
+_PENALTY_NOTES: dict[tuple[int, int], str] = {}
 
 
 def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
@@ -735,8 +757,9 @@ def describe_pending(game: TurnAPI) -> str:
 
 
 class Breens(Variant):
-    """Crazy Breens as a variant: each hook is one of this module's functions. (Real methods,
-    not static-method aliases: the compiled build dispatches hooks through the base class.)"""
+    """Crazy Breens as a variant: each hook is one of this module's functions, or (the hooks
+    every move runs) holds its body, the module function calling it. (Real methods, not
+    static-method aliases: the compiled build dispatches hooks through the base class.)"""
 
     name = "breens"
     phases = PHASES
@@ -748,16 +771,74 @@ class Breens(Variant):
         starter(game)
 
     def begin_turn(self, game: TurnAPI) -> None:
-        begin_turn(game)
+        """At a turn's start: the dealer's pending starter decision, or a pending hit
+        (BR-M4). (The hot hooks' bodies are here, not in module functions: one call less on
+        every move.)"""
+        st: BreensState = game.variant_state
+        if st.wait:
+            game.phase = st.wait
+            return
+        seat = game.to_play
+        for e in st.penalties:  # a loop: every turn runs this
+            if e[0] == seat:
+                game.phase = "penalty"
+                return
+        if st.owed and seat in st.owed:  # A1: a further lost turn
+            game.phase = "lost"
 
     def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
-        return after_play(game, seat, move)
+        """A normal-turn play was placed (and did not empty the hand): resolve its effect
+        (the rest of the turn is the variant's)."""
+        st: BreensState = game.variant_state
+        st.actor = seat  # _start_action, spelt out
+        st.hits = []
+        st.penalties = []
+        st.jack = None
+        st.reshuffled = False
+        st.drops = 0
+        st.flips = 0
+        cards = move.cards
+        top = cards[-1]
+        effect = EFFECTS.get(_RANK[top])
+        if effect is not None:  # _run's work, spelt out: this is every special card played
+            wait = effect(game, top, len(cards), True)
+            if wait:
+                st.wait = game.phase = wait
+            elif st.drops or st.flips:
+                _resume(game)
+            else:  # a 2, an ace, an eight, a joker: what _resume comes to
+                _close(game)
+        elif st.starter:
+            _close(game)
+        else:  # most plays: no effect, so no hits, drops or flips (what _run, _resume and
+            st.wait = ""  # _close come to): the turn passes on
+            game.end_turn()
+        return True
 
     def legal(self, game: TurnAPI) -> list[Move]:
-        return legal(game)
+        """The legal moves of the seat to play in an effect phase."""
+        phase = game.phase
+        if phase == "penalty":
+            return _legal_penalty(game)
+        if phase == "drop":
+            return _legal_drop(game)
+        if phase == "lost":
+            return [PASS_MOVE]
+        if phase == "declare":
+            return _legal_declare(game)
+        return []  # pragma: no cover
 
     def apply(self, game: TurnAPI, move: Move) -> None:
-        apply(game, move)
+        """Apply a legal move of an effect phase."""
+        phase = game.phase
+        if phase == "penalty":
+            _apply_penalty(game, move)
+        elif phase == "lost":
+            _apply_lost(game)
+        elif phase == "drop":
+            _apply_drop(game, move)
+        elif phase == "declare":
+            _apply_declare(game, move)
 
     def explain(self, game: TurnAPI, move: Move) -> str:
         return explain(game, move)
