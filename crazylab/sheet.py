@@ -58,9 +58,28 @@ def _deck(rs: RuleSet) -> str:
     return text + "."
 
 
+_COUNT_WORDS = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten")
+
+
+def _hand_sizes(rs: RuleSet) -> str:
+    """``Deal 5 cards each (7 each with two players)``, from the cards each table size gets
+    (``hand_size``, ``hand_size_2p``, ``hand_size_by_players``)."""
+    size = _get(rs, "hand_size", 5)
+    counts = range(_get(rs, "min_players", 2), _get(rs, "max_players", 4) + 1)
+    if not hasattr(rs, "hand_size_for"):  # an engine without it: the old fields
+        two = _get(rs, "hand_size_2p")
+        return f"Deal {size} cards each" + (f" ({two} each with two players)" if two else "")
+    sizes = {n: rs.hand_size_for(n) for n in counts}
+    other = [f"{k} each with {_COUNT_WORDS[n] if n < len(_COUNT_WORDS) else n} players"
+             for n, k in sizes.items() if k != size]
+    if len(other) == len(sizes):  # no table size gets hand_size
+        return "Deal cards: " + "; ".join(other)
+    return f"Deal {size} cards each" + (f" ({'; '.join(other)})" if other else "")
+
+
 def _deal(rs: RuleSet) -> str:
-    size, two = _get(rs, "hand_size", 5), _get(rs, "hand_size_2p")
-    text = f"Deal {size} cards each" + (f" ({two} each with two players)" if two else "")
+    text = _hand_sizes(rs)
     piles = _get(rs, "piles", 1)
     if piles > 1:
         text += f"; turn up {piles} starters, one per discard pile"

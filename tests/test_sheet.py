@@ -55,3 +55,13 @@ def test_sheet_music_levels_mu_26_mu_29():
     assert "4 starters" in rules_sheet(cl.rules("crazy-8s-level-4"))
     assert "own** suit" in rules_sheet(cl.rules("crazy-8s-music"))
     assert "draw 2" in rules_sheet(cl.rules("crazy-8s-music"))
+
+
+def test_sheet_follows_hand_size_by_players_sr_q15():
+    """SR-Q15: the cards dealt by table size (a builder's house rule) are on the sheet."""
+    text = rules_sheet(cl.rules("crazy-eights-classic", hand_size_by_players={2: 6}))
+    assert "Deal 5 cards each (6 each with two players)" in text
+    text = rules_sheet(cl.rules("crazy-eights", hand_size_by_players={2: 7, 3: 6}))
+    assert "(7 each with two players; 6 each with three players)" in text
+    every = rules_sheet(cl.rules("crazy-eights", hand_size_by_players={2: 7, 3: 6, 4: 6, 5: 6}))
+    assert "Deal cards: 7 each with two players; 6 each with three players" in every
