@@ -46,6 +46,8 @@ def changed_options(rs: RuleSet) -> dict[str, object]:
 
 
 def _py_value(option: Option, value: object) -> str:
+    if isinstance(value, str):  # choices are plain words: written as the docs write them
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if option.kind == "int_map":
         return "{" + ", ".join(f"{k}: {v}" for k, v in value) + "}"  # type: ignore[union-attr]
     return repr(value)
@@ -128,7 +130,8 @@ class _Control:
                             layout=w.Layout(width="14em"))
         self.widget = widget
         self.input = widget if not isinstance(widget, w.HBox) else None
-        for part in (self.input, self.switch, self.number):
+        parts = [self.switch, self.number] if self.input is None else [self.input]
+        for part in parts:  # each widget once (a boolean's checkbox is its input and switch)
             if part is not None:
                 part.observe(lambda _c, n=o.name: on_change(n), names="value")
         name = html.escape(o.name)
@@ -139,6 +142,7 @@ class _Control:
                           layout=w.Layout(flex="1 1 20em"))
         self.row = w.HBox([self.label, widget, self.doc],
                           layout=w.Layout(align_items="center", flex_flow="row wrap",
+                                          flex="0 0 auto", min_height="30px",
                                           border_bottom="1px solid #eee"))
         self.row.add_class("clb-option")
         self.row.add_class(f"clb-opt-{o.name}")
@@ -211,7 +215,7 @@ class RuleBuilder(ErrorReporting, w.VBox):
         self.controls = {name: _Control(option, self._on_option)
                          for name, option in FIELDS.items()}
         self.options_box = w.VBox([c.row for c in self.controls.values()],
-                                  layout=w.Layout(max_height="340px", overflow_y="auto",
+                                  layout=w.Layout(max_height="340px", overflow="auto",
                                                   border="1px solid #ccc", padding="4px"))
         self.changed_html = w.HTML()
         self.code_html = w.HTML()
