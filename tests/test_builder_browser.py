@@ -84,3 +84,26 @@ def test_builder_toggles_a_rule_shows_its_sheet_and_plays_it(voila_server, page,
     refusal.scroll_into_view_if_needed()
     screenshot(page, "builder_refused", full_page=False)
     assert not errors
+
+
+@pytest.mark.browser
+def test_builder_drives_the_explorer_page(voila_server, page, screenshot):
+    """The explorer page: two jokers added in the builder, and the explorer (live) sets up
+    the hand it could not before and marks the joker legal on 6♥."""
+    errors = page_errors(page)
+    page.goto(voila_server.render("explore.ipynb") + "?rules=crazy-eights&top=6H"
+              "&hand=6C%20KH%203D%20JK", timeout=90_000)
+    page.wait_for_selector(".clb-sheet", timeout=90_000)
+    assert "JK is not in the crazy-eights deck" in page.locator(".crazylab-explorer").inner_text()
+    box = page.locator(".clb-opt-jokers input")
+    box.fill("2")
+    box.press("Enter")
+    page.wait_for_selector(".crazylab-legal", timeout=15_000)
+    row = page.locator(".crazylab-legal tr", has_text="🃏")
+    assert "✔ legal" in row.inner_text()
+    assert "✘ not legal" in page.locator(".crazylab-legal tr", has_text="3♦").inner_text()
+    assert "jokers=2" in page.locator(".clb-python").inner_text()
+    assert "and 2 jokers" in page.locator(".clb-sheet").inner_text()
+    page.locator(".crazylab-explorer").scroll_into_view_if_needed()
+    screenshot(page, "builder_explorer_jokers", full_page=False)
+    assert not errors and not _visible_errors(page)
