@@ -30,7 +30,7 @@ import ipywidgets as w
 from crazylab.engine.options import FIELDS, Option, RulesError
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
-from crazylab.sheet import rules_sheet
+from crazylab.sheet import rules_sheet_html
 
 from ._common import ErrorArea, ErrorReporting, guarded
 
@@ -81,14 +81,8 @@ def cli_text(rs: RuleSet, command: str = "play") -> str:
 
 
 def sheet_html(rs: RuleSet) -> str:
-    """The rules sheet of ``rs`` (Markdown) as HTML."""
-    text = rules_sheet(rs)
-    try:
-        import mistune  # installed with Voilà (nbconvert); the sheet falls back to plain text
-    except ImportError:  # pragma: no cover - every supported install has it
-        return f"<pre style='white-space:pre-wrap'>{html.escape(text)}</pre>"
-    render = mistune.create_markdown(escape=True, plugins=["table"])
-    return str(render(text))
+    """The rules sheet of ``rs`` as HTML."""
+    return rules_sheet_html(rs)
 
 
 def _sample_number(option: Option) -> int:
