@@ -211,3 +211,19 @@ def test_cli_text_quotes_nothing_it_does_not_need():
     assert python_text(rs) == \
         'crazylab.rules("crazy-8s-music", intervals=(3, 4), pitch_map="C_based")'
     assert eval(python_text(rs), {"crazylab": crazylab}) == rs
+
+
+def test_filter_shows_only_matching_options_and_bad_text_is_refused():
+    b = RuleBuilder("crazy-eights")
+    b.filter_box.value = "joker"
+    shown = [n for n, c in b.controls.items() if c.row.layout.display != "none"]
+    assert "jokers" in shown and "joker_draw" in shown and "draw_rule" not in shown
+    assert all("joker" in f"{n} {FIELDS[n].doc}".lower() for n in shown)
+    b.filter_box.value = ""
+    assert all(c.row.layout.display != "none" for c in b.controls.values())
+    before = b.rules
+    b.controls["removed_ranks"].input.value = "nine"
+    assert b.rules is before and b.controls["removed_ranks"].input.value == ""
+    assert b.refusals == ["removed_ranks must be a list of different whole numbers from 1 to "
+                          "13 other than 8 (got 'nine')"]
+    assert "nothing was changed" in b.error_area.value
