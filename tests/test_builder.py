@@ -33,6 +33,9 @@ def built_from_cli(text: str) -> crazylab.RuleSet:
 
 def test_every_schema_option_has_a_control_of_its_kind():
     b = RuleBuilder("crazy-eights")
+    assert b.options_box.children == () and b.options_box.layout.display == "none"
+    b.open_button.value = True  # the options are made when the panel first opens
+    assert b.options_box.layout.display == "" and len(b.options_box.children) == len(FIELDS)
     assert list(b.controls) == list(FIELDS)
     for name, option in FIELDS.items():
         widget = b.controls[name].widget

@@ -31,6 +31,7 @@ def test_builder_toggles_a_rule_shows_its_sheet_and_plays_it(voila_server, page,
     assert "must play when you can" in sheet.inner_text()
     assert page.locator(".clb-python").inner_text() == 'crazylab.rules("crazy-eights-classic")'
 
+    page.locator("button.clb-open").click()  # the options panel opens
     page.locator(".clb-opt-voluntary_draw input[type=checkbox]").check()
     page.wait_for_function("() => document.querySelector('.clb-sheet').innerText"
                            ".includes('voluntary draw')", timeout=15_000)
@@ -95,6 +96,7 @@ def test_builder_drives_the_explorer_page(voila_server, page, screenshot):
               "&hand=6C%20KH%203D%20JK", timeout=90_000)
     page.wait_for_selector(".clb-sheet", timeout=90_000)
     assert "JK is not in the crazy-eights deck" in page.locator(".crazylab-explorer").inner_text()
+    page.locator("button.clb-open").click()
     box = page.locator(".clb-opt-jokers input")
     box.fill("2")
     box.press("Enter")

@@ -201,16 +201,19 @@ class RuleBuilder(ErrorReporting, w.VBox):
         self.description = w.HTML()
         self.filter_box = w.Text(placeholder="filter options (e.g. draw, joker)",
                                  continuous_update=True, layout=w.Layout(width="18em"))
+        self.open_button = w.ToggleButton(value=False, description="Change house rules",
+                                          icon="sliders", tooltip="Show every option")
+        self.open_button.add_class("clb-open")
         self.reset_button = w.Button(description="Reset to the preset",
                                      tooltip="Undo every house rule")
         self.play_button = w.Button(description=button, button_style="primary",
                                     tooltip="Start a new game with these rules")
         self.play_button.add_class("clb-play")
-        self.controls = {name: _Control(option, self._on_option)
-                         for name, option in FIELDS.items()}
-        self.options_box = w.VBox([c.row for c in self.controls.values()],
-                                  layout=w.Layout(max_height="340px", overflow="auto",
-                                                  border="1px solid #ccc", padding="4px"))
+        self._controls: dict[str, _Control] | None = None  # built when first needed
+        self.options_box = w.VBox([], layout=w.Layout(max_height="340px", overflow="auto",
+                                                      border="1px solid #ccc", padding="4px",
+                                                      display="none"))
+        self.filter_box.layout.display = "none"
         self.changed_html = w.HTML()
         self.code_html = w.HTML()
         self.code_html.add_class("clb-code")
@@ -219,12 +222,13 @@ class RuleBuilder(ErrorReporting, w.VBox):
         self.error_area = ErrorArea()
         self.preset_box.observe(self._on_preset, names="value")
         self.filter_box.observe(lambda _c: self._filter(), names="value")
+        self.open_button.observe(self._on_open, names="value")
         self.reset_button.on_click(lambda _b: self._on_reset())
         self.play_button.on_click(lambda _b: self._on_play())
         super().__init__([
             w.HTML("<b>Build a rule set</b>: start from a preset, change any option "
                    "(hover a name for its rulings), read the rules sheet, then play."),
-            w.HBox([self.preset_box, self.reset_button, self.play_button],
+            w.HBox([self.preset_box, self.open_button, self.reset_button, self.play_button],
                    layout=w.Layout(flex_flow="row wrap")),
             self.description, self.filter_box, self.options_box, self.error_area,
             self.changed_html, self.code_html, self.sheet,
@@ -237,6 +241,25 @@ class RuleBuilder(ErrorReporting, w.VBox):
         self._show(start)
 
     # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def controls(self) -> dict[str, _Control]:
+        """One control per option of the schema, made the first time they are needed (the
+        options panel opened, or an option set from Python): a page that only plays does not
+        pay for some 600 widget models."""
+        if self._controls is None:
+            self._controls = {name: _Control(option, self._on_option)
+                              for name, option in FIELDS.items()}
+            self.options_box.children = [c.row for c in self._controls.values()]
+            self._show(self._rules)
+        return self._controls
+
+    @guarded
+    def _on_open(self, change: dict[str, Any]) -> None:
+        shown = "" if change["new"] else "none"
+        if change["new"]:
+            self.controls  # noqa: B018 - made on first opening
+        self.options_box.layout.display = self.filter_box.layout.display = shown
 
     @property
     def rules(self) -> RuleSet:
@@ -332,12 +355,12 @@ class RuleBuilder(ErrorReporting, w.VBox):
         try:
             if self.preset_box.value != rs.name:
                 self.preset_box.value = rs.name
-            for name, control in self.controls.items():
+            for name, control in (self._controls or {}).items():
                 control.set(getattr(rs, name))
         finally:
             self._quiet = False
         changed = changed_options(rs)
-        for name, control in self.controls.items():
+        for name, control in (self._controls or {}).items():
             control.mark(name in changed)
         self.description.value = (f"<i>{html.escape(PRESETS[rs.name].description)}</i>")
         self.changed_html.value = (
@@ -356,7 +379,7 @@ class RuleBuilder(ErrorReporting, w.VBox):
 
     def _filter(self) -> None:
         words = self.filter_box.value.strip().lower()
-        for name, control in self.controls.items():
+        for name, control in (self._controls or {}).items():
             text = f"{name} {control.option.doc} {' '.join(control.option.rulings)}".lower()
             control.row.layout.display = "" if not words or words in text else "none"
 
