@@ -202,7 +202,8 @@ class RuleBuilder(ErrorReporting, w.VBox):
         self.filter_box = w.Text(placeholder="filter options (e.g. draw, joker)",
                                  continuous_update=True, layout=w.Layout(width="18em"))
         self.open_button = w.ToggleButton(value=False, description="Change house rules",
-                                          icon="sliders", tooltip="Show every option")
+                                          icon="sliders", tooltip="Show every option",
+                                          layout=w.Layout(width="auto"))
         self.open_button.add_class("clb-open")
         self.reset_button = w.Button(description="Reset to the preset",
                                      tooltip="Undo every house rule")
