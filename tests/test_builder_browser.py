@@ -15,6 +15,16 @@ def _open(page, url: str) -> None:
     page.wait_for_selector(".clb-sheet", timeout=90_000)
 
 
+def _axe_serious(page) -> list[str]:
+    """Serious or critical axe-core findings (as tests/test_browser.py checks every page)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} — "
+            + "; ".join(n["target"][0] if n["target"] else "?" for n in v["nodes"][:3])
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
 def _visible_errors(page) -> list[str]:
     return [box.inner_text() for box in page.locator(".cl-errors, .crazylab-error").all()
             if box.is_visible() and box.inner_text().strip()]
@@ -42,6 +52,8 @@ def test_builder_toggles_a_rule_shows_its_sheet_and_plays_it(voila_server, page,
         "crazylab play crazy-eights-classic --option voluntary_draw=true"
     page.locator(".clb-opt-voluntary_draw").scroll_into_view_if_needed()
     screenshot(page, "builder_voluntary_draw", full_page=False)
+    found = _axe_serious(page)  # every option's control is labelled by its name
+    assert not found, "\n".join(found)
 
     seq = page.locator(".cl-table").get_attribute("data-seq")
     page.locator("button.clb-play").click()

@@ -36,6 +36,7 @@ from ._common import ErrorArea, ErrorReporting, guarded
 
 OnBuild = Callable[[RuleSet], Any]
 _STYLE = {"description_width": "initial"}
+_NAME = {"description_width": "15em"}  # the option names line up
 
 
 def changed_options(rs: RuleSet) -> dict[str, object]:
@@ -96,45 +97,48 @@ def _sample_number(option: Option) -> int:
 
 
 class _Control:
-    """One option's control: its widget(s), reading and writing the option's value."""
+    """One option's control: its widget(s), reading and writing the option's value. The
+    option's name is the control's label (a ``<label for=…>``, so screen readers name it)."""
 
     def __init__(self, option: Option, on_change: Callable[[str], None]) -> None:
         self.option = o = option
         self.number: w.BoundedIntText | None = None
         self.switch: w.Checkbox | None = None
+        doc = o.doc + (f" ({', '.join(o.rulings)})" if o.rulings else "")
+        named: dict[str, Any] = dict(description=o.name, tooltip=doc, style=_NAME)
         widget: w.Widget
         if o.kind == "bool":
-            widget = self.switch = w.Checkbox(value=False, indent=False,
-                                              layout=w.Layout(width="auto"))
+            widget = self.switch = w.Checkbox(value=False, indent=False, description=o.name,
+                                              tooltip=doc, layout=w.Layout(width="30em"))
         elif o.kind == "choice":
             widget = w.Dropdown(options=list(o.allowed_choices()),
-                                layout=w.Layout(width="14em"))
+                                layout=w.Layout(width="30em"), **named)
         elif o.kind == "int":
             widget = self.number = w.BoundedIntText(min=o.low, max=o.high,
-                                                    layout=w.Layout(width="7em"))
+                                                    layout=w.Layout(width="30em"), **named)
         elif o.kind == "optional_int":
-            self.switch = w.Checkbox(value=False, indent=False, description="set",
-                                     layout=w.Layout(width="auto"))
+            self.switch = w.Checkbox(value=False, indent=False, description=f"{o.name}: set",
+                                     tooltip=doc, layout=w.Layout(width="15em"))
             self.number = w.BoundedIntText(min=o.low, max=o.high, value=_sample_number(o),
+                                           description="to", tooltip=doc,
+                                           style={"description_width": "1.5em"},
                                            layout=w.Layout(width="7em"))
-            widget = w.HBox([self.switch, self.number])
+            widget = w.HBox([self.switch, self.number], layout=w.Layout(width="30em"))
         else:  # ints, int_map: the command line's text
             example = "2:7,3:5" if o.kind == "int_map" else "9,10"
             widget = w.Text(placeholder=f"none, or like {example}", continuous_update=False,
-                            layout=w.Layout(width="14em"))
+                            layout=w.Layout(width="30em"), **named)
         self.widget = widget
         self.input = widget if not isinstance(widget, w.HBox) else None
+        self.named = self.switch if self.switch is not None else widget
+        self._name = str(self.named.description)
         parts = [self.switch, self.number] if self.input is None else [self.input]
         for part in parts:  # each widget once (a boolean's checkbox is its input and switch)
             if part is not None:
                 part.observe(lambda _c, n=o.name: on_change(n), names="value")
-        name = html.escape(o.name)
-        doc = html.escape(o.doc + (f" ({', '.join(o.rulings)})" if o.rulings else ""))
-        self._label = f"<code title='{doc}'>{name}</code>"
-        self.label = w.HTML(self._label, layout=w.Layout(width="15em"))
-        self.doc = w.HTML(f"<span style='font-size:0.85em;color:#444'>{doc}</span>",
+        self.doc = w.HTML(f"<span style='font-size:0.85em;color:#444'>{html.escape(doc)}</span>",
                           layout=w.Layout(flex="1 1 20em"))
-        self.row = w.HBox([self.label, widget, self.doc],
+        self.row = w.HBox([widget, self.doc],
                           layout=w.Layout(align_items="center", flex_flow="row wrap",
                                           flex="0 0 auto", min_height="30px",
                                           border_bottom="1px solid #eee"))
@@ -142,8 +146,8 @@ class _Control:
         self.row.add_class(f"clb-opt-{o.name}")
 
     def mark(self, changed: bool) -> None:
-        """Bold the name of an option the house rules change."""
-        self.label.value = f"<b>{self._label} ✎</b>" if changed else self._label
+        """Mark the name of an option the house rules change."""
+        self.named.description = f"{self._name} ✎" if changed else self._name
 
     def get(self) -> object:
         """The value the control shows (RulesError for text it cannot read)."""
@@ -199,7 +203,8 @@ class RuleBuilder(ErrorReporting, w.VBox):
                                      description="Start from", style=_STYLE)
         self.preset_box.add_class("clb-preset")
         self.description = w.HTML()
-        self.filter_box = w.Text(placeholder="filter options (e.g. draw, joker)",
+        self.filter_box = w.Text(placeholder="e.g. draw, joker", description="Filter options",
+                                 style=_STYLE,
                                  continuous_update=True, layout=w.Layout(width="18em"))
         self.open_button = w.ToggleButton(value=False, description="Change house rules",
                                           icon="sliders", tooltip="Show every option",
