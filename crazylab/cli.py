@@ -93,7 +93,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             print(f"{name:<{width}}  {r.description}")
         return 0
     try:
-        r = get_rules(_preset(args.name))
+        r = get_rules(_preset(args.name), **_options(args.option))
     except RulesError as e:
         print(f"crazylab rules: {e}", file=sys.stderr)
         return 2
@@ -108,7 +108,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .engine.game import Game
 
     try:
-        game = Game.new(get_rules(_preset(args.rules)), args.players, args.seed)
+        game = Game.new(get_rules(_preset(args.rules), **_options(args.option)), args.players,
+                        args.seed)
     except (RulesError, ValueError) as e:
         print(f"crazylab play: {e}", file=sys.stderr)
         return 2
@@ -117,6 +118,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(event.describe())
     print(f"result: {game.end_reason}, winners {list(game.winners)}, scores {list(game.scores)}")
     return 0
+
+
+def _options(items: Sequence[str]) -> dict[str, object]:
+    """The ``--option KEY=VALUE`` items as rule options (the typed schema parses them)."""
+    return dict(parse_option(item) for item in items)
 
 
 def _preset(name: str) -> str:
@@ -136,14 +142,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser("rules", help="list the presets, or show one rule set's options")
     p.add_argument("name", nargs="?")
+    _add_option_argument(p)
     p.set_defaults(func=cmd_rules)
     p = sub.add_parser("play", help="play a seeded random game and print its log")
     p.add_argument("rules", nargs="?", default="crazy-eights")
     p.add_argument("-n", "--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
+    _add_option_argument(p)
     p.set_defaults(func=cmd_play)
     add_simulate_parser(sub)
     return parser
+
+
+def _add_option_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a house rule, e.g. voluntary_draw=false (repeatable; the options are "
+                        "in docs/OPTIONS.md)")
 
 
 # -- crazylab simulate ------------------------------------------------------------------------

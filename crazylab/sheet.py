@@ -13,6 +13,8 @@ renamed option shows its default wording rather than failing).
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 from .engine.pitch import PITCH_NAMES
@@ -58,9 +60,28 @@ def _deck(rs: RuleSet) -> str:
     return text + "."
 
 
+_COUNT_WORDS = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten")
+
+
+def _hand_sizes(rs: RuleSet) -> str:
+    """``Deal 5 cards each (7 each with two players)``, from the cards each table size gets
+    (``hand_size``, ``hand_size_2p``, ``hand_size_by_players``)."""
+    size = _get(rs, "hand_size", 5)
+    counts = range(_get(rs, "min_players", 2), _get(rs, "max_players", 4) + 1)
+    if not hasattr(rs, "hand_size_for"):  # an engine without it: the old fields
+        two = _get(rs, "hand_size_2p")
+        return f"Deal {size} cards each" + (f" ({two} each with two players)" if two else "")
+    sizes = {n: rs.hand_size_for(n) for n in counts}
+    other = [f"{k} each with {_COUNT_WORDS[n] if n < len(_COUNT_WORDS) else n} players"
+             for n, k in sizes.items() if k != size]
+    if len(other) == len(sizes):  # no table size gets hand_size
+        return "Deal cards: " + "; ".join(other)
+    return f"Deal {size} cards each" + (f" ({'; '.join(other)})" if other else "")
+
+
 def _deal(rs: RuleSet) -> str:
-    size, two = _get(rs, "hand_size", 5), _get(rs, "hand_size_2p")
-    text = f"Deal {size} cards each" + (f" ({two} each with two players)" if two else "")
+    text = _hand_sizes(rs)
     piles = _get(rs, "piles", 1)
     if piles > 1:
         text += f"; turn up {piles} starters, one per discard pile"
@@ -205,10 +226,13 @@ def _end(rs: RuleSet) -> list[str]:
                                                       "none" else " the round.")]
     scoring = _get(rs, "scoring", "winner_collects")
     if scoring == "winner_collects":
+        house = sorted(dict(_get(rs, "card_values", ())).items())
         lines.append("The winner scores the cards left in the other hands: 8 = 50; K, Q, J, 10 "
                      "= 10; A = 1; 2–7 and 9 face value"
                      + (f"; joker = {_get(rs, 'joker_points', 50)}" if _get(rs, "jokers", 0)
-                        else "") + ".")
+                        else "")
+                     + ("; but " + ", ".join(f"**{RANKS[r - 1]} = {v}**" for r, v in house)
+                        if house else "") + ".")
     elif scoring == "minus_one_per_card":
         lines.append("Scoring: every card left in a hand counts −1; the winner scores 0.")
     else:
@@ -254,3 +278,60 @@ def rules_sheet(rs: RuleSet) -> str:
     if rs.call_kind == "pitch":
         out += ["", "Pitches: " + " ".join(PITCH_NAMES) + "."]
     return "\n".join(out) + "\n"
+
+
+def markdown_html(text: str) -> str:
+    """A rules sheet's Markdown as HTML: the few forms :func:`rules_sheet` writes (``#``
+    headings, paragraphs, ``*`` lists, one table, ``**bold**``, ``*italic*``, `` `code` ``),
+    with every character of the text escaped. (No Markdown library: the sheet is shown where
+    only the standard library is sure to be, such as the site's browser Python.)"""
+    out: list[str] = []
+    para: list[str] = []
+    block: list[str] = []
+    kind = ""
+
+    def close() -> None:
+        nonlocal kind
+        if para:
+            out.append(f"<p>{' '.join(_inline(t) for t in para)}</p>")
+            para.clear()
+        if kind == "ul":
+            out.append("<ul>" + "".join(f"<li>{_inline(t)}</li>" for t in block) + "</ul>")
+        elif kind == "table":
+            rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in block
+                    if not re.fullmatch(r"\|?[\s|:-]+\|?", r.strip())]
+            head, body = rows[0], rows[1:]
+            out.append("<table><thead><tr>" + "".join(f"<th>{_inline(c)}</th>" for c in head)
+                       + "</tr></thead><tbody>"
+                       + "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>"
+                                 for r in body) + "</tbody></table>")
+        block.clear()
+        kind = ""
+
+    for line in text.splitlines():
+        heading = re.match(r"(#{1,6}) (.*)", line)
+        now = ("ul" if line.startswith("* ") else "table" if line.startswith("|") else "")
+        if heading or not line.strip() or now != kind or (not now and block):
+            close()
+        if heading:
+            level = len(heading.group(1))
+            out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
+        elif now:
+            kind = now
+            block.append(line[2:] if now == "ul" else line)
+        elif line.strip():
+            para.append(line)
+    close()
+    return "\n".join(out)
+
+
+def _inline(text: str) -> str:
+    t = html.escape(text, quote=False)
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    t = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
+    return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", t)
+
+
+def rules_sheet_html(rs: RuleSet) -> str:
+    """The rules sheet of ``rs`` as HTML (:func:`rules_sheet` through :func:`markdown_html`)."""
+    return markdown_html(rules_sheet(rs))

@@ -1,7 +1,8 @@
 """Course coverage: each rule id of rulings.md with the test that names it, the lessons that
 teach it and the exercises that ask about it (`python tests/test_lesson_coverage.py` prints the
 table). Fails when a seed rule, a derived rule, a test vector or a worked example is taught by
-no lesson, when a seed rule has no exercise, when an exercise names an id the rulebook does not
+no lesson, when a seed rule has no exercise, when a lesson teaches (mentions) a rule id that
+none of its own exercises asks about, when an exercise names an id the rulebook does not
 have, and when a lesson mentions a house ruling without marking it as one with a link to it.
 
 House-ruling links are written ``[house ruling ID](../../shared/spec/rulings.md#ID)``:
@@ -118,6 +119,33 @@ def test_every_seed_rule_derived_rule_and_test_vector_is_taught(kind):
 def test_every_seed_rule_has_an_exercise():
     unasked = sorted(rid for rid, k in RULES.items() if k == "seed" and rid not in ASKED)
     assert unasked == []
+
+
+def unexercised(texts: dict[str, str],
+                exercises: dict[str, list[tuple[str, tuple[str, ...]]]]) -> list[tuple[str, str]]:
+    """(lesson, rule id) for every id a lesson mentions (teaches) but none of its own
+    exercises names."""
+    return sorted((stem, rid) for stem, text in texts.items() for rid in RULES
+                  if mentions(text, rid)
+                  and not any(rid in ids for _, ids in exercises.get(stem, [])))
+
+
+def test_every_rule_a_lesson_teaches_has_an_exercise_in_that_lesson():
+    assert unexercised(TEXT, EXERCISES) == []
+
+
+def test_a_taught_rule_without_an_exercise_is_caught(tmp_path):
+    """The guard above fails on a lesson that teaches an id (here AP-2, in markdown) that no
+    exercise of that lesson names, even when another lesson asks about it."""
+    source = tmp_path / "99_probe.py"
+    source.write_text('# %% [markdown]\n# A regular deck (AP-2), eights wild (AP-7).\n\n'
+                      '# %%\nchoice_exercise("Wild?", ["yes", "no"], "yes", "AP-7", '
+                      'rules="AP-7")\n', encoding="utf-8")
+    texts = {"99_probe": source.read_text(encoding="utf-8")}
+    found = exercises_of(source)
+    assert found == [("choice_exercise", ("AP-7",))]
+    assert unexercised(texts, {"99_probe": found}) == [("99_probe", "AP-2")]
+    assert unexercised(texts, {"99_probe": found + [("Exercise", ("AP-2",))]}) == []
 
 
 def test_every_lesson_asks_and_every_exercise_names_real_rules():

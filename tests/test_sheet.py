@@ -55,3 +55,36 @@ def test_sheet_music_levels_mu_26_mu_29():
     assert "4 starters" in rules_sheet(cl.rules("crazy-8s-level-4"))
     assert "own** suit" in rules_sheet(cl.rules("crazy-8s-music"))
     assert "draw 2" in rules_sheet(cl.rules("crazy-8s-music"))
+
+
+def test_sheet_follows_hand_size_by_players_sr_q15():
+    """SR-Q15: the cards dealt by table size (a builder's house rule) are on the sheet."""
+    text = rules_sheet(cl.rules("crazy-eights-classic", hand_size_by_players={2: 6}))
+    assert "Deal 5 cards each (6 each with two players)" in text
+    text = rules_sheet(cl.rules("crazy-eights", hand_size_by_players={2: 7, 3: 6}))
+    assert "(7 each with two players; 6 each with three players)" in text
+    every = rules_sheet(cl.rules("crazy-eights", hand_size_by_players={2: 7, 3: 6, 4: 6, 5: 6}))
+    assert "Deal cards: 7 each with two players; 6 each with three players" in every
+
+
+def test_sheet_follows_card_values_c_16():
+    """C-16 with house card values: the sheet names the changed values."""
+    text = rules_sheet(cl.rules("crazy-eights", card_values={8: 20, 13: 5}))
+    assert "but **8 = 20**, **K = 5**" in text
+    assert "but" not in [line for line in rules_sheet(cl.rules("crazy-eights")).splitlines()
+                         if "winner scores" in line][0]
+
+
+def test_sheet_as_html_has_its_headings_lists_table_and_escapes_text():
+    from crazylab.sheet import markdown_html, rules_sheet_html
+
+    page = rules_sheet_html(cl.rules("crazy-breens"))
+    assert page.startswith("<h1>crazy-breens: rules sheet</h1>")
+    assert "<li>Play a card of the same <strong>suit</strong>" in page
+    assert "<table><thead><tr><th>card</th><th>effect</th></tr></thead>" in page
+    assert "<tr><td>A</td><td>the next player is skipped</td></tr>" in page
+    assert "|" not in page and "**" not in page
+    assert "<em>end</em>" in rules_sheet_html(cl.rules("crazy-8s-music"))
+    assert markdown_html("# a <b>\n\n* x & `<i>`\n* y\n\ntext *it*\nmore") == (
+        "<h1>a &lt;b&gt;</h1>\n<ul><li>x &amp; <code>&lt;i&gt;</code></li><li>y</li></ul>\n"
+        "<p>text <em>it</em> more</p>")

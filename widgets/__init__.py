@@ -3,7 +3,8 @@
 * :class:`GameTable`: play a hand or a match against computer opponents, any rule set;
 * :class:`LegalMoveExplorer`: which cards of a hand are legal on a top card, and why;
 * :class:`StepExplainer`: a worked-example file step by step (deep links ``?example=&step=``);
-* :class:`ScoreCalculator`: each card's points and what the winner scores.
+* :class:`ScoreCalculator`: each card's points and what the winner scores;
+* :class:`RuleBuilder`: a preset plus house rules, its rules sheet, played on a table.
 
 >>> from crazylab.widgets import GameTable
 >>> GameTable("crazy-eights-quick", opponents=2, seed=4)  # doctest: +SKIP
@@ -26,6 +27,7 @@ _WHERE = {
     "Verdict": ".reasons", "verdicts": ".reasons",
     "ScoreCalculator": ".scoring", "Scored": ".scoring", "score_hands": ".scoring",
     "GameTable": ".table",
+    "RuleBuilder": ".builder",
 }
 
 __all__ = sorted(_WHERE)

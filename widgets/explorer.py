@@ -70,6 +70,8 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
                  hand: str = "6C KH 8S 3D", call: str | None = None,
                  four_colour: bool = False) -> None:
         self.errors: list[str] = []
+        self._built: RuleSet | None = None  # a rule set with house rules (set_rules)
+        self._setting = False
         self.four_colour = four_colour
         self.game: Game | None = None
         self.table: pd.DataFrame | None = None
@@ -116,7 +118,23 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
 
     @property
     def rules(self) -> RuleSet:
+        if self._built is not None and self._built.name == self.rules_box.value:
+            return self._built
         return get_rules(self.rules_box.value)
+
+    @guarded
+    def set_rules(self, rules: str | RuleSet) -> None:
+        """Explore under ``rules``: a preset's name, or a rule set with house rules (a
+        RuleBuilder's); picking a preset in the dropdown goes back to the plain preset."""
+        built = get_rules(rules) if isinstance(rules, str) else rules
+        self._built, self._setting = built, True
+        try:
+            same = self.rules_box.value == built.name
+            self.rules_box.value = built.name  # a new name redraws through _on_rules
+        finally:
+            self._setting = False
+        if same:
+            self._on_rules()
 
     def _set_calls(self, value: str | None = None) -> None:
         r = self.rules
@@ -126,7 +144,9 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
         self.call_box.value = value if value in [o[1] for o in options] else ""
 
     @guarded
-    def _on_rules(self, _change: Any = None) -> None:
+    def _on_rules(self, change: Any = None) -> None:
+        if change is not None and not self._setting:  # the dropdown: a plain preset
+            self._built = None
         self.picker.set_deck(self.rules.deck)
         self._set_calls(None)
         self.update()

@@ -383,6 +383,19 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self._start_hand()
 
     @guarded
+    def set_rules(self, rules: str | RuleSet) -> None:
+        """Start a new match under ``rules``: a preset's name, or a rule set with house rules
+        (``crazylab.rules("crazy-eights", voluntary_draw=False)``, a RuleBuilder's)."""
+        self._rules = get_rules(rules) if isinstance(rules, str) else rules
+        self._ready = False
+        try:
+            self.preset = self._rules.name
+        finally:
+            self._ready = True
+        self._clamp_opponents()
+        self.new_match()
+
+    @guarded
     def set_game(self, game: Game) -> None:
         """Play on from a given position (a worked example's, say): seat 0 is the human. The
         match starts again with this hand."""

@@ -86,6 +86,19 @@ print("eights among 300 starters:", sum(c.rank == 8 for c in starters))
 StepExplainer("sr-t10-deal-two-players")
 
 # %%
+two = cl.new_game("crazy-eights", players=2, seed=5)
+choice_exercise("Two players are dealt five cards each and the starter is turned up. How many "
+                "cards are left in the stock?", ["41", "42", "47"], str(len(two.stock)),
+                "52 − 2 × 5 − 1 = 41: ten cards in the hands, one starter (SR-3, SR-T10).",
+                rules="SR-T10 SR-3")
+
+# %%
+three = cl.Game.new("crazy-eights", 3, seed=2, dealer=1)
+choice_exercise("Three players; seat 1 deals. Who plays first?", ["seat 0", "seat 1", "seat 2"],
+                f"seat {three.to_play}", "The player left of the dealer starts, and play goes "
+                "clockwise: seat 2, then seat 0, then seat 1 (SR-8).", rules="SR-8")
+
+# %%
 choice_exercise("After the deal, where does the first card of the discard pile come from?",
                 ["the top of the stock", "the dealer's hand", "the bottom of the stock"],
                 "the top of the stock", "The undealt cards are the face-down stock, and its top "

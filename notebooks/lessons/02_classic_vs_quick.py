@@ -92,6 +92,33 @@ choice_exercise("Two players, classic rule: how many cards are left in the stock
                 str(len(cl.new_game("crazy-eights-classic", players=2, seed=9).stock)),
                 "52 − 2 × 7 − 1 = 37 (AP-3, AP-T1).", rules="AP-3 AP-4 AP-T1")
 
+# %%
+app_deck = cl.rules("crazy-eights-classic").deck
+choice_exercise("How many cards does the app's deck hold, and how many of them are jokers?",
+                ["52, no joker", "54, two jokers", "53, one joker"],
+                f"{len(app_deck)}, " + ("no joker" if not any(c.is_joker for c in app_deck)
+                                        else "jokers"),
+                "A regular 52-card deck, without jokers: there are no action cards (AP-2).",
+                rules="AP-2")
+
+# %%
+buried_deck = ["3H", "4H", "5H", "6H", "7H", "9H", "10H", "2C", "3C", "4C", "5C", "6C", "7C",
+               "9C", "8S", "KD"]
+buried = cl.Game.from_deck("crazy-eights-classic", 2, buried_deck + [
+    str(c) for c in app_deck if str(c) not in buried_deck], seed=1)
+choice_exercise("Two players get the top 14 cards of the deck; the next card is 8♠ and the one "
+                "after it K♦. What is the starter?", ["8♠", "K♦", "another card"],
+                buried.top.display, "A starter eight is buried in the stock (anywhere but the "
+                "top) and the next card is turned (house ruling AP-Q1, AP-4).",
+                rules="AP-Q1 AP-4")
+
+# %%
+dealt_by_two = cl.Game.new("crazy-eights-classic", 4, seed=3, dealer=2)
+choice_exercise("Four players; seat 2 deals. Who plays first?",
+                ["seat 0", "seat 2", "seat 3"], f"seat {dealt_by_two.to_play}",
+                "The player left of the dealer starts, and play goes clockwise (house ruling "
+                "AP-5).", rules="AP-5")
+
 # %% [markdown]
 # ## 3. Matching is the same; drawing while you can play is not
 #
@@ -191,6 +218,16 @@ StepExplainer("ap-t6-reshuffle-keeps-the-top-card")
 StepExplainer("ap-t5-classic-draws-past-a-reshuffle")
 
 # %%
+past = cl.Game.from_position("crazy-eights-classic", 2, hands=[["3D", "5S"], ["4S"]], stock=[],
+                             discard=["2H", "9D", "7C"], seed=1)
+past.push("draw")  # the stock was empty: 2♥ and 9♦ were reshuffled, and one was drawn
+is_legal_exercise(past, "pass", "Classic rule, top card 7♣. The stock was empty, so 2♥ and 9♦ "
+                  "were reshuffled into a new stock; you drew "
+                  + " ".join(c.display for c in past.hands[0] if str(c) not in ("3D", "5S"))
+                  + ", which does not fit. Is <code>pass</code> legal now?",
+                  rules="AP-T5 AP-10")
+
+# %%
 # NBVAL_CHECK_OUTPUT
 for name in ("crazy-eights-classic", "crazy-eights-quick"):
     g = cl.Game.from_position(name, 2, hands=[["3D"], ["4S"]], stock=[],
@@ -272,6 +309,16 @@ choice_exercise("Blocked: the hands hold 12, 3 and 30 points. Who wins, and what
                 ["seat 1 scores 42", "seat 1 scores 36", "seat 0 scores 27"],
                 f"seat {blocked.winner} scores {blocked.scores[blocked.winner]}",
                 "(12 − 3) + (30 − 3) = 36 (AP-17, AP-T7).", rules="AP-17 AP-T7 AP-Q12")
+
+# %%
+tie = cl.Game.from_position(cl.rules("crazy-eights-classic", max_reshuffles=0), 2,
+                            hands=[["4C", "3D", "3S"], ["10S"]], stock=[], discard=["2H", "7H"])
+tie.push_many("pass pass")  # nothing fits, nothing to draw, no reshuffle left: blocked
+choice_exercise("Blocked: seat 0 holds 4♣ 3♦ 3♠ (10 points), seat 1 holds 10♠ (10 points). Who "
+                "wins?", ["seat 0", "seat 1", "nobody: a draw"],
+                f"seat {tie.winner}" if tie.winner is not None else "nobody: a draw",
+                "The points tie, so the fewest cards win: seat 1 with one card; the difference "
+                "it scores is 0 (house ruling AP-Q11, AP-17).", rules="AP-Q11 AP-17")
 
 # %% [markdown]
 # ## 8. Explore

@@ -107,6 +107,23 @@ choice_exercise("May you ask how many cards an opponent holds?", ["yes", "no"], 
                 rules="BR-29")
 
 # %%
+breens = cl.rules("crazy-breens")
+choice_exercise("How many cards does the Crazy Breens deck hold?", ["52", "53", "54"],
+                str(breens.deck_size), f"52 cards and {breens.jokers} jokers: the seed names the "
+                "joker but not how many (house ruling BR-Q1, BR-1).", rules="BR-Q1 BR-1")
+
+# %%
+try:
+    cl.new_game("crazy-breens", players=7, seed=1)
+    seven = "yes"
+except cl.SetupError:
+    seven = "no"
+choice_exercise("May seven play Crazy Breens?", ["yes", "no"], seven,
+                f"{breens.min_players}–{breens.max_players} players: six hands of 7 and the "
+                "starter leave an 11-card draw pile (house ruling BR-Q2, BR-2).",
+                rules="BR-Q2 BR-2")
+
+# %%
 compulsory = replay("br-t19-compulsory-play")
 is_legal_exercise(compulsory, "draw", f"The top card is {compulsory.top.display} and seat 0 holds "
                   + " ".join(c.display for c in compulsory.hands[0])
@@ -140,6 +157,15 @@ print(f"{game.top.display} with {suit(game)} called: seat {game.to_play} may pla
 # %%
 legal_moves_exercise(replay("br-seed-eight-wild"), "Seat 0 played 8♠ and called diamonds. "
                      "Which cards may seat 1 play?", rules="BR-16")
+
+# %%
+eights = cl.Game.from_position("crazy-breens", 2, hands=[["8S", "8D", "5C"], ["4H", "9S"]],
+                               stock=["3C", "4C", "6D"], discard=["6H"])
+eights.push("8S+8D:H")
+calls = sum(1 for e in eights.events if e.kind == "called")
+choice_exercise("Seat 0 stacks 8♠+8♦ on 6♥. How many suits does it call?", ["1", "2"],
+                str(calls), "One call, made after the whole stack is down: the move is written "
+                "8S+8D:H (house ruling BR-15).", rules="BR-15 BR-12")
 
 # %% [markdown]
 # ## 2. The joker: wild, and draw 4

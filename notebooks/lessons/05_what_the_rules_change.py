@@ -162,6 +162,18 @@ choice_exercise("Which rule set blocks most often?", list(blocked.index), blocke
                 + ". Without a reshuffle (SR-19) the stock runs dry for good.",
                 rules="SR-19 SR-20 AP-12 C-13")
 
+# %%
+app_blocked = cl.Game.from_position(cl.rules("crazy-eights-classic", max_reshuffles=0), 3,
+                                    hands=[["KC", "2D"], ["9S", "4D"], ["QS", "10C", "3D"]],
+                                    stock=[], discard=["7H"])
+while not app_blocked.over:  # nothing fits 7♥ and nothing is left to draw
+    app_blocked.push(app_blocked.legal()[0])
+choice_exercise("App rules, blocked: seat 0 holds K♣ 2♦ (12 points), seat 1 9♠ 4♦ (13), seat 2 "
+                "Q♠ 10♣ 3♦ (23). Who wins the hand?", ["seat 0", "seat 1", "seat 2"],
+                f"seat {app_blocked.winner}", "The fewest points in hand win a blocked hand, not "
+                f"the fewest cards; seat 0 scores {app_blocked.scores[0]} (AP-17).",
+                rules="AP-17")
+
 # %% [markdown]
 # ## 5. What is a hand worth?
 #

@@ -101,6 +101,12 @@ choice_exercise("Do 10♦ (C♯) and 10♠ (D♭) sound the same pitch?", ["yes"
                 else "no", "They are the same key, spelled two ways (MU-D5, MU-D6).",
                 rules="MU-D5 MU-D6 MU-D2")
 
+# %%
+music_deck = cl.rules("crazy-8s-music").deck
+choice_exercise("How many cards does the musical deck hold?", ["52", "54", "34"],
+                str(len(music_deck)), "The full deck, including the jokers: 52 + "
+                f"{sum(c.is_joker for c in music_deck)} = 54 (MU-D1, MU-2).", rules="MU-D1 MU-2")
+
 # %% [markdown]
 # ## 2. The deal
 #
@@ -203,6 +209,15 @@ choice_exercise("Seat 0 plays a joker and announces ♦. How many cards does sea
                 "The joker's victim draws two at once and plays normally on its turn (MU-13, "
                 "MU-T3, MU-Q12).", rules="MU-13 MU-T3 MU-Q12")
 
+# %%
+two_jokers = cl.Game.from_position("crazy-8s-music", 2, hands=[["JK", "JK", "5C", "9D"], ["4H"]],
+                                   stock=["3C", "4C", "6D", "7S"], discard=["5H"])
+two_jokers.push_many("JK:H JK:D")
+choice_exercise("In one chain seat 0 plays both jokers (announcing ♥, then ♦). How many cards "
+                "does seat 1 draw in all?", ["2", "4", "0"], str(two_jokers.hand_sizes[1] - 1),
+                "Each joker of the chain hits again: 2 + 2 = 4 cards, and seat 0 keeps the turn "
+                "(house ruling MU-14, MU-13).", rules="MU-14 MU-13")
+
 # %% [markdown]
 # ## 5. The turn: a chain, or draw two
 #
@@ -251,6 +266,16 @@ choice_exercise("The draw pile is empty and you must draw two. What becomes the 
                 "every discard but the top card", "The top card stays to be matched; the rest is "
                 "shuffled, with no limit (MU-16).", rules="MU-16")
 
+# %%
+nothing_left = cl.Game.from_position("crazy-8s-music", 2, hands=[["3C", "4D"], ["4H"]], stock=[],
+                                     discard=["5H"])
+nothing_left.push("draw")
+choice_exercise("The draw pile is empty and the discard pile is only its top card, 5♥. Seat 0 "
+                "plays nothing and must draw two. How many cards does it get?", ["0", "1", "2"],
+                str(len(nothing_left.hands[0]) - 2), "There is nothing to reshuffle, so you draw "
+                "what exists: here nothing; then you end the turn (house ruling MU-17, MU-16).",
+                rules="MU-17 MU-16")
+
 # %% [markdown]
 # ## 7. The end and the score
 #
@@ -270,6 +295,18 @@ score_exercise("crazy-8s-music", [[], ["3C", "4C", "5C"], ["6C", "7C", "9C", "10
 
 # %%
 StepExplainer("mu-20-blocked-fewest-cards")
+
+# %%
+stuck = cl.Game.from_position("crazy-8s-music", 2, hands=[["3C", "4D"], ["2S", "9S", "10C"]],
+                              stock=[], discard=["5H"])
+while not stuck.over:  # nothing fits E or hearts, and there is nothing to draw
+    stuck.push(stuck.legal()[0])
+choice_exercise("Blocked: nothing fits and nothing can be drawn. Seat 0 holds 2 cards, seat 1 "
+                "holds 3. Who wins, and what does seat 1 score?",
+                ["seat 0; seat 1 scores -3", "seat 1; seat 1 scores 0", "seat 0; seat 1 scores 3"],
+                f"seat {stuck.winner}; seat 1 scores {stuck.scores[1]}",
+                f"The fewest cards win; every player scores minus its cards: {stuck.scores[0]} "
+                f"and {stuck.scores[1]} (house ruling MU-20, MU-19).", rules="MU-20 MU-19")
 
 # %%
 explain("mu-15-joker-as-the-last-card")

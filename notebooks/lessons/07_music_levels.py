@@ -113,6 +113,20 @@ choice_exercise("In Level 3, seat 0 plays a joker and announces A. What happens 
                 "Jokers are still wild draw-two cards in the levels; the victim keeps its turn "
                 "(MU-24, MU-Q12).", rules="MU-24 MU-13")
 
+# %%
+level1 = position("crazy-8s-level-1", top="7D", hand="8S 5C")
+is_legal_exercise(level1, "8S:C#", "Level 1, the top card is 7♦ (G). You play 8♠ and announce "
+                  "C♯. Is <code>8S:C#</code> legal?", rules="MU-25 MU-24")
+
+# %%
+hit = cl.Game.from_position("crazy-8s-level-3", 2, hands=[["JK", "5C", "4D"], ["4H"]],
+                            stock=["3C", "4C", "6D", "7S"], discard=["3D"])
+hit.push_many("JK:A end")
+choice_exercise("Level 3: seat 0 plays a joker, announces A, and ends its turn. Seat 1 has drawn "
+                "two. Who plays next?", ["seat 0", "seat 1"], f"seat {hit.to_play}",
+                "The joker's victim draws two at once but does not lose its turn (house ruling "
+                "MU-Q12, MU-24).", rules="MU-Q12 MU-24")
+
 # %% [markdown]
 # The seed cards of the piles are dealt from the draw pile, one per pile (MU-22); an 8 or a joker
 # seed is buried and replaced, separately for each pile
@@ -120,6 +134,19 @@ choice_exercise("In Level 3, seat 0 plays a joker and announces A. What happens 
 
 # %%
 StepExplainer("mu-22-level-4-seeds-rebury-wilds")
+
+# %%
+level2 = cl.rules("crazy-8s-level-2")
+seeded = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "9C", "10C", "JC", "8S", "QD", "KH"]
+seeds = cl.Game.from_deck(level2, 2, seeded + [str(c) for c in level2.deck
+                                               if str(c) not in seeded], seed=5)
+choice_exercise("Level 2, two players: after the two hands of five, the deck's next cards are "
+                "8♠, Q♦, K♥. Which cards start the two piles?", ["8♠ and Q♦", "Q♦ and K♥",
+                                                                  "8♠ and K♥"],
+                " and ".join(p[-1].display for p in seeds.piles),
+                "The 8♠ has no pitch to start a pile with, so it is buried in the draw pile and "
+                "the next card is dealt, for each pile (house ruling MU-Q34, MU-22).",
+                rules="MU-Q34 MU-22")
 
 # %% [markdown]
 # The first player to discard all their cards wins (MU-30). The seeded games below are played by
@@ -173,6 +200,12 @@ def level_game(name, players, seed):
 
 # %%
 StepExplainer("mu-t5-level-1-letter-steps")
+
+# %%
+choice_exercise("How many cards does the Level 1 deck hold?", ["54", "34", "32"],
+                str(cl.rules("crazy-8s-level-1").deck_size), "The 20 black keys (every 9, 10, "
+                "J, Q and K) leave: A–8 in four suits (32) and the 2 jokers (MU-D1).",
+                rules="MU-D1")
 
 # %%
 explorer = IntervalExplorer("crazy-8s-level-1", top="AS")
