@@ -201,6 +201,8 @@ class Option:
     def _check_effects(self, value: object) -> tuple[tuple[str, str], ...]:
         """``action_cards`` (V12) as sorted ``(key, effects)`` pairs: a key is a rank
         (``"2"``, ``"A"``) or a card (``"QS"``, ``"JK"``), effects are ``+``-joined names."""
+        if isinstance(value, str):  # the text form, 2=draw2,A=skip
+            return self.parse(value)  # type: ignore[return-value]
         if isinstance(value, Mapping):
             pairs: Iterable[object] = list(value.items())
         elif isinstance(value, (tuple, list)):
@@ -249,7 +251,7 @@ class Option:
             return self.check(())
         if kind == "effect_map":
             parts = [re.split(r"[=:]", part, maxsplit=1) for part in t.split(",")]
-            if any(len(p) != 2 for p in parts):
+            if len(t) > 2000 or any(len(p) != 2 for p in parts):
                 raise self.refuse(text)
             return self.check([(k.strip(), v.strip()) for k, v in parts])
         if kind == "int_map":
