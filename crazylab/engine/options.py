@@ -45,6 +45,7 @@ _RANK_KEYS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 ACTION_EFFECTS = ("skip", "reverse", "draw2", "wild")
 #: the text form of ``action_cards``, as the options reference shows it
 ACTION_CARDS_TEXT = "2=draw2,A=skip,Q=reverse,J=wild,QS=draw5"
+_SHORT = "a map of ranks or cards to effects"
 _DRAW_N = re.compile(r"draw(10|[1-9])")
 _RANK_TEXT = {**{r: r for r in RANKS}, "T": "10", "1": "A", "11": "J", "12": "Q", "13": "K"}
 
@@ -215,10 +216,10 @@ class Option:
                 raise self.refuse(value)
             key = action_key(pair[0])
             if key is None:
-                raise self.refuse(value, f"{self.allowed()}: {quote(pair[0], 20)} is not a "
-                                  "rank or a card")
+                raise self.refuse(value, f"{_SHORT}: {quote(pair[0], 20)} is not a rank "
+                                  "(A, 2-10, J, Q, K) or a card (QS, JK)")
             if key in out:
-                raise self.refuse(value, f"{self.allowed()}: {key} is given twice")
+                raise self.refuse(value, f"{_SHORT}: {key} is given twice")
             out[key] = _effects(self, pair[1], key, value)
         return tuple(sorted(out.items(), key=lambda kv: action_order(kv[0])))
 
@@ -308,11 +309,11 @@ def _effects(option: Option, effects: object, key: str, whole: object) -> str:
             raise option.refuse(whole)
         n = name.strip().lower()
         if n not in ACTION_EFFECTS and not _DRAW_N.fullmatch(n):
-            raise option.refuse(whole, f"{option.allowed()}: {quote(name, 20)} (for {key}) is "
-                                "not an effect")
+            raise option.refuse(whole, f"{_SHORT}: {quote(name, 20)} (for {key}) is not an "
+                                "effect (skip, reverse, draw2, draw1-draw10, wild)")
         if n in out or (n.startswith("draw") and any(o.startswith("draw") for o in out)):
-            raise option.refuse(whole, f"{option.allowed()}: {key} repeats an effect or has "
-                                "two draws")
+            raise option.refuse(whole, f"{_SHORT}: {key} repeats an effect or has two "
+                                "draws")
         out.append(n)
     return "+".join(out)
 
