@@ -3,9 +3,9 @@
 A match ends in one of two ways: when a seat's total reaches ``target`` after a hand (SR-Q10,
 AP-16), or after a fixed number of ``hands`` (MU-Q17: "total over an agreed number of games,
 highest (least negative) total wins"; the rule set's ``games_in_match`` gives it, A11, and
-equal highest totals share the match: :attr:`Match.winners`). A rule set whose hands never pay a seat a positive score
-(the musical game's ``minus_one_per_card``, or ``scoring="none"``) can never reach a target, so
-``Match`` refuses one for it and asks for ``hands=`` instead.
+equal highest totals share the match: :attr:`Match.winners`). A rule set whose hands never pay
+a seat a positive score (the musical game's ``minus_one_per_card``, or ``scoring="none"``) can
+never reach a target, so ``Match`` refuses one for it and asks for ``hands=`` instead.
 """
 
 from __future__ import annotations

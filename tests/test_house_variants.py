@@ -326,3 +326,15 @@ def test_V12_V14_many_random_games_end_and_conserve_cards(preset, options):
         assert all_cards(g) == Counter(r.deck)
         if g.result.reason == "OUT":
             assert g.hands[g.winner] == []
+
+
+def test_V12_V14_a_saved_game_round_trips_through_a_json_file(tmp_path):
+    """Saving wrote action_cards as a list of tuples, which the schema refused on loading."""
+    from crazylab.examples import load_game, save_game
+
+    r = cl.rules("crazy-eights", action_cards=ACTIONS, jump_in=True, decks=2,
+                 hand_size_by_players={3: 6})
+    g = cl.Game.new(r, 3, seed=5).play_random(5)
+    save_game(g, tmp_path / "g.json")
+    assert '"action_cards": {' in (tmp_path / "g.json").read_text(encoding="utf-8")
+    assert load_game(tmp_path / "g.json").fingerprint() == g.fingerprint()

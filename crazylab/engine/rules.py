@@ -153,13 +153,13 @@ class RuleSet:
                             "follow pitches)")
         if self.stacking and self.chain:
             problems.append("stacking and chain cannot both be on")
-        for option, on in (("action_cards", bool(self.action_cards)),
-                           ("jump_in", self.jump_in)):
+        for house, on in (("action_cards", bool(self.action_cards)),
+                          ("jump_in", self.jump_in)):
             if on and self.specials:
-                problems.append(f"{option} cannot be combined with the Crazy Breens special "
+                problems.append(f"{house} cannot be combined with the Crazy Breens special "
                                 "cards (specials=True), which have their own fixed effects")
             elif on and self.chain:
-                problems.append(f"{option} needs one play a turn (chain=False): the music "
+                problems.append(f"{house} needs one play a turn (chain=False): the music "
                                 "game's chained plays do not take it")
         if self.action_cards:
             deck = set(self.deck)

@@ -669,8 +669,8 @@ def game_to_example(game: Game, title: str = "") -> dict[str, Any]:
     data: dict[str, Any] = {
         "title": title or game.title or f"A game of {game.rules.name}",
         "rules": game.rules.name,
-        "options": {k: (list(v) if isinstance(v, tuple) else v)
-                    for k, v in game.rules.options().items() if k in game.rules.options_changed},
+        "options": {k: _json_option(k, v) for k, v in game.rules.options().items()
+                    if k in game.rules.options_changed},
         "players": game.n,
         "seed": game.seed,
         "dealer": game.dealer,
@@ -688,6 +688,16 @@ def game_to_example(game: Game, title: str = "") -> dict[str, Any]:
         steps[-1]["expect"] = final
     data["steps"] = steps
     return data
+
+
+def _json_option(name: str, value: Any) -> Any:
+    """An option's value as JSON holds it: tuples become lists (pairs too), and
+    ``action_cards`` a map (``{"2": "draw2"}``)."""
+    if name == "action_cards":
+        return dict(value)
+    if isinstance(value, tuple):
+        return [_json_option(name, v) for v in value]
+    return value
 
 
 def load_game(source: str | Path | dict[str, Any]) -> Game:
