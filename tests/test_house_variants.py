@@ -51,6 +51,7 @@ def test_V12_action_cards_from_python_json_text_and_the_cli():
     ({2: "draw11"}, "not an effect"),
     ("2=", "not an effect"),
     ("2", "action_cards must be"),
+    ("2=zap,A=skip", "(got '2=zap,A=skip')"),
     (5, "action_cards must be"),
 ])
 def test_V12_bad_action_cards_are_refused_naming_the_option(value, says):
@@ -294,6 +295,10 @@ def test_A11_worked_example_counts_the_games_already_played():
     early = {**data, "match": {**data["match"], "games_played": 1}}
     problems = load_example(early).replay()
     assert any("match_over" in p for p in problems)
+    for wrong, options in ((3, data["options"]), (1, {})):
+        bad = {**data, "options": options, "match": {**data["match"], "games_played": wrong}}
+        with pytest.raises(cl.examples.ExampleError, match="games_played"):
+            load_example(bad)
 
 
 # -- properties: every new option on, random games conserve cards and end --------------------------

@@ -254,7 +254,11 @@ class Option:
             parts = [re.split(r"[=:]", part, maxsplit=1) for part in t.split(",")]
             if len(t) > 2000 or any(len(p) != 2 for p in parts):
                 raise self.refuse(text)
-            return self.check([(k.strip(), v.strip()) for k, v in parts])
+            try:
+                return self.check([(k.strip(), v.strip()) for k, v in parts])
+            except RulesError as e:  # quote the text as typed, not the pairs made of it
+                raise RulesError(f"{str(e).rsplit(' (got ', 1)[0]} (got {quote(text)})") \
+                    from None
         if kind == "int_map":
             pairs = [part.partition(":") for part in t.split(",")]
             if any(not sep for _, sep, _ in pairs):

@@ -452,6 +452,10 @@ def _validate(data: Any, name: str, label: str | None = None, *,
     except _DATA_ERRORS as e:
         raise ExampleError(f"{name}: impossible setup: {_clip(str(e))}") from None
     match = data.get("match", {})
+    games = rs.games_in_match
+    if "games_played" in match and (games is None or match["games_played"] >= games):
+        raise ExampleError(f"{name}: match.games_played={match['games_played']} needs "
+                           "games_in_match above it (A11): this hand is the next game")
     if "scores" in match and len(match["scores"]) != players:
         raise ExampleError(f"{name}: match.scores gives {len(match['scores'])} values for "
                            f"{players} seats")
