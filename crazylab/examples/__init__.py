@@ -9,8 +9,8 @@ and ``dealer`` at the top level (``dealer`` also in ``setup``), ``seed`` next to
 (it seeds later reshuffles and burials), ``match`` (``{"scores": [...], "target": N,
 "games_played": K}``: match scores before the hand, and the games of a ``games_in_match``
 match already played, A11), and the expectations ``phase``, ``reshuffles``, ``winners``,
-``reason``, ``match_scores``, ``match_winner``, ``match_winners``, ``match_over``; and
-``$schema`` (for editors).
+``reason``, ``match_scores``, ``match_winner``, ``match_winners`` (``[]`` while the match
+goes on); and ``$schema`` (for editors).
 
 The format is the JSON Schema ``worked-example.schema.json`` next to this module
 (:data:`SCHEMA_PATH`, :func:`schema`). Loading checks, in order: the bytes (UTF-8, strict JSON,
@@ -635,14 +635,14 @@ def check(game: Game, expect: dict[str, Any], data: dict[str, Any] | None = None
     for key, got in simple.items():
         if key in expect and expect[key] != got:
             differ(key, expect[key], got)
-    if {"match_scores", "match_winner", "match_winners", "match_over"} & set(expect):
+    if {"match_scores", "match_winner", "match_winners"} & set(expect):
         out += _check_match(game, expect, (data or {}).get("match", {}))
     return out
 
 
 def _check_match(game: Game, expect: dict[str, Any], match: dict[str, Any]) -> list[str]:
-    """The match expectations: totals after this hand (once it is over), whether the match
-    is over, and who won it. A match ends when a total reaches its target, or (A11) when this
+    """The match expectations: totals after this hand (once it is over) and who won the
+    match (``match_winners`` is ``[]`` while it goes on). A match ends when a total reaches its target, or (A11) when this
     hand is game ``games_in_match`` (``match.games_played`` were played before it); equal
     highest totals then share it (``match_winners``; ``match_winner`` is ``null``)."""
     out: list[str] = []
@@ -658,7 +658,7 @@ def _check_match(game: Game, expect: dict[str, Any], match: dict[str, Any]) -> l
         over = game.over and target is not None and max(totals) >= target
     leaders = [s for s, v in enumerate(totals) if v == max(totals)] if over else []
     got: Any = leaders[0] if len(leaders) == 1 else None
-    checks = {"match_over": over, "match_winners": leaders, "match_winner": got}
+    checks = {"match_winners": leaders, "match_winner": got}
     for key, value in checks.items():
         if key in expect and expect[key] != value:
             out.append(f"expected {key} {_show(expect[key])}, got {_show(value)}")
