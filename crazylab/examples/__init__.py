@@ -642,9 +642,10 @@ def check(game: Game, expect: dict[str, Any], data: dict[str, Any] | None = None
 
 def _check_match(game: Game, expect: dict[str, Any], match: dict[str, Any]) -> list[str]:
     """The match expectations: totals after this hand (once it is over) and who won the
-    match (``match_winners`` is ``[]`` while it goes on). A match ends when a total reaches its target, or (A11) when this
-    hand is game ``games_in_match`` (``match.games_played`` were played before it); equal
-    highest totals then share it (``match_winners``; ``match_winner`` is ``null``)."""
+    match (``match_winners`` is ``[]`` while it goes on). A match ends when a total reaches
+    its target, or (A11) when this hand is game ``games_in_match`` (``match.games_played``
+    were played before it); equal highest totals then share it (``match_winners``;
+    ``match_winner`` is ``null``)."""
     out: list[str] = []
     start = list(match.get("scores", [0] * game.n))
     totals = [a + b for a, b in zip(start, game.scores, strict=True)]
