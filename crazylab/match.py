@@ -2,9 +2,10 @@
 
 A match ends in one of two ways: when a seat's total reaches ``target`` after a hand (SR-Q10,
 AP-16), or after a fixed number of ``hands`` (MU-Q17: "total over an agreed number of games,
-highest (least negative) total wins"). A rule set whose hands never pay a seat a positive score
-(the musical game's ``minus_one_per_card``, or ``scoring="none"``) can never reach a target, so
-``Match`` refuses one for it and asks for ``hands=`` instead.
+highest (least negative) total wins"; the rule set's ``games_in_match`` gives it, A11, and
+equal highest totals share the match: :attr:`Match.winners`). A rule set whose hands never pay
+a seat a positive score (the musical game's ``minus_one_per_card``, or ``scoring="none"``) can
+never reach a target, so ``Match`` refuses one for it and asks for ``hands=`` instead.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ class Match:
     hand is redealt by the same dealer unless ``void_hand_dealer='rotate'``).
 
     ``target``: the total that wins (default: the rule set's ``match_target``; ``None`` with
-    no ``hands`` is a single hand). ``hands``: play exactly this many hands instead; the highest
-    total wins (a tie has no winner). Every argument is checked before anything is dealt:
+    no ``hands`` is a single hand). ``hands``: play exactly this many hands instead (default:
+    the rule set's ``games_in_match``); the highest total wins (a tie has no single winner:
+    the leaders share it, :attr:`winners`). Every argument is checked before anything is dealt:
     a bad one raises :class:`MatchError` naming it."""
 
     def __init__(self, rules: RuleSet | str, players: int = 2, seed: int | None = None,
@@ -52,6 +54,8 @@ class Match:
         self.players = _whole("players", players, 2)
         if seed is not None:
             _whole("seed", seed)
+        if hands is None and target is None:
+            hands = rules.games_in_match  # A11: a match of N games (None: no such rule)
         if hands is not None:
             _whole("hands", hands, 1)
             if target is not None:
@@ -102,11 +106,22 @@ class Match:
     @property
     def winner(self) -> int | None:
         """The seat with the single highest total once the match is over (else ``None``)."""
-        if not self.over:
-            return None
-        best = max(self.scores)
-        leaders = [s for s, v in enumerate(self.scores) if v == best]
+        leaders = self.winners
         return leaders[0] if len(leaders) == 1 else None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Every seat with the highest total once the match is over (``()`` before): after
+        ``games_in_match`` games equal highest totals share the match (A11, MU-Q17)."""
+        if not self.over:
+            return ()
+        best = max(self.scores)
+        return tuple(s for s, v in enumerate(self.scores) if v == best)
+
+    @property
+    def games_played(self) -> int:
+        """Hands recorded so far (a worked example's ``match.games_played``, A11)."""
+        return len(self._recorded)
 
     def record(self, game: Game | None = None) -> None:
         """Add a finished hand's points to the match scores."""

@@ -91,6 +91,12 @@ def bad_values(option: Option) -> list[object]:
         return [*common[:2], object(), b"x", 5, "2:7", None, True, [k], [(k, v, v)], {k: True},
                 {k: 2.0}, {k - 1: v}, {option.key_high + 1: v}, {k: v - 1}, {k: option.high + 1},
                 [(k, v), (k, v)], {"x": v}, {"²": v}, {None: v}, [[k, [v]]]]
+    if option.kind == "effect_map":
+        return [*common[:2], object(), b"x", 5, None, True, [2], [(2, "skip", "x")], {2: True},
+                {2: "zap"}, {2: ""}, {2: ["skip", 5]}, {14: "skip"}, {0: "skip"}, {"Z": "skip"},
+                {"11H": "skip"}, {None: "skip"}, {2: "draw11"}, {2: "draw0"}, {2: "skip+skip"},
+                {2: "draw2+draw4"}, [(2, "skip"), ("2", "wild")], "2=zap", "2", "Z=skip",
+                {"x" * 100: "skip"}, {2: "skip" * 30}]
     assert option.kind == "ints"
     return [*common, 5, "9", None, True, [option.low - 1], [option.high + 1], [1, 1], [2.0],
             [True], [*option.exclude] or [option.high + 1]]
@@ -122,11 +128,20 @@ def good_values(option: Option) -> list[object]:
     if option.kind == "int_map":
         return [(), {option.key_low: option.low}, [(option.key_high, option.high)],
                 {str(option.key_low): option.high, option.key_high: option.low}]
+    if option.kind == "effect_map":
+        return [(), {2: "draw2"}, {"A": "skip", "q": "reverse", "J": "wild", "QS": "draw5"},
+                [("10", "draw10"), ("JK", "wild+draw4")], {13: "reverse+skip"}]
     allowed = [i for i in range(option.low, option.high + 1) if i not in option.exclude]
     return [(), allowed[:1], tuple(allowed[-2:]), allowed]
 
 
 def stored(option: Option, value: object) -> object:
+    if option.kind == "effect_map":
+        order = {"A": 0, "2": 1, "10": 9, "J": 10, "Q": 11, "K": 12, "QS": 20, "JK": 21}
+        pairs = value.items() if isinstance(value, dict) else value
+        keys = {2: "2", 13: "K", "q": "Q"}
+        return tuple(sorted(((keys.get(k, k), v) for k, v in pairs),
+                            key=lambda kv: order[kv[0]]))
     if option.kind == "int_map":
         pairs = value.items() if isinstance(value, dict) else value
         return tuple(sorted((int(k), v) for k, v in pairs))
@@ -284,7 +299,8 @@ def test_random_values_give_a_rule_set_or_a_rules_error(name, value, preset):
     if option.is_field:
         assert getattr(r, name) == checked and name in r.options_changed
         assert type(getattr(r, name)) is type(checked)
-        if not isinstance(value, (list, dict)) and not option.value_aliases:
+        if (not isinstance(value, (list, dict)) and not option.value_aliases
+                and option.kind != "effect_map"):  # action_cards also takes its text form
             assert checked is value
     else:
         for field, v in option.sets(checked, PRESETS[preset].options()).items():
@@ -607,23 +623,14 @@ def test_value_spellings_of_the_rulings():
     assert RuleSet("x", scoring="classic").scoring == "winner_collects"
 
 
-PENDING = {
-    "jump_in": True, "games_in_match": 3,
-}
-
-
-@pytest.mark.parametrize("name", list(PENDING))
-def test_ruled_options_the_engine_does_not_play_yet_accept_only_their_default(name):
-    """A1-A5, A11-A15, V14: the rulings' names are accepted with their defaults; the other
-    ruled values are refused, saying so (the lead implements them in the engine)."""
-    option = OPTIONS[name]
-    assert option.only is not None and option.default in option.only
-    assert rules("crazy-eights", **{name: option.default}) == PRESETS["crazy-eights"]
-    with pytest.raises(RulesError, match=rf"{name}=.* is ruled .* does not play it yet"):
-        rules("crazy-breens", **{name: PENDING[name]})
-    with pytest.raises(RulesError, match="does not play it yet"):
-        parse_option(f"{name}={PENDING[name]}")
-    assert f"`{name}`" in DOCS.read_text(encoding="utf-8")
+def test_no_ruled_option_is_left_unplayed():
+    """A1-A5, A11-A15, V12, V14: every option the rulings name is played by the engine now
+    (none accepts only its default)."""
+    assert [o.name for o in OPTIONS.values() if o.only is not None] == []
+    assert rules("crazy-eights", jump_in=True).jump_in is True
+    assert rules("crazy-8s-music", games_in_match=3).games_in_match == 3
+    assert parse_option("jump_in=yes") == ("jump_in", True)
+    assert parse_option("games_in_match=5") == ("games_in_match", 5)
 
 
 def test_A14_last_card_penalty_is_a_bounded_number():
@@ -643,6 +650,8 @@ def rulings_option_names() -> set[str]:
         names |= set(re.findall(r"`(\w+)`", cell))
     for cell in re.findall(r"^\| V\d+ \|[^|]*\| ([^|]*)\|", SPEC, flags=re.M):
         names |= set(re.findall(r"`([a-z_0-9]+)(?:=[^`]*)?`", re.sub(r"\{.*?\}", "", cell)))
+    for head in re.findall(r"^\* \*\*A\d+ ((?:`[^`]+`(?: / )?)+)", SPEC, flags=re.M):
+        names |= set(re.findall(r"`(\w+)", head))  # §6.5: "A11 `games_in_match=N`"
     for block in re.findall(r"### \d\.\d Options \(\w+\)\n\n(`.*?)\n", SPEC):
         for segment in block.split("·"):
             found = re.match(rf"\s*{lead}", segment)
@@ -652,12 +661,12 @@ def rulings_option_names() -> set[str]:
 
 def test_every_rulings_option_name_is_accepted():
     """The rulings' names are the contract (issue 15): each is an option, except ``players``
-    (a game's parameter, not a rule) and ``action_cards`` (the V12 effects map, for the
-    engine's variant interface)."""
+    (a game's parameter, not a rule)."""
     names = rulings_option_names()
     assert {"num_jokers", "hand_size_by_players", "reshuffle_timing", "last_card_call",
-            "seed_wild_levels", "decks", "jump_in", "level"} <= names  # the scan works
-    missing = sorted(names - {"players", "action_cards"} - set(OPTIONS))
+            "seed_wild_levels", "decks", "jump_in", "level", "action_cards",
+            "games_in_match"} <= names  # the scan works
+    missing = sorted(names - {"players"} - set(OPTIONS))
     assert missing == []
 
 
@@ -688,8 +697,13 @@ def test_the_new_rule_set_data_options_each_have_a_worked_example():
                    "mid_draw_applies_to", "reshuffle_timing", "queen_drop_count",
                    "starter_eight", "starter_wild_declarer", "last_card_call",
                    "flip_again_on_any_special", "draw_passing", "extra_hits_cost_turns",
-                   "seed_joker", "seed_wild_levels"):
+                   "seed_joker", "seed_wild_levels", "action_cards", "jump_in",
+                   "games_in_match"):
         assert option in used, option
         without = json.loads(example_path(used[option]).read_text(encoding="utf-8"))
         del without["options"][option]
-        assert cl.examples.load_example(without).replay() != [], option
+        try:
+            example = cl.examples.load_example(without)
+        except cl.examples.ExampleError:
+            continue  # impossible without it (two 7♥ need decks=2)
+        assert example.replay() != [], option

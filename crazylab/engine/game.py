@@ -295,7 +295,8 @@ class Game:
         if self.variant is not None:
             self.variant.starter(self)
         self.begin_turn()
-        waiting = self.undeclared_piles() if self.variant is None else []
+        waiting = (self.undeclared_piles()
+                   if self.variant is None or self.variant.core_declarations else [])
         if waiting:
             # A13: the first player names a starter eight's suit; A9: the dealer announces
             # each wild seed's call, in pile order, before the first turn
@@ -472,7 +473,8 @@ class Game:
                 legal = self._legal_chain()
             elif phase == "over":
                 legal = []
-            elif phase == "declare" and self.variant is None:
+            elif phase == "declare" and (self.variant is None
+                                         or self.variant.core_declarations):
                 legal = self._legal_declare()
             else:
                 legal = [] if self.variant is None else self.variant.legal(self)
@@ -824,7 +826,7 @@ class Game:
                 return self.end_turn()
             if kind == END and phase == "chain":
                 return self.end_turn()
-        if phase == "declare" and self.variant is None:
+        if phase == "declare" and (self.variant is None or self.variant.core_declarations):
             return self._declare(m)
         if self.variant is not None:
             self.variant.apply(self, m)

@@ -29,16 +29,25 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .cards import RANKS, Card, CardError
 from .errors import CrazylabError, quote
 from .pitch import PITCH_MAPS
 
-Kind = Literal["bool", "int", "optional_int", "choice", "ints", "int_map"]
+Kind = Literal["bool", "int", "optional_int", "choice", "ints", "int_map", "effect_map"]
 #: a rulings name that sets fields: ``sets(value, current field values) -> {field: value}``
 Setter = Callable[[Any, Mapping[str, object]], dict[str, object]]
 
 #: the most cards a deck can hold (two decks with four jokers): the bound of card counts
 MAX_DECK = 108
 _RANK_KEYS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+#: the effects an ``action_cards`` entry may give (V12); ``drawN`` is any of draw1 … draw10
+ACTION_EFFECTS = ("skip", "reverse", "draw2", "wild")
+#: the text form of ``action_cards``, as the options reference shows it
+ACTION_CARDS_TEXT = "2=draw2,A=skip,Q=reverse,J=wild,QS=draw5"
+_SHORT = "a map of ranks or cards to effects"
+_DRAW_N = re.compile(r"draw(10|[1-9])")
+_RANK_TEXT = {**{r: r for r in RANKS}, "T": "10", "1": "A", "11": "J", "12": "Q", "13": "K"}
 
 
 class RulesError(CrazylabError):
@@ -107,6 +116,10 @@ class Option:
             return f"None or a whole number {self._range_text()}"
         if self.kind == "choice":
             return "one of " + ", ".join(self.allowed_choices() if live else self.choices)
+        if self.kind == "effect_map":
+            return ("a map of ranks (A, 2-10, J, Q, K) or cards (QS, JK) to effects (skip, "
+                    "reverse, draw2 (stackable), draw1-draw10, wild; join two with +), "
+                    f"written {ACTION_CARDS_TEXT}")
         if self.kind == "int_map":
             return (f"a mapping of {self.key_low}-{self.key_high} to whole numbers "
                     f"{self._range_text()}, like {{{self.key_low}: {self.high}}}")
@@ -152,6 +165,8 @@ class Option:
                     return value
         elif kind == "int_map":
             return self._check_map(value)
+        elif kind == "effect_map":
+            return self._check_effects(value)
         elif isinstance(value, (tuple, list)):
             items = tuple(value)
             if all(self._in_bounds(i) and i not in self.exclude for i in items) \
@@ -184,6 +199,30 @@ class Option:
             out[key] = pair[1]
         return tuple(sorted(out.items()))
 
+    def _check_effects(self, value: object) -> tuple[tuple[str, str], ...]:
+        """``action_cards`` (V12) as sorted ``(key, effects)`` pairs: a key is a rank
+        (``"2"``, ``"A"``) or a card (``"QS"``, ``"JK"``), effects are ``+``-joined names."""
+        if isinstance(value, str):  # the text form, 2=draw2,A=skip
+            return self.parse(value)  # type: ignore[return-value]
+        if isinstance(value, Mapping):
+            pairs: Iterable[object] = list(value.items())
+        elif isinstance(value, (tuple, list)):
+            pairs = value
+        else:
+            raise self.refuse(value)
+        out: dict[str, str] = {}
+        for pair in pairs:
+            if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+                raise self.refuse(value)
+            key = action_key(pair[0])
+            if key is None:
+                raise self.refuse(value, f"{_SHORT}: {quote(pair[0], 20)} is not a rank "
+                                  "(A, 2-10, J, Q, K) or a card (QS, JK)")
+            if key in out:
+                raise self.refuse(value, f"{_SHORT}: {key} is given twice")
+            out[key] = _effects(self, pair[1], key, value)
+        return tuple(sorted(out.items(), key=lambda kv: action_order(kv[0])))
+
     # -- parsing text (the CLI) -------------------------------------------------------------------
 
     def parse(self, text: str) -> object:
@@ -211,6 +250,15 @@ class Option:
             raise self.refuse(text)
         if low in _NONE or t == "":
             return self.check(())
+        if kind == "effect_map":
+            parts = [re.split(r"[=:]", part, maxsplit=1) for part in t.split(",")]
+            if len(t) > 2000 or any(len(p) != 2 for p in parts):
+                raise self.refuse(text)
+            try:
+                return self.check([(k.strip(), v.strip()) for k, v in parts])
+            except RulesError as e:  # quote the text as typed, not the pairs made of it
+                raise RulesError(f"{str(e).rsplit(' (got ', 1)[0]} (got {quote(text)})") \
+                    from None
         if kind == "int_map":
             pairs = [part.partition(":") for part in t.split(",")]
             if any(not sep for _, sep, _ in pairs):
@@ -229,6 +277,49 @@ def _parse_int(t: str, option: Option, whole: str) -> int:
     if not _INT_TEXT.fullmatch(t):
         raise option.refuse(whole)
     return int(t)
+
+
+def action_key(key: object) -> str | None:
+    """An ``action_cards`` key in canonical form: a rank (``"2"``, ``"A"``, ``"10"``; from
+    Python also 1-13) or a card (``"QS"``, ``"JK"``), else ``None``."""
+    if _is_int(key) and 1 <= key <= 13:  # type: ignore[operator]
+        return RANKS[key - 1]  # type: ignore[operator]
+    if not isinstance(key, str) or len(key) > 20:
+        return None
+    k = key.strip().upper()
+    if k in _RANK_TEXT:
+        return _RANK_TEXT[k]
+    try:
+        return str(Card.parse(k))
+    except CardError:
+        return None
+
+
+def action_order(key: str) -> tuple[int, int]:
+    """Ranks first (A … K), then cards in card order."""
+    if key in RANKS:
+        return (0, RANKS.index(key))
+    return (1, int(Card.parse(key)))
+
+
+def _effects(option: Option, effects: object, key: str, whole: object) -> str:
+    """One key's effects (``"draw2"``, ``"wild+skip"``, or a list of names), canonical."""
+    names = effects.split("+") if isinstance(effects, str) else effects
+    if not isinstance(names, (list, tuple)) or not names:
+        raise option.refuse(whole)
+    out: list[str] = []
+    for name in names:
+        if not isinstance(name, str):
+            raise option.refuse(whole)
+        n = name.strip().lower()
+        if n not in ACTION_EFFECTS and not _DRAW_N.fullmatch(n):
+            raise option.refuse(whole, f"{_SHORT}: {quote(name, 20)} (for {key}) is not an "
+                                "effect (skip, reverse, draw2, draw1-draw10, wild)")
+        if n in out or (n.startswith("draw") and any(o.startswith("draw") for o in out)):
+            raise option.refuse(whole, f"{_SHORT}: {key} repeats an effect or has two "
+                                "draws")
+        out.append(n)
+    return "+".join(out)
 
 
 def _text(value: object) -> str:
@@ -324,8 +415,9 @@ FIELDS: dict[str, Option] = {o.name: o for o in (
     _opt("post_draw_first_card", _CHOICE, "drawn_only",
          "After the no-play draw, the first card played must be a drawn one, or any.",
          "MU-Q9", choices=("drawn_only", "any")),
-    _opt("jump_in", _BOOL, False, "A player may play a card identical to the top out of turn.",
-         "V14", only=(False,)),
+    _opt("jump_in", _BOOL, False,
+         "After a play, another player holding a card identical to the top may play it out of "
+         "turn.", "V14"),
     _opt("last_card_call", _BOOL, False,
          "A play leaving one card must carry the call (6C!), else last_card_penalty cards.",
          "V11 A14 SR-24 AP-18"),
@@ -336,6 +428,9 @@ FIELDS: dict[str, Option] = {o.name: o for o in (
     _opt("forbid_final_action", _BOOL, False,
          "An action card (2, A, J as counter, Q, K, joker) may not be the last card.",
          "V16 A15"),
+    _opt("action_cards", "effect_map", (),
+         f"Ranks or cards with an effect: skip, reverse, draw2 (stackable), drawN, wild "
+         f"({ACTION_CARDS_TEXT}).", "V12"),
     # -- Crazy Breens
     _opt("stacking", _BOOL, False, "Several cards of one rank in one play.", "BR-12"),
     _opt("specials", _BOOL, False,
@@ -407,8 +502,8 @@ FIELDS: dict[str, Option] = {o.name: o for o in (
          "Points that win a match (None: every hand stands alone).", "SR-Q10 AP-16 AP-Q13",
          low=1, high=10_000),
     _opt("games_in_match", "optional_int", None,
-         "Games a music match lasts; the highest total then wins.", "MU-Q17 A11",
-         low=1, high=100, only=(None,)),
+         "Games a match lasts; the highest total then wins (equal highest share it).",
+         "MU-Q17 A11", low=1, high=100),
 )}
 
 
@@ -617,6 +712,9 @@ def _md_allowed(o: Option) -> str:
         text = f"list of {o.low}–{o.high}{but}"
     elif o.kind == "int_map":
         text = f"{{{o.key_low}–{o.key_high}: {o.low}–{o.high}}}"
+    elif o.kind == "effect_map":
+        text = ("{rank or card: " + ", ".join(f"`{e}`" for e in ACTION_EFFECTS)
+                + ", `draw1`–`draw10`}, joined with `+`; text `" + ACTION_CARDS_TEXT + "`")
     else:
         text = ("`None` or " if o.kind == "optional_int" else "") + f"{o.low}–{o.high}"
     if o.only is not None:
@@ -625,7 +723,7 @@ def _md_allowed(o: Option) -> str:
 
 
 _KIND_NAMES = {"optional_int": "int or None", "ints": "list of int", "choice": "str",
-               "int_map": "map int→int"}
+               "int_map": "map int→int", "effect_map": "map rank/card→effect"}
 
 
 def render_markdown(presets: Mapping[str, Any]) -> str:
@@ -646,7 +744,8 @@ def render_markdown(presets: Mapping[str, Any]) -> str:
         "|---|---|---|---|---|---|",
     ]
     for o in FIELDS.values():
-        default = "`{}`" if o.kind == "int_map" and not o.default else _md_value(o.default)
+        default = ("`{}`" if o.kind in ("int_map", "effect_map") and not o.default
+                   else _md_value(o.default))
         lines.append(f"| `{o.name}` | {_KIND_NAMES.get(o.kind, o.kind)} | {_md_allowed(o)} | "
                      f"{default} | {', '.join(o.rulings)} | {o.doc} |")
     lines += [

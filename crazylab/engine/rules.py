@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .cards import ACE, CARDS, EIGHT, JOKER_CODE, KING, QUEEN, TWO, Card
+from .cards import ACE, CARDS, EIGHT, JOKER_CODE, KING, QUEEN, RANKS, TWO, Card
 from .options import FIELDS, LEVELS, RulesError, expand, quote
 from .pitch import LETTERS, PitchMap
 
@@ -51,11 +51,12 @@ class RuleSet:
     chain: bool = False  # several plays in a turn, closed by `end` (MU)
     optional_play: bool = False  # a player may draw instead of playing (MU)
     post_draw_first_card: str = "drawn_only"
-    jump_in: bool = False  # ruled (V14), only the default so far
+    jump_in: bool = False  # V14: an identical card may be played out of turn (variants.house)
     last_card_call: bool = False  # A14: a play leaving one card carries the call (6C!)
     last_card_penalty: int = 2
     forbid_final_wild: bool = False  # A15: no going out on an eight or a joker
     forbid_final_action: bool = False  # A15: no going out on an action card
+    action_cards: tuple[tuple[str, str], ...] = ()  # V12: (rank or card, "draw2" …) pairs
     stacking: bool = False  # several cards of one rank at once (Crazy Breens)
     specials: bool = False  # Crazy Breens special cards (2, A, K, Q, J, joker)
     joker_draw: int = 2  # cards the victim of a joker draws
@@ -83,7 +84,7 @@ class RuleSet:
     blocked_scoring: str = "difference"
     void_hand_dealer: str = "same"
     match_target: int | None = None
-    games_in_match: int | None = None  # MU-Q17 (A11), only the default so far
+    games_in_match: int | None = None  # MU-Q17 (A11): a match of this many games
     options_changed: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -152,6 +153,27 @@ class RuleSet:
                             "follow pitches)")
         if self.stacking and self.chain:
             problems.append("stacking and chain cannot both be on")
+        for house, on in (("action_cards", bool(self.action_cards)),
+                          ("jump_in", self.jump_in)):
+            if on and self.specials:
+                problems.append(f"{house} cannot be combined with the Crazy Breens special "
+                                "cards (specials=True), which have their own fixed effects")
+            elif on and self.chain:
+                problems.append(f"{house} needs one play a turn (chain=False): the music "
+                                "game's chained plays do not take it")
+        if self.action_cards:
+            deck = set(self.deck)
+            for key, _ in self.action_cards:
+                if key in RANKS:
+                    if RANKS.index(key) + 1 in self.removed_ranks:
+                        problems.append(f"action_cards names {key}, a rank taken out of the "
+                                        "deck (removed_ranks)")
+                elif Card.parse(key) not in deck:
+                    problems.append(f"action_cards names {key}, which is not in the deck"
+                                    + (" (add jokers)" if key == "JK" else ""))
+        if self.games_in_match is not None and self.match_target is not None:
+            problems.append(f"games_in_match={self.games_in_match} and match_target="
+                            f"{self.match_target} both end a match: give one of them")
         if self.match_target is not None and self.scoring != "winner_collects":
             problems.append(f"match_target={self.match_target} needs scoring="
                             f"'winner_collects': with scoring={self.scoring!r} no total ever "
@@ -208,11 +230,33 @@ class RuleSet:
         return self.hand_size_2p if players == 2 and self.hand_size_2p else self.hand_size
 
     def is_wild(self, c: Card) -> bool:
-        return c == JOKER_CODE or c.rank == EIGHT
+        return c == JOKER_CODE or c.rank == EIGHT or c in self.action_wilds
 
     def calls_on_play(self, c: Card) -> bool:
         """Whether playing ``c`` names a suit or pitch."""
-        return c == JOKER_CODE or (c.rank == EIGHT and self.eights == "call")
+        return (c == JOKER_CODE or (c.rank == EIGHT and self.eights == "call")
+                or c in self.action_wilds)
+
+    @cached_property
+    def action_effects(self) -> tuple[tuple[str, ...], ...]:
+        """``action_effects[card]``: the card's ``action_cards`` effects (V12), ``()`` for
+        none. A card's own entry replaces its rank's (``Q=skip,QS=draw5``: Q♠ draws 5)."""
+        by_rank = {k: v for k, v in self.action_cards if k in RANKS}
+        by_card = {Card.parse(k): v for k, v in self.action_cards if k not in RANKS}
+        out = []
+        for c in CARDS:
+            text = by_card.get(c)
+            if text is None and not c.is_joker:
+                text = by_rank.get(RANKS[c.rank - 1])
+            out.append(tuple(text.split("+")) if text else ())
+        return tuple(out)
+
+    @cached_property
+    def action_wilds(self) -> frozenset[Card]:
+        """Cards that ``action_cards`` makes wild: playable on anything, naming a suit."""
+        if not self.action_cards:
+            return frozenset()
+        return frozenset(c for c in CARDS if "wild" in self.action_effects[c])
 
     @cached_property
     def final_ban(self) -> frozenset[Card]:
@@ -226,6 +270,7 @@ class RuleSet:
         if self.forbid_final_action:
             ranks = {TWO, ACE, QUEEN, KING} if self.specials else set()
             ban |= {c for c in CARDS if c == JOKER_CODE or c.rank in ranks}
+            ban |= {c for c in CARDS if self.action_effects[c]}  # V12's action cards
         return frozenset(c for c in ban if c in self.deck)
 
     @property

@@ -6,9 +6,11 @@ the explainer widget shows :meth:`Example.frames` one by one.
 
 Beyond ``notation.md`` this loader accepts a few keys of its own, all optional: ``description``
 and ``dealer`` at the top level (``dealer`` also in ``setup``), ``seed`` next to a ``setup``
-(it seeds later reshuffles and burials), ``match`` (``{"scores": [...], "target": N}``: match
-scores before the hand), and the expectations ``phase``, ``reshuffles``, ``winners``,
-``reason``, ``match_scores``, ``match_winner``; and ``$schema`` (for editors).
+(it seeds later reshuffles and burials), ``match`` (``{"scores": [...], "target": N,
+"games_played": K}``: match scores before the hand, and the games of a ``games_in_match``
+match already played, A11), and the expectations ``phase``, ``reshuffles``, ``winners``,
+``reason``, ``match_scores``, ``match_winner``, ``match_winners`` (``[]`` while the match
+goes on); and ``$schema`` (for editors).
 
 The format is the JSON Schema ``worked-example.schema.json`` next to this module
 (:data:`SCHEMA_PATH`, :func:`schema`). Loading checks, in order: the bytes (UTF-8, strict JSON,
@@ -450,6 +452,10 @@ def _validate(data: Any, name: str, label: str | None = None, *,
     except _DATA_ERRORS as e:
         raise ExampleError(f"{name}: impossible setup: {_clip(str(e))}") from None
     match = data.get("match", {})
+    games = rs.games_in_match
+    if "games_played" in match and (games is None or match["games_played"] >= games):
+        raise ExampleError(f"{name}: match.games_played={match['games_played']} needs "
+                           "games_in_match above it (A11): this hand is the next game")
     if "scores" in match and len(match["scores"]) != players:
         raise ExampleError(f"{name}: match.scores gives {len(match['scores'])} values for "
                            f"{players} seats")
@@ -501,8 +507,9 @@ def _check_expect_values(expect: dict[str, Any], rs: RuleSet, players: int) -> N
     for key in ("to_play", "winner", "match_winner"):
         if expect.get(key) is not None:
             _seat(key, expect[key], players)
-    for seat in expect.get("winners", []):
-        _seat("winners", seat, players)
+    for key in ("winners", "match_winners"):
+        for seat in expect.get(key, []):
+            _seat(key, seat, players)
     for key in ("hand_sizes", "scores", "match_scores"):
         if key in expect and len(expect[key]) != players:
             raise ValueError(f"{key} gives {len(expect[key])} values for {players} seats")
@@ -628,19 +635,34 @@ def check(game: Game, expect: dict[str, Any], data: dict[str, Any] | None = None
     for key, got in simple.items():
         if key in expect and expect[key] != got:
             differ(key, expect[key], got)
-    if "match_scores" in expect or "match_winner" in expect:
-        match = (data or {}).get("match", {})
-        start = list(match.get("scores", [0] * game.n))
-        totals = [a + b for a, b in zip(start, game.scores, strict=True)]
-        if "match_scores" in expect and expect["match_scores"] != totals:
-            differ("match_scores", expect["match_scores"], totals)
-        if "match_winner" in expect:
-            target = match.get("target", game.rules.match_target)
-            leaders = [s for s, v in enumerate(totals) if v == max(totals)]
-            got = (leaders[0] if target is not None and max(totals) >= target
-                   and len(leaders) == 1 else None)
-            if expect["match_winner"] != got:
-                differ("match_winner", expect["match_winner"], got)
+    if {"match_scores", "match_winner", "match_winners"} & set(expect):
+        out += _check_match(game, expect, (data or {}).get("match", {}))
+    return out
+
+
+def _check_match(game: Game, expect: dict[str, Any], match: dict[str, Any]) -> list[str]:
+    """The match expectations: totals after this hand (once it is over) and who won the
+    match (``match_winners`` is ``[]`` while it goes on). A match ends when a total reaches
+    its target, or (A11) when this hand is game ``games_in_match`` (``match.games_played``
+    were played before it); equal highest totals then share it (``match_winners``;
+    ``match_winner`` is ``null``)."""
+    out: list[str] = []
+    start = list(match.get("scores", [0] * game.n))
+    totals = [a + b for a, b in zip(start, game.scores, strict=True)]
+    if "match_scores" in expect and expect["match_scores"] != totals:
+        out.append(f"expected match_scores {expect['match_scores']}, got {totals}")
+    games = game.rules.games_in_match
+    if games is not None:
+        over = game.over and match.get("games_played", 0) + 1 >= games
+    else:
+        target = match.get("target", game.rules.match_target)
+        over = game.over and target is not None and max(totals) >= target
+    leaders = [s for s, v in enumerate(totals) if v == max(totals)] if over else []
+    got: Any = leaders[0] if len(leaders) == 1 else None
+    checks = {"match_winners": leaders, "match_winner": got}
+    for key, value in checks.items():
+        if key in expect and expect[key] != value:
+            out.append(f"expected {key} {_show(expect[key])}, got {_show(value)}")
     return out
 
 
@@ -652,8 +674,8 @@ def game_to_example(game: Game, title: str = "") -> dict[str, Any]:
     data: dict[str, Any] = {
         "title": title or game.title or f"A game of {game.rules.name}",
         "rules": game.rules.name,
-        "options": {k: (list(v) if isinstance(v, tuple) else v)
-                    for k, v in game.rules.options().items() if k in game.rules.options_changed},
+        "options": {k: _json_option(k, v) for k, v in game.rules.options().items()
+                    if k in game.rules.options_changed},
         "players": game.n,
         "seed": game.seed,
         "dealer": game.dealer,
@@ -671,6 +693,16 @@ def game_to_example(game: Game, title: str = "") -> dict[str, Any]:
         steps[-1]["expect"] = final
     data["steps"] = steps
     return data
+
+
+def _json_option(name: str, value: Any) -> Any:
+    """An option's value as JSON holds it: tuples become lists (pairs too), and
+    ``action_cards`` a map (``{"2": "draw2"}``)."""
+    if name == "action_cards":
+        return dict(value)
+    if isinstance(value, tuple):
+        return [_json_option(name, v) for v in value]
+    return value
 
 
 def load_game(source: str | Path | dict[str, Any]) -> Game:

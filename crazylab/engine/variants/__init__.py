@@ -1,6 +1,7 @@
 """Variants that change the turn structure, behind one interface (:mod:`.base`).
 
-Crazy Breens' special cards are the one such variant shipped; the musical game's chained
+Crazy Breens' special cards and the house rules (action cards, jump-in: :mod:`.house`) are
+the variants shipped; the musical game's chained
 plays and several piles are rule-set data that the core turn machine reads. A new variant is a
 :class:`Variant` subclass registered with :func:`register`: the game loop does not change.
 """
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from ..rules import RuleSet
 from .base import TurnAPI, Variant
 from .breens import BREENS
+from .house import HOUSE
 
 _REGISTERED: list[tuple[str, Callable[[RuleSet], bool], Variant]] = []
 
@@ -39,6 +41,11 @@ def _is_breens(rules: RuleSet) -> bool:
     return rules.specials
 
 
+def _is_house(rules: RuleSet) -> bool:
+    return bool(rules.action_cards) or rules.jump_in
+
+
 register("breens", _is_breens, BREENS)
+register("house", _is_house, HOUSE)  # action cards (V12) and jump-in (V14)
 
 __all__ = ["TurnAPI", "Variant", "register", "unregister", "variant_for"]

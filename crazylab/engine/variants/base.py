@@ -84,6 +84,9 @@ class Variant:
 
     name = ""
     phases: tuple[str, ...] = ()
+    #: whether the engine still runs its own starter declarations (A9, A13: the ``declare``
+    #: phase before the first turn) for this variant's games
+    core_declarations = False
 
     def new_state(self) -> Any:
         """The variant's state for a new hand (a value with ``clone()``), or ``None``."""

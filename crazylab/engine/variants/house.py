@@ -1,0 +1,367 @@
+"""House rules that change the turn structure: action cards (rulings §6.4 V12) and jump-in
+(V14), as one :class:`~.base.Variant` over the plain turn machine.
+
+**Action cards** (``action_cards``, a map from a rank or a card to effects). Each card placed
+on a normal turn resolves its effects, composed in this order:
+
+* ``wild``: the card plays on anything and names a suit (in the rule set's tables; nothing
+  happens here);
+* ``reverse``: play changes direction; with two players it acts as ``skip`` (V12);
+* ``skip``: the next player in the direction of play loses the turn;
+* ``draw2`` / ``drawN``: the player who plays next (after any skips) is hit: on that turn
+  they draw the cards one ``draw`` at a time and lose the turn (phase ``"penalty"``). A
+  ``draw2`` hit is *stackable*: before drawing, the victim may instead play any card with
+  ``draw2``; the total then passes to the player after them. A ``drawN`` hit cannot be
+  passed on. A draw that the stock cannot cover shrinks to what it holds (C-9; ``pass``
+  when nothing at all can be drawn).
+
+A stack of several cards (``stacking``) resolves each card's effects in turn (``2H+2S`` with
+``2=draw2`` is a draw four). The starter card has no effect: it is nobody's play. A joker with
+no entry of its own keeps the plain rule (MU-13): the next player draws ``joker_draw`` cards at
+once and plays on (or loses the turn with ``joker_victim_skips``). Going out ends the hand at
+once; the last card's effects are not resolved (C-10).
+
+**Jump-in** (``jump_in``). The reading implemented: when a turn that placed cards is over,
+before the next player's decision, every *other* player holding a card identical to the top
+card (same rank and suit, so only with ``decks=2``, or a joker on a joker) is asked in turn
+order, starting after the player who placed it (the player whose turn comes next is not
+asked: they may simply play it). The phase is ``"jump"``: ``to_play`` is the player asked,
+and the legal moves are the identical card (with each call, if it is wild) and ``pass``.
+A jump-in is the jumper's turn: the card's effects resolve as if played on a turn, and play
+continues from the jumper (the players between are passed over). A draw hit waiting for the
+player whose turn it was passes, with the jumper's own draw added, to the player after the
+jumper. When everyone asked passes, the held-back turn begins.
+
+All of it is one typed value, :class:`HouseState`, the game's ``variant_state`` (undo copies
+it); :data:`HOUSE` is registered for every rule set with ``action_cards`` or ``jump_in``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import JOKER, Card
+from ..events import Event
+from ..moves import DRAW, DRAW_MOVE, END, PASS, PASS_MOVE, PLAY, Move, play_move
+from .base import TurnAPI, Variant
+
+PHASES: tuple[str, ...] = ("penalty", "jump", "declare")
+
+
+@dataclass
+class HouseState:
+    """The direction of play, a pending draw hit and an open jump-in window."""
+
+    direction: int = 1  # 1: clockwise (seat + 1), -1: after an odd number of reverses
+    next: int | None = None  # the seat this variant passes the turn to (set before end_turn)
+    draw: int = 0  # cards the pending hit makes its victim draw
+    victim: int = -1  # the seat hit
+    stackable: bool = False  # whether the victim may pass it on with a draw2 card
+    drawn: int = 0  # penalty cards drawn so far
+    played: int = -1  # the seat whose turn just placed cards (-1: none, no window)
+    pile: int = 0  # the pile it placed them on
+    window: list[int] = field(default_factory=list)  # seats still to be asked to jump in
+    resume: int = -1  # the seat whose turn the window holds back
+
+    def clone(self) -> HouseState:
+        return HouseState(self.direction, self.next, self.draw, self.victim, self.stackable,
+                          self.drawn, self.played, self.pile, list(self.window), self.resume)
+
+
+def _state(game: TurnAPI) -> HouseState:
+    st: HouseState = game.variant_state
+    return st
+
+
+def _label(game: TurnAPI, pile: int) -> int | None:
+    return pile if game.rules.piles > 1 else None
+
+
+def _step(game: TurnAPI, seat: int, k: int = 1) -> int:
+    """The seat ``k`` places after ``seat`` in the direction of play."""
+    return (seat + k * _state(game).direction) % game.n
+
+
+# -- resolving a play ------------------------------------------------------------------------
+
+
+def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
+    """``seat`` has placed ``cards`` (its hand is not empty): resolve their effects, then
+    pass the turn to the seat that plays next."""
+    st = _state(game)
+    r = game.rules
+    skips = 0
+    draw = 0
+    stackable = True
+    joker_draw = 0
+    for c in cards:
+        effects = r.action_effects[c]
+        if c == JOKER and not effects and game.n > 1:
+            joker_draw += r.joker_draw  # the plain joker (MU-13): drawn at once
+            continue
+        for effect in effects:
+            if effect == "reverse":
+                if game.n == 2:
+                    skips += 1  # V12: with two players a reverse acts as a skip
+                else:
+                    st.direction = -st.direction
+                    game.events.append(Event("reversed", seat, (c,), note=(
+                        f"reverses the direction of play ({c.display}, action_cards V12).")))
+            elif effect == "skip":
+                skips += 1
+            elif effect.startswith("draw"):
+                draw += int(effect[4:])
+                stackable = stackable and effect == "draw2"
+    nxt = _step(game, seat)
+    if joker_draw:
+        game.draw_cards(nxt, joker_draw, note="(the joker's draw)")
+        if r.joker_victim_skips:
+            skips += 1
+    for _ in range(skips):
+        game.events.append(Event("skipped", nxt, note=(
+            "loses the turn (a skip card, action_cards V12).")))
+        nxt = _step(game, nxt)
+    if draw:  # with a hit pending (passed on, or a jump-in) the total grows and moves on
+        st.draw += draw
+        st.victim = nxt
+        st.drawn = 0
+        st.stackable = stackable
+        game.events.append(Event("penalty", nxt, cards, count=st.draw, note=(
+            f"is hit: must draw {st.draw} and lose the turn"
+            + (", or pass it on with a draw2 card" if stackable else "")
+            + " (action_cards V12).")))
+    st.next = nxt
+    if r.jump_in:
+        st.played = seat
+    game.end_turn()
+
+
+def _lose_turn(game: TurnAPI, note: str) -> None:
+    st = _state(game)
+    st.draw = st.drawn = 0
+    st.victim = -1
+    game.events.append(Event("skipped", game.to_play, note=note))
+    game.end_turn()
+
+
+# -- hooks --------------------------------------------------------------------------------------
+
+
+def begin_turn(game: TurnAPI) -> None:
+    """Point the turn at the right seat (a skip, the direction), open a jump-in window after a
+    play, or begin a pending draw hit."""
+    st = _state(game)
+    if st.next is not None:
+        game.to_play = st.next
+        st.next = None
+    elif st.direction < 0:
+        game.to_play = (game.to_play - 2) % game.n  # the engine stepped one seat clockwise
+    if st.played >= 0:
+        seat, st.played = st.played, -1
+        holders = _jumpers(game, seat)
+        if holders:
+            st.window = holders
+            st.resume = game.to_play
+            game.to_play = holders[0]
+            game.phase = "jump"
+            return
+    if st.draw and game.to_play == st.victim:
+        game.phase = "penalty"
+
+
+def _jumpers(game: TurnAPI, seat: int) -> list[int]:
+    """Seats other than ``seat`` and the one to play that may jump in, in turn order from
+    ``seat``."""
+    st = _state(game)
+    top = game.piles[st.pile][-1]
+    out = []
+    for k in range(1, game.n):
+        s = _step(game, seat, k)
+        if s != game.to_play and _jump_card(game, s, top):
+            out.append(s)
+    return out
+
+
+def _jump_card(game: TurnAPI, seat: int, top: Card) -> bool:
+    hand = game.hands[seat]
+    if top not in hand:
+        return False
+    return len(hand) > 1 or top not in game.rules.final_ban  # A15 still holds
+
+
+def after_play(game: TurnAPI, seat: int, move: Move) -> bool:
+    """A normal-turn play: resolve its action cards (and note it for a jump-in window)."""
+    r = game.rules
+    st = _state(game)
+    st.pile = move.pile or 0
+    if not any(r.action_effects[c] for c in move.cards) and JOKER not in move.cards:
+        if r.jump_in:
+            st.played = seat  # the window opens when the engine begins the next turn
+        return False  # nothing to resolve: the engine ends the turn
+    _resolve(game, seat, move.cards)
+    return True
+
+
+def _plays_of(game: TurnAPI, c: Card, pile: int) -> list[Move]:
+    calls = game.rules.call_texts if game.rules.calls_on_play(c) else (None,)
+    out = []
+    for call in calls:
+        out.append(play_move((c,), call, _label(game, pile)))
+    return out
+
+
+def legal(game: TurnAPI) -> list[Move]:
+    """The legal moves of the ``jump`` and ``penalty`` phases."""
+    st = _state(game)
+    if game.phase == "jump":
+        return _plays_of(game, game.piles[st.pile][-1], st.pile) + [PASS_MOVE]
+    if game.phase == "penalty":
+        if st.drawn:
+            return [DRAW_MOVE]
+        moves: list[Move] = []
+        if st.stackable:
+            hand = game.hands[game.to_play]
+            ban = game.rules.final_ban
+            for c in sorted(set(hand)):
+                if "draw2" in game.rules.action_effects[c] and (len(hand) > 1 or c not in ban):
+                    moves += _plays_of(game, c, st.pile)
+        return moves + [DRAW_MOVE if game.can_draw() else PASS_MOVE]
+    return []  # pragma: no cover  (the core plays the declare phase)
+
+
+def apply(game: TurnAPI, move: Move) -> None:
+    """Apply a legal move of the ``jump`` or ``penalty`` phase."""
+    st = _state(game)
+    seat = game.to_play
+    if game.phase == "jump":
+        if move.kind == PASS:
+            game.events.append(Event("passed", seat, note="(does not jump in)"))
+            st.window.pop(0)
+            if st.window:
+                game.to_play = st.window[0]
+            else:
+                st.next = st.resume
+                game.begin_turn()
+            return
+        st.window = []
+        game.turn_draws = game.turn_plays = 0
+        game.drawn = []
+        game.phase = "play"
+        game.events.append(Event("jumped_in", seat, move.cards, note=(
+            f"jumps in with {move.top.display}, identical to the top card (jump_in, V14).")))
+        _place(game, seat, move)
+        return
+    if move.kind == PLAY:  # passing a draw2 hit on
+        _place(game, seat, move)
+        return
+    if move.kind == DRAW:
+        got = game.draw_cards(seat, 1, note=f"(penalty card {st.drawn + 1} of {st.draw})")
+        st.drawn += len(got)
+        game.turn_draws += 1
+        game.drawn.extend(got)
+        if got and st.drawn < st.draw and game.can_draw():
+            return
+        forgiven = st.draw - st.drawn
+        _lose_turn(game, "loses the turn after drawing the penalty" + (
+            f"; the {forgiven} card(s) the stock could not give are forgiven (C-9)."
+            if forgiven else "."))
+        return
+    _lose_turn(game, f"cannot draw the {st.draw} penalty card(s) (the stock is empty), and "
+               "loses the turn.")
+
+
+def _place(game: TurnAPI, seat: int, move: Move) -> None:
+    """Place a jump-in or a passed-on draw2 as ``seat``'s turn, then resolve it."""
+    st = _state(game)
+    game.place(seat, move)
+    game.turn_plays += len(move.cards)
+    st.pile = move.pile or 0
+    if not game.hands[seat]:
+        game.finish_out(seat)
+        return
+    _resolve(game, seat, move.cards)
+
+
+# -- explaining and public state ----------------------------------------------------------------
+
+
+def explain(game: TurnAPI, move: Move) -> str:
+    """Why ``move`` is not legal in a ``jump``, ``penalty`` or ``declare`` phase."""
+    st = _state(game)
+    legal_text = ", ".join(map(str, game.legal_moves()))
+    if game.phase == "declare":
+        return (f"Before the first turn seat {game.to_play} names the call of the starter "
+                f"{game.top.display} (A9, A13): say one of {legal_text}.")
+    if game.phase == "jump":
+        top = game.piles[st.pile][-1]
+        if move.kind == PLAY and move.cards == (top,) and move.call is None \
+                and game.rules.calls_on_play(top):
+            return f"Jumping in with {top.display} needs a call, e.g. {top}:D."
+        return (f"It is not seat {game.to_play}'s turn: seat {game.to_play} may only jump in "
+                f"with a card identical to the top card {top.display} (jump_in, V14), or say "
+                f"pass to let seat {st.resume} play. Legal: {legal_text}.")
+    if move.kind == PLAY and st.drawn:
+        return "You have begun drawing your penalty: draw the rest."
+    if move.kind == PLAY and st.stackable:
+        return (f"You are hit and must draw {st.draw - st.drawn} card(s) and lose the turn, or "
+                "pass the hit on with a draw2 card (action_cards V12). Legal: "
+                f"{legal_text}.")
+    if move.kind in (PLAY, PASS, END):
+        return (f"You are hit and must draw {st.draw - st.drawn} card(s), one draw at a time, "
+                f"and lose the turn (action_cards V12). Legal: {legal_text}.")
+    return f"{move} is not legal now. Legal moves: {legal_text}."
+
+
+def explain_turn(game: TurnAPI, move: Move) -> str:
+    if move.kind == END:
+        return "There is no turn to end: play a card, draw or pass."
+    return ""
+
+
+def public_state(game: TurnAPI) -> dict[str, Any]:
+    """For observations: the direction of play, a pending draw hit ``(seat, cards left)``
+    and the seats still to be asked in a jump-in window."""
+    st = _state(game)
+    return {"direction": "clockwise" if st.direction > 0 else "anticlockwise",
+            "pending_draw": (st.victim, st.draw - st.drawn) if st.draw else (),
+            "jump_window": tuple(st.window) if game.phase == "jump" else ()}
+
+
+class House(Variant):
+    """Action cards and jump-in as a variant (real methods: the compiled build dispatches
+    hooks through the base class)."""
+
+    name = "house"
+    phases = PHASES
+    core_declarations = True
+
+    def new_state(self) -> HouseState:
+        return HouseState()
+
+    def begin_turn(self, game: TurnAPI) -> None:
+        begin_turn(game)
+
+    def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
+        return after_play(game, seat, move)
+
+    def legal(self, game: TurnAPI) -> list[Move]:
+        return legal(game)
+
+    def apply(self, game: TurnAPI, move: Move) -> None:
+        apply(game, move)
+
+    def explain(self, game: TurnAPI, move: Move) -> str:
+        return explain(game, move)
+
+    def explain_turn(self, game: TurnAPI, move: Move) -> str:
+        return explain_turn(game, move)
+
+    def public_state(self, game: TurnAPI) -> dict[str, Any]:
+        return public_state(game)
+
+
+HOUSE = House()
+
+__all__ = ["HOUSE", "PHASES", "House", "HouseState", "after_play", "apply", "begin_turn",
+           "explain", "legal", "public_state"]
