@@ -58,3 +58,12 @@ def test_lessons_are_saved_with_widget_state(source):
 
 def test_glossary_and_sheets_pages_match_their_sources():
     assert lessons.pages_out_of_date() == []
+
+
+def test_no_notebook_saves_a_memory_address():
+    """Saved outputs are the same on every machine: no ``<... object at 0x7f...>`` reprs."""
+    import re
+
+    found = {p.name: m.group(0) for p in sorted((ROOT / "notebooks").rglob("*.ipynb"))
+             if (m := re.search(r"object at 0x[0-9a-f]+", p.read_text(encoding="utf-8")))}
+    assert found == {}

@@ -577,3 +577,38 @@ def test_a_link_seed_is_mixed_with_the_server_secret_and_an_explicit_seed_is_exa
     again = GameTable("crazy-eights-classic", opponents=2, seed=5, delay=0)
     assert plain.game.hands == again.game.hands
     assert link_seed("5", "") == 5 and link_seed("five", "x") == "five"
+
+
+def test_the_table_plays_house_action_cards_and_jump_in_and_says_what_to_do():
+    """V12/V14 at the table: a hit under house action cards and a jump-in chance for the
+    human are explained and offered as buttons; every hand still ends."""
+    import random
+
+    from crazylab.widgets import GameTable
+
+    import crazylab as cl
+
+    seen: dict[str, tuple[str, list]] = {}
+    for seed in range(60):
+        table = GameTable("crazy-eights-classic", opponents=2, seed=seed, delay=0)
+        table.set_rules(cl.rules("crazy-eights-classic", jump_in=True, decks=2,
+                                 action_cards="2=draw2,A=skip"))
+        rng = random.Random(seed)
+        for _ in range(2000):
+            if table.game.result is not None:
+                break
+            if table.your_turn:
+                phase = table.game.phase
+                if phase in ("jump", "penalty") and phase not in seen:
+                    actions = [a.get("move") for a in table.view.get("actions", [])]
+                    seen[phase] = (table.view["message"], actions)
+                assert table.play(rng.choice([str(m) for m in table.game.legal_moves()]))
+            else:
+                table.run_bots()
+            assert not table.error, table.error
+        assert table.game.result is not None, f"seed {seed}: the hand did not end"
+        if len(seen) == 2:
+            break
+    assert "You hold a card identical to the top" in seen["jump"][0]
+    assert seen["jump"][1] == ["pass"]
+    assert "You are hit" in seen["penalty"][0] and "draw" in seen["penalty"][1]

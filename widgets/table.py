@@ -64,7 +64,10 @@ PHASE_LABELS = {
 }
 PHASE_HELP = {
     "chain": "Play another card that fits, or end your turn.",
-    "penalty": "You are hit: counter with a Jack (click it) or take the penalty.",
+    "penalty": "You are hit: click a marked card to counter it (a Jack in Crazy Breens, "
+               "another draw card under house action cards) or take the penalty.",
+    "jump": "You hold a card identical to the top: jump in with it now, out of turn "
+            "(click it), or pass.",
     "drop": "Your Queen lets you drop one card of your hand: click it, or drop nothing.",
     "declare": "A wild card was turned up for you: call the suit that counts now.",
 }
@@ -98,6 +101,11 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     preset = t.Unicode("crazy-eights-classic").tag(sync=True)
     opponents = t.Int(1).tag(sync=True)
     level = t.Unicode("random").tag(sync=True)
+
+    def __repr__(self) -> str:
+        """Stable text (no memory address): what a saved notebook shows without a browser."""
+        return (f"GameTable({self.preset!r}, opponents={self.opponents}, "
+                f"bots={self.level!r})")
 
     def __init__(self, rules: str | RuleSet = "crazy-eights-classic", opponents: int = 1, *,
                  seed: int | None = None, bot: str | Bot | None = None,
