@@ -612,3 +612,40 @@ def test_the_table_plays_house_action_cards_and_jump_in_and_says_what_to_do():
     assert "You hold a card identical to the top" in seen["jump"][0]
     assert seen["jump"][1] == ["pass"]
     assert "You are hit" in seen["penalty"][0] and "draw" in seen["penalty"][1]
+
+
+def test_a_play_that_leaves_one_card_asks_for_the_last_card_call():
+    """A14 at the table: with last_card_call on, a card that leaves one card opens a
+    chooser (call or not); calling avoids the penalty, forgetting it draws it."""
+    import crazylab as cl
+    from crazylab.widgets import GameTable
+
+    outcomes = {}
+    for seed in range(40):
+        for call in (True, False):
+            table = GameTable("crazy-eights-classic", opponents=1, seed=seed, delay=0)
+            table.set_rules(cl.rules("crazy-eights-classic", last_card_call=True))
+            for _ in range(500):
+                if table.game.result is not None or len(outcomes) == 2:
+                    break
+                if not table.your_turn:
+                    table.run_bots()
+                    continue
+                hand = table.game.hands[0]
+                legal = table.game.legal_moves()
+                calls = [m for m in legal if m.last]
+                if len(hand) == 2 and calls:
+                    card = calls[0].cards[0]
+                    assert table.click_card(str(card))
+                    tree = table.view["choosers"][str(card)]
+                    assert tree["kind"] == "last" and "Last card" in tree["title"]
+                    [index] = [o["index"] for o in tree["options"]
+                               if ("say" in o["label"]) == call]
+                    stock = len(table.game.stock)
+                    assert table.choose(index)
+                    table.run_bots()
+                    outcomes[call] = (len(table.game.hands[0]), stock - len(table.game.stock))
+                    break
+                table.play(str(legal[0]))
+    assert outcomes[True][0] <= 1  # called: one card left (or out on the next turn)
+    assert outcomes[False][0] >= 3  # forgot: one card plus the penalty of 2

@@ -78,6 +78,7 @@ DIMENSIONS: tuple[tuple[str, Callable[[Move], Any]], ...] = (
     ("stack", lambda m: m.cards),
     ("pile", lambda m: m.pile),
     ("call", lambda m: m.call),
+    ("last", lambda m: m.last),  # A14: the "Last card!" call, asked last
 )
 
 
@@ -787,6 +788,9 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                 if len(v) > 1:  # the last card played ends on top and sets what follows
                     label += f" ({v[-1].display} on top)"
                     aria += f"; {v[-1].name} ends on top"
+            elif name == "last":
+                label = "Play it and say “Last card!”" if v else "Play it without a word"
+                aria = "play and call last card" if v else "play without calling last card"
             elif name == "pile":
                 top = g.piles[v][-1]
                 label, aria = f"Pile {v} ({top.display})", f"pile {v}, top card {top.name}"
@@ -800,6 +804,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                       "The last card you stack ends on top."),
             "pile": f"On which pile do you play {c.display}?",
             "call": f"{c.display} is wild: call a {what}.",
+            "last": (f"{c.display} leaves you one card. Say “Last card!”? (Forget it and you "
+                     f"draw {r.last_card_penalty}.)"),
         }[name]
         forced = c not in self.game.hands[HUMAN]
         return {"card": str(c), "display": c.display, "kind": name, "title": title,
