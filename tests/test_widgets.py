@@ -617,8 +617,9 @@ def test_the_table_plays_house_action_cards_and_jump_in_and_says_what_to_do():
 def test_a_play_that_leaves_one_card_asks_for_the_last_card_call():
     """A14 at the table: with last_card_call on, a card that leaves one card opens a
     chooser (call or not); calling avoids the penalty, forgetting it draws it."""
-    import crazylab as cl
     from crazylab.widgets import GameTable
+
+    import crazylab as cl
 
     outcomes = {}
     for seed in range(40):
