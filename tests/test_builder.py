@@ -22,7 +22,7 @@ from crazylab.engine.rules import PRESETS
 from crazylab.sheet import rules_sheet
 
 KINDS = {"bool": w.Checkbox, "choice": w.Dropdown, "int": w.BoundedIntText,
-         "optional_int": w.HBox, "ints": w.Text, "int_map": w.Text}
+         "optional_int": w.HBox, "ints": w.Text, "int_map": w.Text, "effect_map": w.Text}
 
 
 def built_from_cli(text: str) -> crazylab.RuleSet:
@@ -113,7 +113,7 @@ def test_optional_number_is_switched_on_and_off():
     ("chain", True, True),  # with stacking on: "stacking and chain cannot both be on"
     ("removed_ranks", "8", "8"),  # the schema: an eight is never removed
     ("hand_size_by_players", "9:5", "9:5"),  # a table size the rule set does not play
-    ("jump_in", True, True),  # ruled but not played by the engine yet
+    ("action_cards", "K=explode", "K=explode"),  # V12: no such effect
 ])
 def test_a_refused_combination_shows_the_message_and_changes_nothing(name, value, control_value):
     b = RuleBuilder("crazy-eights")
@@ -230,3 +230,15 @@ def test_filter_shows_only_matching_options_and_bad_text_is_refused():
     assert b.refusals == ["removed_ranks must be a list of different whole numbers from 1 to "
                           "13 other than 8 (got 'nine')"]
     assert "nothing was changed" in b.error_area.value
+
+
+def test_house_action_cards_from_the_builder_match_python_and_the_cli():
+    """V12 through the builder's text box: the same rule set as the Python and the CLI
+    text it shows."""
+    b = RuleBuilder("crazy-eights-classic")
+    b.open_button.value = True
+    b.controls["action_cards"].input.value = "2=draw2,A=skip"
+    expected = crazylab.rules("crazy-eights-classic", action_cards={"2": "draw2", "A": "skip"})
+    assert b.rules == expected
+    assert built_from_cli(b.cli_text()) == expected
+    assert eval(b.python_text(), {"crazylab": crazylab}) == expected  # noqa: S307

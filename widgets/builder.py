@@ -51,6 +51,8 @@ def _py_value(option: Option, value: object) -> str:
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if option.kind == "int_map":
         return "{" + ", ".join(f"{k}: {v}" for k, v in value) + "}"  # type: ignore[union-attr]
+    if option.kind == "effect_map":
+        return "{" + ", ".join(f'"{k}": "{v}"' for k, v in value) + "}"  # type: ignore
     return repr(value)
 
 
@@ -63,6 +65,8 @@ def _cli_value(option: Option, value: object) -> str:
         return ",".join(f"{k}:{v}" for k, v in value) or "none"  # type: ignore[union-attr]
     if option.kind == "ints":
         return ",".join(map(str, value)) or "none"  # type: ignore[call-overload]
+    if option.kind == "effect_map":
+        return ",".join(f"{k}={v}" for k, v in value) or "none"  # type: ignore[union-attr]
     return str(value)
 
 
@@ -96,6 +100,10 @@ def _sample_number(option: Option) -> int:
     return option.low or 0
 
 
+#: option kinds edited as the command line's text
+TEXT_KINDS = ("ints", "int_map", "effect_map")
+
+
 class _Control:
     """One option's control: its widget(s), reading and writing the option's value. The
     option's name is the control's label (a ``<label for=…>``, so screen readers name it)."""
@@ -124,8 +132,8 @@ class _Control:
                                            style={"description_width": "1.5em"},
                                            layout=w.Layout(width="7em"))
             widget = w.HBox([self.switch, self.number], layout=w.Layout(width="30em"))
-        else:  # ints, int_map: the command line's text
-            example = "2:7,3:5" if o.kind == "int_map" else "9,10"
+        else:  # ints, int_map, effect_map: the command line's text
+            example = {"int_map": "2:7,3:5", "effect_map": "2=draw2,A=skip"}.get(o.kind, "9,10")
             widget = w.Text(placeholder=f"none, or like {example}", continuous_update=False,
                             layout=w.Layout(width="30em"), **named)
         self.widget = widget
@@ -156,7 +164,7 @@ class _Control:
             assert self.switch is not None and self.number is not None
             self.number.disabled = not self.switch.value
             return self.number.value if self.switch.value else None
-        if o.kind in ("ints", "int_map"):
+        if o.kind in TEXT_KINDS:
             return o.parse(self.input.value)  # type: ignore[union-attr]
         return self.input.value  # type: ignore[union-attr]
 
@@ -168,7 +176,7 @@ class _Control:
             if value is not None:
                 self.number.value = value
             self.number.disabled = value is None
-        elif o.kind in ("ints", "int_map"):
+        elif o.kind in TEXT_KINDS:
             self.input.value = "" if not value else _cli_value(o, value)  # type: ignore
         else:
             self.input.value = value  # type: ignore[union-attr]
