@@ -239,3 +239,13 @@ def test_every_shipped_example_survives_the_harness(folder: Path) -> None:
     """The harness itself: each shipped file is exit 0 through both routes."""
     for name in NAMES:
         assert check_agrees(example_path(name)) == 0, name
+
+
+def test_an_expected_legal_move_with_a_call_the_rules_cannot_read_is_a_problem_not_a_crash():
+    """Found by the mutation test: "8C:H" (a suit call) in a music example's expected legal
+    moves raised PitchError out of replay(); it is a reported problem now."""
+    data = json.loads(example_path("mu-20-blocked-fewest-cards").read_text())
+    data["steps"][2].setdefault("expect", {})["legal"] = ["8C:H"]
+    code, problems = outcome(data)
+    assert code == 1
+    assert any("cannot read" in p and "'H' is not a pitch" in p for p in problems), problems

@@ -64,8 +64,7 @@ PHASE_LABELS = {
 }
 PHASE_HELP = {
     "chain": "Play another card that fits, or end your turn.",
-    "penalty": "You are hit: click a marked card to counter it (a Jack in Crazy Breens, "
-               "another draw card under house action cards) or take the penalty.",
+    "penalty": "You are hit: counter with a Jack (click it) or take the penalty.",
     "jump": "You hold a card identical to the top: jump in with it now, out of turn "
             "(click it), or pass.",
     "drop": "Your Queen lets you drop one card of your hand: click it, or drop nothing.",
@@ -521,6 +520,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         if obs.phase == "penalty" and PLAY not in kinds:
             return ("You are hit and cannot counter: "
                     + ("draw the penalty." if DRAW in kinds else "you lose the turn."))
+        if obs.phase == "penalty" and self._rules.action_cards:  # V12: a draw two passes on
+            return "You are hit: pass it on with a draw card (click it) or take the penalty."
         if obs.phase in PHASE_HELP:
             return PHASE_HELP[obs.phase]
         if obs.phase != "play":

@@ -584,9 +584,13 @@ def check(game: Game, expect: dict[str, Any], data: dict[str, Any] | None = None
         out.append(f"expected {key} {_show(want)}, got {_show(got)}")
 
     if "legal" in expect:
-        want = {_canon_move(game, t) for t in expect["legal"]}
+        try:
+            want = {_canon_move(game, t) for t in expect["legal"]}
+        except CrazylabError as e:  # a call these rules cannot read ("8C:H" in a music game)
+            out.append(f"expected legal holds a move these rules cannot read: {e}")
+            want = None
         got = set(game.legal())
-        if want != got:
+        if want is not None and want != got:
             extra, missing = sorted(got - want), sorted(want - got)
             out.append(f"expected legal {sorted(want)}, got {sorted(got)} "
                        f"(missing {missing}, unexpected {extra})")
