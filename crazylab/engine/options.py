@@ -182,17 +182,19 @@ class Option:
             return key  # type: ignore[return-value]
         return None
 
-    def _check_map(self, value: object) -> tuple[tuple[int, int], ...]:
+    def _pairs(self, value: object) -> list[tuple[Any, Any]]:
+        """A map's ``(key, value)`` pairs, given as a mapping or a list of pairs."""
         if isinstance(value, Mapping):
-            pairs: Iterable[object] = list(value.items())
-        elif isinstance(value, (tuple, list)):
-            pairs = value
-        else:
+            return list(value.items())
+        if not isinstance(value, (tuple, list)):
             raise self.refuse(value)
+        if not all(isinstance(p, (tuple, list)) and len(p) == 2 for p in value):
+            raise self.refuse(value)
+        return [(p[0], p[1]) for p in value]
+
+    def _check_map(self, value: object) -> tuple[tuple[int, int], ...]:
         out: dict[int, int] = {}
-        for pair in pairs:
-            if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-                raise self.refuse(value)
+        for pair in self._pairs(value):
             key = self._key(pair[0])
             if key is None or key in out or not self._in_bounds(pair[1]):
                 raise self.refuse(value)
@@ -204,16 +206,8 @@ class Option:
         (``"2"``, ``"A"``) or a card (``"QS"``, ``"JK"``), effects are ``+``-joined names."""
         if isinstance(value, str):  # the text form, 2=draw2,A=skip
             return self.parse(value)  # type: ignore[return-value]
-        if isinstance(value, Mapping):
-            pairs: Iterable[object] = list(value.items())
-        elif isinstance(value, (tuple, list)):
-            pairs = value
-        else:
-            raise self.refuse(value)
         out: dict[str, str] = {}
-        for pair in pairs:
-            if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-                raise self.refuse(value)
+        for pair in self._pairs(value):
             key = action_key(pair[0])
             if key is None:
                 raise self.refuse(value, f"{_SHORT}: {quote(pair[0], 20)} is not a rank "

@@ -304,7 +304,7 @@ def _close(game: TurnAPI) -> None:
 
 
 def _start_action(game: TurnAPI, actor: int) -> None:
-    """A new action of ``actor`` (Breens.after_play spells this out: keep the two alike)."""
+    """A new action of ``actor``."""
     st: BreensState = game.variant_state
     st.actor = actor
     st.hits = []
@@ -789,14 +789,8 @@ class Breens(Variant):
     def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
         """A normal-turn play was placed (and did not empty the hand): resolve its effect
         (the rest of the turn is the variant's)."""
+        _start_action(game, seat)
         st: BreensState = game.variant_state
-        st.actor = seat  # _start_action, spelt out
-        st.hits = []
-        st.penalties = []
-        st.jack = None
-        st.reshuffled = False
-        st.drops = 0
-        st.flips = 0
         cards = move.cards
         top = cards[-1]
         effect = EFFECTS.get(_RANK[top])
