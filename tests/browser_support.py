@@ -149,6 +149,9 @@ def start_voila(root: Path | str, *, show_tracebacks: bool = True,
     env["PLOTLY_RENDERER"] = "plotly_mimetype"
     env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
     env["PYTHONUNBUFFERED"] = "1"
+    # a fixed secret: a seeded link deals the same cards on every run, so a failure replays
+    # (CRAZYLAB_SECRET=... in the environment tries other deals)
+    env.setdefault("CRAZYLAB_SECRET", "crazylab-tests")
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
             voila_command(root, port, show_tracebacks=show_tracebacks, extra_args=extra_args),
