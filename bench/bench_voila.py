@@ -5,8 +5,9 @@ Serves a temporary folder holding ``play.ipynb`` (the dashboard, as it is) and `
 ``make app`` (crazylab's Voilà launcher, settings from voila.json; both notebooks get the same
 preheated pool), drives headless Chromium and prints, in one run:
 
-* single visitor: request -> clickable card (the first card of the hand on screen) and
-  request -> first click answered, median over ``--loads`` loads, one page at a time;
+* single visitor: request -> clickable card (the first card of the hand on screen; bare: the
+  button) and request -> first click answered, median over ``--loads`` loads of each page,
+  one page at a time, bare and play interleaved, and the ratio;
 * burst: ``--burst`` visitors (default 30) open the page at the same moment, each in its own
   browser context; per page the time to a clickable card (bare: the button) and to a first
   answered click; 50th/95th percentile and worst, pages that never became playable, pages
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -152,11 +154,17 @@ async def visit(browser, url: str, kind: str, t_start: float) -> dict:
         out["clickable"] = time.perf_counter() - t_start
         if spec["click"]:
             await page.evaluate(spec["click"])
-        else:
-            await page.evaluate(TIMED_CLICK, ".cl-card")
+        else:  # the human's first action: a legal card, else the offered button (draw)
+            await page.wait_for_function(YOUR_TURN, timeout=300_000)
+            legal = await page.locator(".cl-card.cl-legal").count()
+            await page.evaluate(TIMED_CLICK, ".cl-card.cl-legal" if legal
+                                else ".cl-actions .cl-primary")
         out["answered"] = time.perf_counter() - t_start
-    except Exception as e:  # a page that never became playable
-        out["failed"] = f"{type(e).__name__}: {str(e)[:200]}"
+    except Exception as e:  # a page that never became playable: what did it show?
+        shown = ""
+        with contextlib.suppress(Exception):
+            shown = " ".join((await page.evaluate("() => document.body.innerText")).split())
+        out["failed"] = f"{type(e).__name__}: {str(e)[:120]} | page shows: {shown[:160]!r}"
     out["page"], out["ctx"] = page, ctx
     return out
 
@@ -203,15 +211,18 @@ async def burst(server, browser, kind: str, n: int, query: str) -> dict:
             "left": max(0, len(server.kernel_pids()) - len(base))}
 
 
-async def singles(server, browser, loads: int, query: str) -> list[tuple[float, float]]:
-    out = []
+async def singles(server, browser, loads: int, query: str) -> dict[str, list[tuple]]:
+    """``loads`` single visits to each page, bare and play interleaved, one page at a time;
+    per page the (clickable, first click answered) times."""
+    out: dict[str, list[tuple]] = {"bare": [], "play": []}
     for _ in range(loads):
-        t0 = time.perf_counter()
-        v = await visit(browser, server.render("play.ipynb") + query, "play", t0)
-        out.append((v.get("clickable", float("nan")), v.get("answered", float("nan"))))
-        await v["page"].close(run_before_unload=True)
-        await v["ctx"].close()
-        await asyncio.sleep(2)  # let the pool refill, as between two real visitors
+        for kind in ("bare", "play"):
+            t0 = time.perf_counter()
+            v = await visit(browser, server.render(f"{kind}.ipynb") + query, kind, t0)
+            out[kind].append((v.get("clickable", float("nan")), v.get("answered", float("nan"))))
+            await v["page"].close(run_before_unload=True)
+            await v["ctx"].close()
+            await asyncio.sleep(2)  # let the pool refill, as between two real visitors
     return out
 
 
@@ -313,12 +324,15 @@ def main() -> None:
     print(f"Voilà ({'no preheat' if args.no_preheat else 'preheated pool of 2'}), "
           f"make app's command line, headless Chromium, {cores} cores; load average before "
           f"{load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}")
-    cl = [c for c, _ in single]
-    an = [a for _, a in single]
-    print(f"single visitor, play.ipynb: request -> clickable card median "
-          f"{statistics.median(cl):.2f} s "
-          f"(min {min(cl):.2f}, max {max(cl):.2f}); -> first click answered median "
-          f"{statistics.median(an):.2f} s, {len(cl)} loads")
+    for kind in ("bare", "play"):
+        cl = [c for c, _ in single[kind]]
+        an = [a for _, a in single[kind]]
+        print(f"single visitor, {kind}.ipynb: request -> clickable median "
+              f"{statistics.median(cl):.2f} s (min {min(cl):.2f}, max {max(cl):.2f}); "
+              f"-> first click answered median {statistics.median(an):.2f} s, {len(cl)} loads")
+    ratio = (statistics.median(c for c, _ in single["play"])
+             / statistics.median(c for c, _ in single["bare"]))
+    print(f"single visitor, play vs bare (clickable, median): {ratio:.2f}x")
     print(f"burst of {args.burst} visitors at once           {'bare':>10} {'play':>10}  ratio")
     bare, play = rows
     for label, key, fmt in (
