@@ -104,21 +104,13 @@ def _over(page) -> bool:
     return page.locator(".cl-table").get_attribute("data-over") == "true"
 
 
-def _step_and_wait(page) -> None:
-    """The human's next move (see ``human_step``), then wait until the table has taken it."""
-    seq = page.locator(".cl-table").get_attribute("data-seq")
-    human_step(page)
-    page.wait_for_function(
-        f"() => document.querySelector('.cl-table').dataset.seq !== '{seq}'", timeout=15_000)
-
-
 def _play(page, until_over: bool, clicks: int = 10_000) -> list[float]:
     """Click legal cards (or the chooser's first option, or the offered button) as the
     human; return the click → redraw times of the card clicks."""
     timings: list[float] = []
     for _ in range(400):
         root = page.locator(".cl-table")
-        if root.get_attribute("data-over") == "true" or len(timings) >= clicks:
+        if _over(page) or len(timings) >= clicks:
             break
         if root.get_attribute("data-your-turn") != "true":
             page.wait_for_function(YOUR_TURN, timeout=30_000)
@@ -166,7 +158,7 @@ def test_play_a_hand_by_clicking_until_it_ends(voila_server, page, screenshot):
             page.wait_for_function("() => document.querySelector('.cl-table')"
                                    ".dataset.over !== 'true'", timeout=15_000)
         else:
-            _step_and_wait(page)
+            human_step(page)  # draws; it returns once the table has answered
     legal = page.locator(".cl-card.cl-legal").first
     assert legal.get_attribute("aria-label").endswith(", playable")
     seq = page.locator(".cl-table").get_attribute("data-seq")
@@ -360,13 +352,7 @@ def test_six_visitors_at_once_each_get_a_playable_table(voila_server, browser, s
         assert len(kernels) == 6
         for p in pages:  # on our turn, a legal card (an eight opens its chooser) or Draw
             p.wait_for_function(YOUR_TURN, timeout=60_000)
-            root = p.locator(".cl-table")
-            seq, chooser = root.get_attribute("data-seq"), root.get_attribute("data-chooser")
-            p.locator(".cl-card.cl-legal, .cl-actions .cl-primary").first.click()
-            p.wait_for_function(
-                "([seq, chooser]) => { const r = document.querySelector('.cl-table');"
-                " return r.dataset.seq !== seq || (r.dataset.chooser ?? null) !== chooser; }",
-                arg=[seq, chooser], timeout=60_000)
+            human_step(p)  # raises unless the table answers the click
         screenshot(pages[-1], "six_visitors_last")
         assert not any(errors), errors
     finally:
