@@ -35,6 +35,7 @@ from .engine.game import Game
 from .engine.moves import DRAW, END, PASS, PLAY, Move
 from .engine.observe import Observation
 from .engine.rules import RuleSet
+from .playout import RandomBot, play_hand
 
 __all__ = [
     "BOTS", "Bot", "MonteCarloBot", "RandomBot", "RuleBot", "bot_name", "determinize",
@@ -50,24 +51,6 @@ class Bot(Protocol):
     def name(self) -> str: ...  # read-only, so frozen dataclasses qualify
 
     def choose(self, obs: Observation, rng: random.Random) -> Move: ...
-
-
-# -- random --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RandomBot:
-    """A uniformly random legal move."""
-
-    name: str = "random"
-
-    def choose(self, obs: Observation, rng: random.Random) -> Move:
-        return obs.legal[rng.randrange(len(obs.legal))]
-
-    def choose_legal(self, legal: Sequence[Move], rng: random.Random) -> Move:
-        """The same choice from the legal moves alone: a bot that needs nothing else offers
-        this, and :func:`play_hand` then builds it no observation."""
-        return legal[rng.randrange(len(legal))]
 
 
 # -- rules of thumb ------------------------------------------------------------------------
@@ -377,23 +360,3 @@ def make_bot(spec: str | Bot) -> Bot:
 
 def bot_name(bot: Bot) -> str:
     return str(getattr(bot, "name", type(bot).__name__))
-
-
-def play_hand(game: Game, bots: Sequence[Bot], rngs: Sequence[random.Random],
-              max_moves: int = 100_000) -> Game:
-    """Play ``game`` to its end, seat ``s`` moved by ``bots[s]`` with ``rngs[s]``; each bot
-    sees only its own observation. Returns the game."""
-    # bots that choose from the legal moves alone (``choose_legal``) need no observation
-    pickers = [getattr(b, "choose_legal", None) for b in bots]
-    for _ in range(max_moves):
-        if game.over:
-            return game
-        seat = game.to_play
-        legal = game.legal_moves()
-        if len(legal) == 1:  # a forced move needs no decision (nor an observation)
-            game.push(legal[0])
-            continue
-        pick = pickers[seat]
-        game.push(pick(legal, rngs[seat]) if pick is not None
-                  else bots[seat].choose(game.observation(seat), rngs[seat]))
-    raise RuntimeError(f"the hand did not end within {max_moves} moves")

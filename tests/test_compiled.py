@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COMPILED = os.environ.get("CRAZYLAB_COMPILED") == "1"
 ENGINE_MODULES = ["crazylab.engine.game", "crazylab.engine.moves", "crazylab.engine.events",
                   "crazylab.engine.observe", "crazylab.engine.explain",
-                  "crazylab.engine.variants.breens"]
+                  "crazylab.engine.variants.breens", "crazylab.playout"]
 
 #: run by both builds; prints one JSON document of everything observable in many games
 TRACE = r'''

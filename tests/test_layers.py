@@ -19,11 +19,12 @@ LAYERS: list[tuple[str, ...]] = [
     ("crazylab.sim", "crazylab.lab"),
     ("crazylab.bots", "crazylab.music", "crazylab.examples", "crazylab.match", "crazylab.render",
      "crazylab.sheet", "crazylab.errors"),
+    ("crazylab.playout",),
     ("crazylab.engine",),
 ]
 ENGINE_FORBIDDEN = ("crazylab.errors", "crazylab.render", "crazylab.examples", "crazylab.bots",
                     "crazylab.lab", "crazylab.sim", "crazylab.cli", "crazylab.widgets",
-                    "crazylab.match", "crazylab.music")
+                    "crazylab.match", "crazylab.music", "crazylab.playout")
 
 
 def _modules() -> dict[str, Path]:

@@ -30,7 +30,7 @@ from crazylab.lab import (
     wilson,
     win_rates,
 )
-from crazylab.sim import hand_seed, simulate
+from crazylab.sim import bots_seed, hand_seed, simulate
 
 pd = pytest.importorskip("pandas")
 
@@ -97,16 +97,13 @@ def test_one_row_per_hand_with_the_documented_columns(small: pd.DataFrame) -> No
 def test_rows_match_the_hands_replayed(small: pd.DataFrame) -> None:
     """Each row's deal seed, winner, turns, moves, draws, reshuffles and points are those of
     the hand played again from its seed with the same bots."""
-    from crazylab.sim import _mix
-
     for row in small.sample(6, random_state=1).itertuples():
         n = row.players
         game = Game.new(cl.rules(row.rules), n, seed=hand_seed(SMALL["seed"], row.hand),
                         keep_undo=False)
         assert game.seed == row.seed
         bots = [make_bot(b) for b in row.bots.split("|")]
-        play_hand(game, bots, [random.Random(_mix(SMALL["seed"], row.hand, 2, s))
-                               for s in range(n)])
+        play_hand(game, bots, [random.Random(bots_seed(SMALL["seed"], row.hand))] * n)
         assert row.turns == game.turns and row.moves == len(game.moves)
         assert row.reshuffles == game.reshuffles
         assert row.cards_drawn == sum(e.count for e in game.events if e.kind == "drew")

@@ -12,7 +12,8 @@ compiled build is used only where ``DEST`` comes first on the path, e.g.
 Not compiled: ``cards.py`` (``Card`` subclasses ``int``, which mypyc compiles only as a slower
 non-native class) and ``rules.py`` (mypyc compiles ``functools.cached_property`` as a plain,
 uncached property): compiling them too gained about 5% on the raw loop and needs more source
-changes. The modules above the engine (bots, sim, ...) stay plain Python in the build too.
+changes. Above the engine only ``playout.py`` (the bots' loop over a hand's moves) is compiled; bots,
+sim and the rest stay plain Python in the build too.
 """
 
 from __future__ import annotations
@@ -27,8 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "crazylab" / "engine"
 NOT_COMPILED = {"cards.py", "rules.py", "options.py"}  # not per move; options: mypyc
+#: the loop that plays a hand by bots (every simulated move runs it), besides the engine
+PLAYOUT = ROOT / "crazylab" / "playout.py"
 COMPILED = sorted(p.relative_to(ROOT).as_posix()
-                  for p in [*ENGINE.glob("*.py"), *ENGINE.glob("variants/*.py")]
+                  for p in [*ENGINE.glob("*.py"), *ENGINE.glob("variants/*.py"), PLAYOUT]
                   if p.name not in NOT_COMPILED)
 IGNORE = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc", ".ipynb_checkpoints")
 
