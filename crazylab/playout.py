@@ -17,7 +17,7 @@ from .engine.game import Game
 from .engine.moves import Move
 from .engine.observe import Observation
 
-__all__ = ["RandomBot", "play_hand"]
+__all__ = ["RandomBot", "hand_summary", "play_dealt", "play_hand"]
 
 
 @dataclass(frozen=True)
@@ -55,3 +55,26 @@ def play_hand(game: Game, bots: Sequence[Any], rngs: Sequence[random.Random],
         game.push(pick(legal, rngs[seat]) if pick is not None
                   else bots[seat].choose(game.observation(seat), rngs[seat]))
     raise RuntimeError(f"the hand did not end within {max_moves} moves")
+
+
+def play_dealt(rules: Any, players: int, deal_seed: int, bots: Sequence[Any],
+               bots_seed: int) -> Game:
+    """Deal a hand with ``deal_seed`` (undo off) and play it to its end by ``bots``, every
+    seat drawing from one generator seeded with ``bots_seed``, in turn. Returns the game."""
+    game = Game.new(rules, players, seed=deal_seed, keep_undo=False)
+    rng = random.Random(bots_seed)
+    return play_hand(game, bots, [rng] * players)
+
+
+def hand_summary(game: Game) -> tuple[int | None, str, str | None, int, int, int, int, int]:
+    """What a simulation records of a finished hand: the single winner (``None`` for none or
+    several), the winners as text (``"0,2"``), the end reason, turns, moves, cards drawn,
+    reshuffles and points (the sum of the seats' absolute scores)."""
+    winners = game.winners
+    drawn = 0
+    for e in game.events:
+        if e.kind == "drew":
+            drawn += e.count
+    return (winners[0] if len(winners) == 1 else None, ",".join(map(str, winners)),
+            game.end_reason, game.turns, len(game.moves), drawn, game.reshuffles,
+            sum(map(abs, game.scores)))

@@ -21,7 +21,6 @@ import math
 import os
 import pickle
 import queue
-import random
 import signal
 import sys
 import tempfile
@@ -35,11 +34,11 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from .bots import BOTS, Bot, bot_name, make_bot, play_hand
-from .engine.game import Game
+from .bots import BOTS, Bot, bot_name, make_bot
 from .engine.rules import RuleSet
 from .engine.rules import rules as get_rules
 from .errors import CrazylabError, quote
+from .playout import hand_summary, play_dealt
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,6 +85,12 @@ def bots_seed(seed: int, hand: int) -> int:
     return _mix(seed, hand, 2)
 
 
+def _hand_seeds(seed: int, hand: int) -> tuple[int, int]:
+    """``(hand_seed(seed, hand), bots_seed(seed, hand))``, mixing their shared prefix once."""
+    base = _mix_state(0x9E3779B97F4A7C15, (seed, hand))
+    return _mix_state(base, (1,)) >> 2, _mix_state(base, (2,)) >> 2
+
+
 @dataclass(frozen=True)
 class _Config:
     """One rule set at one table size, with the bots of its seats."""
@@ -130,31 +135,22 @@ def variant_label(r: RuleSet) -> str:
     return f"{r.name} [{opts}]" if opts else r.name
 
 
-def play_one(config: _Config, hand: int, seed: int, max_seats: int) -> dict[str, Any]:
-    """Deal and play hand number ``hand``; its row."""
+def play_one(config: _Config, hand: int, seed: int, max_seats: int) -> tuple[Any, ...]:
+    """Deal and play hand number ``hand``; its row (values in :func:`_column_names` order)."""
     seatings = config.seatings
     bots, names, bots_text = seatings[hand % len(seatings)]
     n = config.players
-    game = Game.new(config.rules, n, seed=hand_seed(seed, hand), keep_undo=False)
-    rng = random.Random(bots_seed(seed, hand))  # one generator: seeding one costs ~4 µs
-    play_hand(game, bots, [rng] * n)
-    winners = game.winners
-    scores = game.scores
-    one = len(winners) == 1
-    reason = game.end_reason
-    name, options, variant = config.texts
+    deal, bots_rng = _hand_seeds(seed, hand)
+    game = play_dealt(config.rules, n, deal, bots, bots_rng)
+    winner, winners, reason, turns, moves, drawn, reshuffles, points = hand_summary(game)
     missing = (None,) * (max_seats - n)
-    return dict(zip(_column_names(max_seats), (
-        hand, game.seed, name, options, variant, n, bots_text,
-            winners[0] if one else None, ",".join(map(str, winners)),
-            names[winners[0]] if one else None, reason, reason != "OUT", game.turns,
-            len(game.moves), sum([e[5] for e in game.events if e[0] == "drew"]),  # count
-            game.reshuffles, sum(map(abs, scores)), *names, *missing, *scores, *missing),
-        strict=True))
+    return (hand, deal, *config.texts, n, bots_text, winner, winners,
+            None if winner is None else names[winner], reason, reason != "OUT", turns, moves,
+            drawn, reshuffles, points, *names, *missing, *game.scores, *missing)
 
 
 def _run_chunk(configs: Sequence[_Config], tasks: Sequence[tuple[int, int]], seed: int,
-               max_seats: int) -> list[tuple[int, int, dict[str, Any]]]:
+               max_seats: int) -> list[tuple[int, int, tuple[Any, ...]]]:
     """Worker entry point: play ``(config, hand)`` tasks; rows keyed for sorting."""
     return [(c, h, play_one(configs[c], h, seed, max_seats)) for c, h in tasks]
 
@@ -168,7 +164,7 @@ class SimulationInterrupted(KeyboardInterrupt):
     finished so far (``partial`` makes them a DataFrame), ``total`` the hands asked for. The
     worker processes are stopped before this is raised."""
 
-    def __init__(self, rows: list[dict[str, Any]], total: int, columns: list[str]) -> None:
+    def __init__(self, rows: list[tuple[Any, ...]], total: int, columns: list[str]) -> None:
         super().__init__(f"interrupted after {len(rows)} of {total} hands")
         self.rows, self.total, self.columns = rows, total, columns
 
@@ -251,13 +247,13 @@ def _column_names(max_seats: int) -> tuple[str, ...]:
             *(f"score_{s}" for s in range(max_seats)))
 
 
-def _frame(rows: list[dict[str, Any]], columns: list[str], seed: int | None) -> pd.DataFrame:
+def _frame(rows: list[tuple[Any, ...]], columns: list[str], seed: int | None) -> pd.DataFrame:
     import pandas as pd
 
     # column by column: a quarter of the cost of pandas reading the rows as records (no rows:
     # as records, so an empty run keeps its object columns)
-    df = pd.DataFrame({col: [row[col] for row in rows] for col in columns} if rows else rows,
-                      columns=columns)
+    data = dict(zip(columns, map(list, zip(*rows, strict=True)), strict=True)) if rows else rows
+    df = pd.DataFrame(data, columns=columns)
     df["winner"] = df["winner"].astype("Int64")
     for col in columns:
         if col.startswith("score_"):
@@ -310,7 +306,7 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
     columns = _columns(max_seats)
     total = len(configs) * games
     bar = _progress_bar(total, progress)
-    rows: dict[tuple[int, int], dict[str, Any]] = {}
+    rows: dict[tuple[int, int], tuple[Any, ...]] = {}
     try:
         _execute(configs, games, seed, max_seats, workers, client, chunk, bar, rows)
     except KeyboardInterrupt:
@@ -374,7 +370,7 @@ def _chunks(n_configs: int, games: int, size: int, ramp: bool = True
 
 def _execute(configs: list[_Config], games: int, seed: int, max_seats: int,
              workers: int | None, client: Any, chunk: int | None, bar: Any,
-             rows: dict[tuple[int, int], dict[str, Any]]) -> None:
+             rows: dict[tuple[int, int], tuple[Any, ...]]) -> None:
     """Play every hand, adding each finished chunk's rows to ``rows`` as it arrives."""
     total = len(configs) * games
     if workers is None:  # every core, unless the run is too small to pay
@@ -384,7 +380,7 @@ def _execute(configs: list[_Config], games: int, seed: int, max_seats: int,
     n_chunks = math.ceil(games / size) * len(configs)  # at least (the ramp adds a few)
     chunks = _chunks(len(configs), games, size, ramp=chunk is None)
 
-    def done(part: list[tuple[int, int, dict[str, Any]]]) -> None:
+    def done(part: list[tuple[int, int, tuple[Any, ...]]]) -> None:
         for c, h, row in part:
             rows[c, h] = row
         if bar is not None:
@@ -554,7 +550,7 @@ class _Pool:
         for _ in range(in_flight):
             done(self._next())
 
-    def _next(self) -> list[tuple[int, int, dict[str, Any]]]:
+    def _next(self) -> list[tuple[int, int, tuple[Any, ...]]]:
         while True:
             try:
                 ok, value = self.results.get(timeout=0.2)
