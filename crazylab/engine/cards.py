@@ -8,6 +8,7 @@ interchangeable). Every card is interned, so ``Card.parse("6H") is Card.parse("6
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from .errors import CrazylabError, quote
 from .views import html_of, svg_of
@@ -22,7 +23,7 @@ RANK_NAMES = (
     "eight", "nine", "ten", "jack", "queen", "king",
 )
 JOKER_RANK = 14
-JOKER_CODE = 52
+JOKER_CODE: Final = 52
 ACE, JACK, QUEEN, KING, EIGHT, TWO = 1, 11, 12, 13, 8, 2
 
 _SUIT_ALIASES = {

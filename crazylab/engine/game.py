@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from .cards import (
     CARDS,
     JOKER,
+    JOKER_CODE,
     SUITS,
     Card,
     CardError,
@@ -73,7 +74,7 @@ class SetupError(CrazylabError):
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
                         "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
                         "title", "variant", "_seen", "_filtered_plays", "_eager",
-                        "_last_call"})
+                        "_last_call", "_turn"})
 
 
 def _is_int(value: object) -> bool:
@@ -100,7 +101,7 @@ _FIELDS: tuple[str, ...] = (
     # configuration and logs (not snapshot for undo: see _NOT_STATE)
     "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
     "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_filtered_plays",
-    "_eager", "_last_call",
+    "_eager", "_last_call", "_turn",
     # the position
     "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
     "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
@@ -108,6 +109,34 @@ _FIELDS: tuple[str, ...] = (
     # a variant's hooks and its state (``None`` for the plain games)
     "variant", "variant_state", "_seen",
 )
+
+
+class TurnRules:
+    """The rule values the turn machine reads on every move, copied once per rule set from
+    its :class:`RuleSet` into one plain record (a compiled build reads its fields directly)."""
+
+    __slots__ = ("chain", "optional_play", "voluntary_draw", "must_play_drawn",
+                 "draws_per_turn", "draw_count", "joker_draw", "joker_victim_skips")
+
+    def __init__(self, r: RuleSet) -> None:
+        self.chain: bool = r.chain
+        self.optional_play: bool = r.optional_play
+        self.voluntary_draw: bool = r.voluntary_draw
+        self.must_play_drawn: bool = r.must_play_drawn
+        self.draws_per_turn: float = r.draws_per_turn
+        #: cards one ``draw`` move takes: the fixed number, or one
+        self.draw_count: int = r.draw_limit if r.draw_rule == "fixed" else 1
+        self.joker_draw: int = r.joker_draw
+        self.joker_victim_skips: bool = r.joker_victim_skips
+
+
+def turn_rules(r: RuleSet) -> TurnRules:
+    """``r``'s :class:`TurnRules`, made once and kept with the rule set."""
+    turn = r.engine_tables.get("turn_rules")
+    if turn is None:
+        turn = r.engine_tables["turn_rules"] = TurnRules(r)
+    assert isinstance(turn, TurnRules)
+    return turn
 
 
 class Game:
@@ -151,6 +180,7 @@ class Game:
         self._undo: list[tuple[int, dict[str, Any]]] = []  # (moves done, snapshot) checkpoints
         self._legal_cache: list[Move] | None = None
         self._fits = _single_fits(r)
+        self._turn = turn_rules(r)
         self._one_pile = self._fits[0] if r.piles == 1 and not r.stacking else None
         self._references = r.references  # the rule set's table, at hand for every play
         # house rules that take plays away (A15, A6): off in every preset, so the plain
@@ -515,19 +545,19 @@ class Game:
         return any(c in accepts[ref] for ref in self.refs)
 
     def _legal_play(self) -> list[Move]:
-        r = self.rules
+        t = self._turn
         plays = self._plays(self.hands[self.to_play])
         if self._filtered_plays:
             plays = self.restricted(plays, self.hands[self.to_play])
-        if r.chain:  # musical game: play, or draw two (always possible, MU-Q37)
-            return plays + [DRAW_MOVE] if (plays == [] or r.optional_play) else plays
-        if plays and not r.voluntary_draw and (r.must_play_drawn or not self.turn_draws):
+        if t.chain:  # musical game: play, or draw two (always possible, MU-Q37)
+            return plays + [DRAW_MOVE] if (plays == [] or t.optional_play) else plays
+        if plays and not t.voluntary_draw and (t.must_play_drawn or not self.turn_draws):
             return plays  # the usual case: play one of them
-        limit_ok = self.turn_draws < r.draws_per_turn
+        limit_ok = self.turn_draws < t.draws_per_turn
         if plays:
-            if r.voluntary_draw and self.stock_cards and limit_ok:
+            if t.voluntary_draw and self.stock_cards and limit_ok:
                 return plays + [DRAW_MOVE]
-            if self.turn_draws and not r.must_play_drawn:
+            if self.turn_draws and not t.must_play_drawn:
                 return plays + [PASS_MOVE]
             return plays
         return [DRAW_MOVE] if limit_ok and self.can_draw() else [PASS_MOVE]
@@ -578,15 +608,22 @@ class Game:
         one_pile = self._one_pile
         if one_pile is None:
             return self._plays_any(hand)
-        # the common case (one pile, one card at a time), kept lean: set operations run in C,
-        # and no comprehension (its closure would cost every call)
+        # the common case (one pile, one card at a time), kept lean: a plain loop (no
+        # comprehension, whose closure would cost every call) beats a set intersection
         fits = one_pile[self.refs[0]]
-        fitting = fits.keys() & hand
+        fitting: list[Card] = []
+        for c in hand:
+            if c in fits:
+                fitting.append(c)
         if len(fitting) < 2:
-            return list(fits[fitting.pop()]) if fitting else []
+            return list(fits[fitting[0]]) if fitting else []
+        fitting.sort()  # a card's int order is its sort_key order
         plays: list[Move] = []
-        for c in sorted(fitting):  # a card's int order is its sort_key order
-            plays += fits[c]
+        last = -1
+        for c in fitting:
+            if c != last:  # two decks: the same card twice is one set of plays
+                plays += fits[c]
+                last = c
         return plays
 
     def _plays_any(self, hand: list[Card]) -> list[Move]:
@@ -682,7 +719,7 @@ class Game:
             raise IllegalMove(f"It is seat {self.to_play}'s turn, not seat {seat}'s.")
         legal = self._legal_cache
         applied: Move | None
-        if legal is not None and move.__class__ is Move and move in legal:
+        if legal is not None and type(move) is Move and move in legal:
             m = applied = move  # already canonical and legal (bots, simulations)
         else:
             try:
@@ -849,11 +886,11 @@ class Game:
         seat = self.to_play
         self.place(seat, m)
         self.turn_plays += len(m.cards)
-        r = self.rules
-        if m.cards[-1] == JOKER and self.variant is None and self.n > 1:
+        t = self._turn
+        if m.cards[-1] == JOKER_CODE and self.variant is None and self.n > 1:
             victim = (seat + 1) % self.n
-            self.draw_cards(victim, r.joker_draw, note="(the joker's draw two)")
-            if r.joker_victim_skips and victim not in self.skipping:  # MU-Q12 option
+            self.draw_cards(victim, t.joker_draw, note="(the joker's draw two)")
+            if t.joker_victim_skips and victim not in self.skipping:  # MU-Q12 option
                 self.skipping.append(victim)
         if not self.hands[seat]:
             self.finish_out(seat)
@@ -861,7 +898,7 @@ class Game:
         variant = self.variant
         if variant is not None and variant.after_play(self, seat, m):
             return
-        if r.chain:
+        if t.chain:
             self.phase = "chain"
         else:
             self.end_turn()
@@ -901,13 +938,11 @@ class Game:
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""
-        r = self.rules
-        seat = self.to_play
-        count = r.draw_limit if r.draw_rule == "fixed" else 1
-        got = self.draw_cards(seat, count)
+        t = self._turn
+        got = self.draw_cards(self.to_play, t.draw_count)
         self.turn_draws += len(got) or 1
         self.drawn += got
-        if r.chain:
+        if t.chain:
             self.phase = "chain"
 
     def draw_cards(self, seat: int, count: int, note: str = "") -> list[Card]:

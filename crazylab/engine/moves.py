@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import itertools
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import Card, CardError, sort_key
 from .errors import CrazylabError, quote
 
-DRAW, PASS, END, PLAY = "draw", "pass", "end", "play"
+DRAW: Final = "draw"
+PASS: Final = "pass"
+END: Final = "end"
+PLAY: Final = "play"
 
 
 class MoveError(CrazylabError):
@@ -101,7 +104,9 @@ class Move(NamedTuple):
         return cls(PLAY, played, call, pile, last)
 
 
-DRAW_MOVE, PASS_MOVE, END_MOVE = Move(DRAW), Move(PASS), Move(END)
+DRAW_MOVE: Final = Move(DRAW)
+PASS_MOVE: Final = Move(PASS)
+END_MOVE: Final = Move(END)
 
 
 _MOVES: dict[tuple, Move] = {}
