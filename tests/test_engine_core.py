@@ -300,3 +300,41 @@ def test_stacks_on_several_piles_name_every_pile_they_fit():
             if m.kind == "play":
                 assert m.pile in range(2)
                 assert g.is_legal(m)
+
+
+# -- the hot path's shortcuts keep the general behaviour -----------------------------------------
+
+
+@pytest.mark.parametrize("name", ["crazy-eights", "crazy-eights-quick", "crazy-8s-music",
+                                  "crazy-breens"])
+def test_one_card_events_from_the_seat_tables_are_the_general_ones(name: str) -> None:
+    """place() and draw_cards() take the events of one card played or drawn from per-seat
+    tables; a game that finds no table (one unpickled in a fresh process) builds each event
+    from its fields instead, and the two logs are the same events."""
+    from crazylab.engine import events
+
+    n = cl.rules(name).max_players
+    fast = cl.Game.new(name, n, seed=11, keep_undo=False).play_random(seed=11)
+    slow = cl.Game.new(name, n, seed=11, keep_undo=False)
+    saved = events.PLAYED_ONE[:], events.DREW_ONE[:]
+    events.PLAYED_ONE.clear()
+    events.DREW_ONE.clear()
+    try:
+        slow.play_random(seed=11)
+    finally:
+        events.PLAYED_ONE[:], events.DREW_ONE[:] = saved
+    assert [e.kind for e in fast.events].count("drew") > 3
+    assert fast.events == slow.events
+    assert all(type(e) is events.Event for e in fast.events)
+    assert fast.fingerprint() == slow.fingerprint()
+
+
+def test_turn_rules_follow_the_rule_set() -> None:
+    """TurnRules copies what the turn machine reads per move; a house rule changes it."""
+    from crazylab.engine.game import turn_rules
+
+    quick = turn_rules(cl.rules("crazy-eights-quick"))
+    fixed = turn_rules(cl.rules("crazy-eights", draw_rule="fixed", draw_limit=2))
+    assert (quick.draws_per_turn, quick.draw_count, quick.chain) == (3, 1, False)
+    assert (fixed.draw_count, fixed.draws_per_turn) == (2, 2)
+    assert turn_rules(cl.rules("crazy-8s-music")).chain is True

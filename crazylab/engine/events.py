@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import Card, display
+from .cards import CARDS, Card, display
 
 
 class Event(NamedTuple):
@@ -78,6 +78,21 @@ EVENT_CACHE: dict[tuple, Event] = {}
 """Interned events by their fields (events are immutable, so equal ones can be shared): the
 log gets one or two per move, and looking one up is cheaper than building it. The hot paths
 look up ``EVENT_CACHE.get(fields) or intern_event(fields)`` inline."""
+
+
+#: ``PLAYED_ONE[seat][card]``, ``DREW_ONE[seat][card]``: the interned events of the two
+#: commonest moves, one card played on the only pile and one card drawn (without a note),
+#: found by two list lookups instead of hashing their fields; ``None`` until first met.
+#: :func:`seat_tables` grows them to a table's seats.
+PLAYED_ONE: list[list[Event | None]] = []
+DREW_ONE: list[list[Event | None]] = []
+
+
+def seat_tables(seats: int) -> None:
+    """Give :data:`PLAYED_ONE` and :data:`DREW_ONE` a row for each of ``seats`` seats."""
+    while len(PLAYED_ONE) < seats:
+        PLAYED_ONE.append([None] * len(CARDS))
+        DREW_ONE.append([None] * len(CARDS))
 
 
 def intern_event(fields: tuple) -> Event:

@@ -31,7 +31,7 @@ from .cards import (
     sort_key,
 )
 from .errors import CrazylabError, quote
-from .events import EVENT_CACHE, Event, event, intern_event
+from .events import DREW_ONE, EVENT_CACHE, PLAYED_ONE, Event, event, intern_event, seat_tables
 from .explain import explain_move
 from .moves import (
     DRAW,
@@ -181,6 +181,8 @@ class Game:
         self._legal_cache: list[Move] | None = None
         self._fits = _single_fits(r)
         self._turn = turn_rules(r)
+        seat_tables(players)  # the event tables of place() and draw_cards() (a game made
+        # without __init__, say unpickled in a fresh process, falls back to EVENT_CACHE)
         self._one_pile = self._fits[0] if r.piles == 1 and not r.stacking else None
         self._references = r.references  # the rule set's table, at hand for every play
         # house rules that take plays away (A15, A6): off in every preset, so the plain
@@ -916,8 +918,15 @@ class Game:
         self.calls[p] = value
         self.update_reference(p)
         self.idle = 0
-        fields = ("played", seat, cards, None, pile, 0, "")
-        self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
+        if pile is None and len(cards) == 1 and seat < len(PLAYED_ONE):
+            row = PLAYED_ONE[seat]
+            e = row[top]
+            if e is None:
+                e = row[top] = Event("played", seat, cards)
+            self.events.append(e)
+        else:
+            fields = ("played", seat, cards, None, pile, 0, "")
+            self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if call is not None and hand:
             self.events.append(event("called", seat, (), call, pile))
         if self._last_call and len(hand) == 1:
@@ -963,8 +972,15 @@ class Game:
                     break
                 got.append(c)
         self.hands[seat] += got
-        fields = ("drew", seat, tuple(got), None, None, len(got), note)
-        self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
+        if len(got) == 1 and not note and seat < len(DREW_ONE):
+            row = DREW_ONE[seat]
+            e = row[got[0]]
+            if e is None:
+                e = row[got[0]] = Event("drew", seat, (got[0],), count=1)
+            self.events.append(e)
+        else:
+            fields = ("drew", seat, tuple(got), None, None, len(got), note)
+            self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if not self.stock_cards and self._eager:
             self.eager_reshuffle()
         return got
