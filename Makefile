@@ -38,11 +38,18 @@ test: venv site-deps
 	@echo "PLOTLY_RENDERER=plotly_mimetype $(PYTEST)"; rc=0; \
 	PLOTLY_RENDERER=plotly_mimetype $(PYTEST) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5): failing"; exit 1; fi; \
-	exit $$rc
+	test $$rc -eq 0 || exit $$rc
+	@if $(BIN)/python tools/build_compiled.py --can-build; then \
+		$(MAKE) --no-print-directory test-compiled; \
+	else echo "make test: the compiled engine was NOT tested: no C compiler or no Python" \
+		"headers here (apt-get install gcc python3-dev); .ci/run installs them"; fi
 
-bench: venv
+# The engine against OpenSpiel per preset, then the five engine-core figures (issue 11), the
+# compiled build included.
+bench: venv compiled
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_engine.py
+	$(BIN)/python bench/bench_core.py --build $(COMPILED)
 
 clean:
 	rm -rf tests/screenshots test-results build dist _site _site_build .pytest_cache .ruff_cache .mypy_cache .hypothesis
@@ -73,9 +80,16 @@ $(COMPILED)/.stamp: $(STAMP) $(COMPILED_SRC)
 	$(BIN)/python tools/build_compiled.py -q $(COMPILED)
 	@touch $@
 
+# The tests of the engine and of what plays it (bots, simulations, worked examples, bad
+# input), against the compiled build; the widget, lesson and browser tests exercise the same
+# pure-Python layers above it and run once, in `make test`.
+ENGINE_TESTS := $(addprefix tests/test_,engine_core compiled examples properties rules_sr_ap \
+	breens music house_rules house_variants options bad_input notation rule_coverage sim \
+	sim_robust bots fuzz_examples hot_path replay_cli layers)
 test-compiled: compiled
-	PLOTLY_RENDERER=plotly_mimetype $(RUN_COMPILED) -m pytest -q -p no:cacheprovider tests \
-		-m "not browser"
+	@echo "make test-compiled: $(words $(ENGINE_TESTS)) test files against $(COMPILED)"
+	PLOTLY_RENDERER=plotly_mimetype $(RUN_COMPILED) -m pytest -q -p no:cacheprovider \
+		$(addsuffix .py,$(ENGINE_TESTS))
 
 bench-compiled: compiled
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

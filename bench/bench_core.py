@@ -2,7 +2,9 @@
 
 1. ``crazylab.simulate(rules="crazy-eights-quick", players=N, bots="random", workers=1)``
    against OpenSpiel's ``crazy_eights`` (N players, ``max_draw_cards`` 3, no special cards)
-   driven from Python, at 2 and 4 players (target: at least ×2).
+   driven from Python, at 2 and 4 players (target: at least ×2), for the pure package and,
+   when it is built (``make compiled``; ``--build DIR``), the optional compiled one, which
+   plays in a worker process of its own (:mod:`bench_compiled`).
 2. For every preset, ``simulate`` with random bots at one worker against the raw engine loop
    (``legal_moves``/``push``, undo off) on that preset (target: at least 60%).
 3. The default path, ``Game.new(...)`` then ``play_random()`` with undo available, against the
@@ -11,7 +13,8 @@
    (target: at most ×2).
 5. ``import crazylab`` in a fresh interpreter, bytecode cached (target: under 50 ms).
 
-Run: ``.venv/bin/python bench/bench_core.py [--games 400] [--repeat 5]``. Times are this
+Run: ``.venv/bin/python bench/bench_core.py [--games 400] [--repeat 5] [--build DIR]`` (or
+``make bench``, which builds the compiled engine first). Times are this
 process's CPU time, best of ``--repeat`` rounds; within a round the two sides of each ratio run
 back to back, so load from other work on the machine falls on both alike.
 """
@@ -27,9 +30,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_compiled import Worker  # noqa: E402
 from bench_engine import sample_chance  # noqa: E402
 
 import crazylab as cl  # noqa: E402
@@ -114,6 +119,17 @@ def import_ms(repeat: int) -> float:
     return min(times) * 1000
 
 
+def compiled_worker(build: Path) -> Worker | None:
+    """A worker process running the compiled build in ``build``, or ``None`` if there is none."""
+    if not (build / "crazylab").is_dir():
+        return None
+    worker = Worker(f"compiled {build}", build.resolve())
+    if not worker.compiled:
+        worker.close()
+        raise SystemExit(f"{build} holds no compiled engine (its game module is {worker.engine})")
+    return worker
+
+
 def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
@@ -122,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400, help="games per measurement")
     ap.add_argument("--repeat", type=int, default=5, help="best of this many rounds")
+    ap.add_argument("--build", type=Path, default=ROOT / "build" / "compiled",
+                    help="the compiled build to measure in figure 1 too (make compiled)")
     args = ap.parse_args(argv)
     g, k = args.games, args.repeat
     quick = cl.rules(QUICK)
@@ -131,15 +149,28 @@ def main(argv: list[str] | None = None) -> int:
           "CPU time")
 
     print("\n1. simulate(random bots, 1 worker) vs OpenSpiel crazy_eights (target ×2)")
+    compiled = compiled_worker(args.build)
     for n in (2, 4):
-        (sim_s, _), (os_s, _) = best(k, lambda n=n: simulated(quick, n, g),
-                                     lambda n=n: openspiel(n, g))
+        runs = [lambda n=n: simulated(quick, n, g), lambda n=n: openspiel(n, g)]
+        if compiled is not None:
+            compiled.run("simulate", n, max(1, g // 20))  # warm up
+            runs.append(lambda n=n: (compiled.run("simulate", n, g), 0))
+        (sim_s, _), (os_s, _), *comp = best(k, *runs)
         if os_s == float("inf"):
             print("   OpenSpiel is not installed (pip install -e '.[bench]'): skipped")
             break
         ratio = os_s / sim_s
-        print(f"   {n} players: simulate {g / sim_s:7.0f} games/s, OpenSpiel {g / os_s:7.0f} "
-              f"games/s: ×{ratio:.2f} {verdict(ratio >= 2)}")
+        print(f"   {n} players: OpenSpiel {g / os_s:7.0f} games/s; pure simulate "
+              f"{g / sim_s:7.0f} games/s: ×{ratio:.2f} {verdict(ratio >= 2)}", end="")
+        if comp:
+            c_ratio = os_s / comp[0][0]
+            print(f"; compiled {g / comp[0][0]:7.0f} games/s: ×{c_ratio:.2f} "
+                  f"{verdict(c_ratio >= 2)}", end="")
+        print()
+    if compiled is None:
+        print(f"   (no compiled build in {args.build}: `make compiled` adds it here)")
+    else:
+        compiled.close()
 
     print("\n2. simulate(random bots, 1 worker) vs the raw loop, per preset (target ≥ 60%)")
     for name in cl.PRESETS:

@@ -78,7 +78,8 @@ def test_breens_state_is_one_typed_field_that_undo_copies():
 
 def test_no_variant_attribute_is_injected_onto_a_game():
     g = cl.Game.new("crazy-breens", 2, seed=1).play_random(seed=2)
-    assert not [k for k in type(g).__slots__ if k.startswith("br_") or k == "penalties"]
+    assert "variant_state" in dir(g)  # dir() lists the fields in both builds
+    assert not [k for k in dir(g) if k.startswith("br_") or k == "penalties"]
     assert not hasattr(g, "__dict__")
 
 
@@ -126,29 +127,45 @@ def test_undo_past_several_checkpoints_restores_every_position(name):
         g.undo()
 
 
-def test_a_failing_move_rolls_back_to_the_position_before_it(monkeypatch):
-    g = cl.Game.new("crazy-eights", 2, seed=3)
-    rng = random.Random(2)
-    while len(g.moves) < CHECKPOINT_EVERY + 3 or not any(m.kind == "play"
-                                                          for m in g.legal_moves()):
-        g.push(g.legal_moves()[rng.randrange(len(g.legal_moves()))])
-    before = g.fingerprint()
-    real = type(g).end_turn
-    calls = []
+class InterruptedOnce(Variant):
+    """A toy variant whose hook stops the first play midway, as Ctrl-C would: the card is
+    already on the pile when the interrupt comes."""
 
-    def interrupted_once(self):  # Ctrl-C in the middle of a move, once
-        calls.append(1)
-        if len(calls) == 1:
+    name = "interrupted-once"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
+        self.calls += 1
+        if self.calls == 1:
             raise KeyboardInterrupt
-        return real(self)
+        return False
 
-    monkeypatch.setattr(type(g), "end_turn", interrupted_once)
-    play = next(m for m in g.legal_moves() if m.kind == "play")
-    with pytest.raises(KeyboardInterrupt):
-        g.push(play)
-    monkeypatch.undo()
-    assert g.fingerprint() == before
-    g.push(play)  # and the game goes on
+
+def test_a_failing_move_rolls_back_to_the_position_before_it():
+    rules = dataclasses.replace(cl.rules("crazy-eights"), name="interrupted-test")
+    hook = InterruptedOnce()
+    variants.register("interrupted", lambda r: r.name == "interrupted-test", hook)
+    try:
+        g = cl.Game.new(rules, 2, seed=3)
+        rng = random.Random(2)
+        while len(g.moves) < CHECKPOINT_EVERY + 3 or not any(
+                m.kind == "play" and len(m.cards) < len(g.hands[g.to_play])
+                for m in g.legal_moves()):
+            hook.calls = 2  # let the plays before this one through
+            g.push(g.legal_moves()[rng.randrange(len(g.legal_moves()))])
+        before = g.fingerprint()
+        play = next(m for m in g.legal_moves()
+                    if m.kind == "play" and len(m.cards) < len(g.hands[g.to_play]))
+        hook.calls = 0
+        with pytest.raises(KeyboardInterrupt):
+            g.push(play)
+        assert g.fingerprint() == before
+        g.push(play)  # and the game goes on
+        assert g.moves[-1] == play
+    finally:
+        variants.unregister("interrupted")
 
 
 # -- observations ----------------------------------------------------------------------------
@@ -202,7 +219,23 @@ def test_observation_and_hand_refuse_a_seat_that_does_not_exist(seat):
         g.observation(seat)
     with pytest.raises(cl.SetupError):
         g.hand(seat)
+    if seat is not None:  # playable_cards(None) is the seat to play's
+        with pytest.raises(cl.SetupError):  # it used to raise IndexError or TypeError
+            g.playable_cards(seat)
+    with pytest.raises(cl.SetupError):
+        g.hand_points(seat)
     assert g.fingerprint() == before
+
+
+def test_numbers_of_any_integer_type_are_whole_numbers():
+    """numpy's integers (a pandas column's values) count as whole numbers; bools do not."""
+    np = pytest.importorskip("numpy")
+    g = cl.Game.new("crazy-eights", np.int64(3), np.int64(5), dealer=np.int8(0))
+    assert (g.n, g.seed, g.dealer) == (3, 5, 0) and type(g.seed) is int
+    assert g.hands == cl.Game.new("crazy-eights", 3, 5, dealer=0).hands
+    assert g.hand(np.int64(1)) == g.hand(1)
+    with pytest.raises(cl.SetupError, match="players"):
+        cl.Game.new("crazy-eights", True)
 
 
 @pytest.mark.parametrize("text", ["6H@²", "6H@١", "6H@-1", "6H@", "6H@99999", "6H@1.5"])

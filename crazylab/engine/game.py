@@ -15,11 +15,12 @@ and a variant adds its own phases (a Queen's drop, a penalty to resolve). ``"ove
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections.abc import Sequence
 from itertools import compress
 from operator import getitem, methodcaller
-from typing import Any, TypeVar
+from typing import Any, SupportsIndex, TypeVar
 
 from .cards import (
     CARDS,
@@ -77,9 +78,19 @@ _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep
                         "_last_call", "_turn"})
 
 
-def _is_int(value: object) -> bool:
-    """A whole number, not a bool (``True`` is no seat) nor a float."""
-    return isinstance(value, int) and not isinstance(value, bool)
+def whole_number(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a whole number (an ``int``, or an integer type such as
+    numpy's), else ``None``: not a bool (``True`` is no seat), a float or a text.
+
+    The public methods take such arguments as :class:`~typing.SupportsIndex` and check them
+    with this, so a bad one is a :class:`SetupError` naming it in both builds (the compiled
+    build would raise a bare ``TypeError`` at a parameter typed ``int``)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 CHECKPOINT_EVERY = 16
@@ -152,26 +163,29 @@ class Game:
 
     # -- creation ------------------------------------------------------------------------
 
-    def __init__(self, rules: RuleSet | str, players: int, *, seed: int | None = None,
-                 dealer: int | None = None, keep_undo: bool = True) -> None:
+    def __init__(self, rules: RuleSet | str, players: SupportsIndex, *,
+                 seed: SupportsIndex | None = None, dealer: SupportsIndex | None = None,
+                 keep_undo: bool = True) -> None:
         if isinstance(rules, str):
             rules = get_rules(rules)
         elif not isinstance(rules, RuleSet):
             raise SetupError(f"rules must be a preset name or a RuleSet, not {quote(rules)}; "
                              "see crazylab.PRESETS")
         self.rules = r = rules
-        if not _is_int(players) or not r.min_players <= players <= r.max_players:
+        n = whole_number(players)
+        if n is None or not r.min_players <= n <= r.max_players:
             raise SetupError(f"{r.name} is for {r.min_players}-{r.max_players} players, "
                              f"not {quote(players)}")
-        self.n = players
-        if seed is not None and not _is_int(seed):
+        self.n = players = n
+        number = None if seed is None else whole_number(seed)
+        if seed is not None and number is None:
             raise SetupError(f"seed must be a whole number (or None for a random deal), not "
                              f"{quote(seed)}")
-        self.seed = random.randrange(2**62) if seed is None else seed
-        if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < players):
-            raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not "
-                             f"{quote(dealer)}")
-        self.dealer = players - 1 if dealer is None else dealer
+        self.seed = random.randrange(2**62) if number is None else number
+        seat = None if dealer is None else whole_number(dealer)
+        if dealer is not None and (seat is None or not 0 <= seat < n):
+            raise SetupError(f"dealer must be a seat from 0 to {n - 1}, not {quote(dealer)}")
+        self.dealer = n - 1 if seat is None else seat
         self.keep_undo = keep_undo
         self.title = ""
         self.events: list[Event] = []
@@ -213,8 +227,9 @@ class Game:
         self.skipping: list[int] = []  # seats that lose their next turn (joker_victim_skips)
 
     @classmethod
-    def new(cls, rules: RuleSet | str, players: int = 2, seed: int | None = None, *,
-            dealer: int | None = None, keep_undo: bool = True) -> Game:
+    def new(cls, rules: RuleSet | str, players: SupportsIndex = 2,
+            seed: SupportsIndex | None = None, *, dealer: SupportsIndex | None = None,
+            keep_undo: bool = True) -> Game:
         """Shuffle a fresh deck with ``seed`` and deal it."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
         deck = list(game.rules.deck)
@@ -224,16 +239,17 @@ class Game:
         return game
 
     @classmethod
-    def from_deck(cls, rules: RuleSet | str, players: int, deck: list[Card | str], *,
-                  seed: int | None = None, dealer: int | None = None,
+    def from_deck(cls, rules: RuleSet | str, players: SupportsIndex, deck: list[Card | str],
+                  *, seed: SupportsIndex | None = None, dealer: SupportsIndex | None = None,
                   keep_undo: bool = True) -> Game:
         """Deal a stacked deck (``deck[0]`` is the top card) exactly as the rules say."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
+        n = game.n
         cards_ = game._parse_cards(deck, "deck")
         game._check_counts(cards_)
-        needed = players * game.rules.hand_size_for(players) + game.rules.piles
+        needed = n * game.rules.hand_size_for(n) + game.rules.piles
         if len(cards_) < needed:
-            raise SetupError(f"the deck has {len(cards_)} cards but dealing {players} hands and "
+            raise SetupError(f"the deck has {len(cards_)} cards but dealing {n} hands and "
                              f"the starter needs at least {needed}")
         game._deal(cards_)
         game.setup = {"deck": [str(c) for c in cards_], "dealer": game.dealer,
@@ -241,18 +257,18 @@ class Game:
         return game
 
     @classmethod
-    def from_position(cls, rules: RuleSet | str, players: int, *, hands: list[list[Any]],
-                      stock: Sequence[Any] = (), discard: list[Any] | None = None,
-                      piles: list[list[Any]] | None = None, to_play: int = 0,
-                      suit: str | None = None, pitch: str | None = None,
-                      seed: int | None = None, dealer: int | None = None,
-                      keep_undo: bool = True) -> Game:
+    def from_position(cls, rules: RuleSet | str, players: SupportsIndex, *,
+                      hands: list[list[Any]], stock: Sequence[Any] = (),
+                      discard: list[Any] | None = None, piles: list[list[Any]] | None = None,
+                      to_play: SupportsIndex = 0, suit: str | None = None,
+                      pitch: str | None = None, seed: SupportsIndex | None = None,
+                      dealer: SupportsIndex | None = None, keep_undo: bool = True) -> Game:
         """A dealt position, possibly partial (unplaced cards are out of play).
         ``stock`` is top first; each discard pile is bottom first, top last."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
-        r = game.rules
-        if len(hands) != players:
-            raise SetupError(f"hands lists {len(hands)} seats but the game has {players} players")
+        r, n = game.rules, game.n
+        if len(hands) != n:
+            raise SetupError(f"hands lists {len(hands)} seats but the game has {n} players")
         if (discard is None) == (piles is None):
             raise SetupError("give the discard pile as either 'discard' or 'piles'")
         pile_lists = [discard] if piles is None else piles
@@ -265,9 +281,10 @@ class Game:
             raise SetupError("every discard pile needs at least its top card")
         game._check_counts([c for h in game.hands for c in h] + game.stock_cards
                            + [c for p in game.piles for c in p])
-        if not isinstance(to_play, int) or not 0 <= to_play < players:
-            raise SetupError(f"to_play must be a seat from 0 to {players - 1}, not {to_play!r}")
-        game.to_play = to_play
+        first = whole_number(to_play)
+        if first is None or not 0 <= first < n:
+            raise SetupError(f"to_play must be a seat from 0 to {n - 1}, not {quote(to_play)}")
+        game.to_play = first
         call = suit if suit is not None else pitch
         for p in range(r.piles):
             top = game.piles[p][-1]
@@ -419,14 +436,15 @@ class Game:
     def hand_sizes(self) -> list[int]:
         return [len(h) for h in self.hands]
 
-    def hand(self, seat: int) -> list[Card]:
+    def hand(self, seat: SupportsIndex) -> list[Card]:
         """Seat ``seat``'s cards, sorted."""
         return sorted(self.hands[self._seat(seat)], key=sort_key)
 
     def _seat(self, seat: object) -> int:
-        if not _is_int(seat) or not 0 <= seat < self.n:  # type: ignore[operator]
+        number = whole_number(seat)
+        if number is None or not 0 <= number < self.n:
             raise SetupError(f"seat must be a number from 0 to {self.n - 1}, not {quote(seat)}")
-        return seat  # type: ignore[return-value]
+        return number
 
     @property
     def stock(self) -> list[Card]:
@@ -537,10 +555,10 @@ class Game:
         except ValueError:  # not a move at all (bad card, call or pile text)
             return False
 
-    def playable_cards(self, seat: int | None = None) -> list[Card]:
+    def playable_cards(self, seat: SupportsIndex | None = None) -> list[Card]:
         """Cards of ``seat``'s hand that fit some pile now (ignoring whose turn it is)."""
-        seat = self.to_play if seat is None else seat
-        return sorted({c for c in self.hands[seat] if self.fits_any(c)}, key=sort_key)
+        hand = self.hands[self.to_play if seat is None else self._seat(seat)]
+        return sorted({c for c in hand if self.fits_any(c)}, key=sort_key)
 
     def fits_any(self, c: Card) -> bool:
         accepts = self.rules.accepts
@@ -714,7 +732,7 @@ class Game:
 
     # -- playing -------------------------------------------------------------------------------
 
-    def push(self, move: Move | str, seat: int | None = None) -> Move:
+    def push(self, move: Move | str, seat: SupportsIndex | None = None) -> Move:
         """Play ``move`` (a :class:`Move` or its text) for the seat to play. Raises
         :class:`IllegalMove` with the reason, leaving the game unchanged."""
         if seat is not None and seat != self.to_play and not self.over:
@@ -1046,7 +1064,7 @@ class Game:
 
     # -- the end of a hand -------------------------------------------------------------------
 
-    def hand_points(self, seat: int) -> int:
+    def hand_points(self, seat: SupportsIndex) -> int:
         """What seat ``seat``'s cards count now (C-16)."""
         return hand_points(self.rules, self.hands[self._seat(seat)])
 
@@ -1080,7 +1098,7 @@ class Game:
         """Public state of a rule set's effects (Crazy Breens: pending hits), else ``{}``."""
         return {} if self.variant is None else self.variant.public_state(self)
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: SupportsIndex) -> Observation:
         """What ``seat`` may see: its own hand, the public table, and its legal moves."""
         seat = self._seat(seat)
         mine = seat == self.to_play and not self.over

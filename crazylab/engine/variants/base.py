@@ -14,13 +14,21 @@ end or begin a turn, finish the hand).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from ..cards import Card
 from ..events import Event
 from ..moves import Move
 from ..rules import RuleSet
+
+_C = TypeVar("_C")
+
+try:  # the mark that lets plain-Python classes subclass Variant in the compiled build
+    from mypy_extensions import mypyc_attr
+except ImportError:  # mypy is not installed: nothing is compiled, so nothing to mark
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_C], _C]:  # type: ignore[no-redef]
+        return lambda cls: cls
 
 
 class TurnAPI(Protocol):
@@ -76,6 +84,7 @@ class TurnAPI(Protocol):
                note: str) -> None: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Variant:
     """Hooks into the turn machine; every default leaves the plain game unchanged.
 
