@@ -98,8 +98,16 @@ def seat_tables(seats: int) -> None:
 def intern_event(fields: tuple) -> Event:
     if len(EVENT_CACHE) >= 100_000:  # bounded: long draws make many distinct keys
         EVENT_CACHE.clear()
-    e = EVENT_CACHE[fields] = Event._make(fields)
+    e = EVENT_CACHE[fields] = tuple.__new__(Event, fields)
     return e
+
+
+def new_event(kind: str, seat: int | None = None, cards: tuple[Card, ...] = (),
+              call: str | None = None, pile: int | None = None, count: int = 0,
+              note: str = "") -> Event:
+    """``Event(...)``, built by ``tuple.__new__`` (C) rather than the named tuple's generated
+    Python ``__new__``: for events met once (a dealt hand, the end), not worth interning."""
+    return tuple.__new__(Event, (kind, seat, cards, call, pile, count, note))
 
 
 def event(kind: str, seat: int | None, cards: tuple[Card, ...] = (), call: str | None = None,

@@ -32,7 +32,16 @@ from .cards import (
     sort_key,
 )
 from .errors import CrazylabError, quote
-from .events import DREW_ONE, EVENT_CACHE, PLAYED_ONE, Event, event, intern_event, seat_tables
+from .events import (
+    DREW_ONE,
+    EVENT_CACHE,
+    PLAYED_ONE,
+    Event,
+    event,
+    intern_event,
+    new_event,
+    seat_tables,
+)
 from .explain import explain_move
 from .moves import (
     DRAW,
@@ -297,7 +306,7 @@ class Game:
                                      "('suit' or 'pitch')")
             game.update_reference(p)
         for i, hand in enumerate(game.hands):
-            game.events.append(Event("dealt", i, tuple(hand), count=len(hand)))
+            game.events.append(new_event("dealt", i, tuple(hand), count=len(hand)))
         game.begin_turn()
         game.setup = {"hands": [[str(c) for c in h] for h in game.hands],
                       "stock": [str(c) for c in game.stock],
@@ -338,7 +347,7 @@ class Game:
             self.hands[(self.dealer + 1 + k) % n].extend(deck[k:size * n:n])
         self.stock_cards = deck[size * n:][::-1]
         for seat, hand in enumerate(self.hands):
-            self.events.append(Event("dealt", seat, tuple(hand), count=len(hand)))
+            self.events.append(new_event("dealt", seat, tuple(hand), count=len(hand)))
         for p in range(r.piles):
             self._turn_starter(p)
         if self.variant is not None:
@@ -388,7 +397,7 @@ class Game:
                 c.rank == 8 and not c.is_joker and r.starter_eight == "rebury")
             if buried and self.stock_cards:
                 self._bury(c)
-                self.events.append(Event("buried", None, (c,), pile=self._pile_label(pile)))
+                self.events.append(new_event("buried", None, (c,), pile=self._pile_label(pile)))
                 continue
             self.piles[pile].append(c)
             self.update_reference(pile)
@@ -940,7 +949,7 @@ class Game:
             row = PLAYED_ONE[seat]
             e = row[top]
             if e is None:
-                e = row[top] = Event("played", seat, cards)
+                e = row[top] = new_event("played", seat, cards)
             self.events.append(e)
         else:
             fields = ("played", seat, cards, None, pile, 0, "")
@@ -955,10 +964,10 @@ class Game:
         player draws ``last_card_penalty`` cards at once (what the stock, reshuffled if the
         rules allow, holds)."""
         if called:
-            self.events.append(Event("last_card", seat, note="calls last card!"))
+            self.events.append(new_event("last_card", seat, note="calls last card!"))
             return
         penalty = self.rules.last_card_penalty
-        self.events.append(Event("last_card", seat, count=penalty, note=(
+        self.events.append(new_event("last_card", seat, count=penalty, note=(
             f"did not call last card: draws {penalty} card(s) (last_card_call, A14)")))
         if penalty:
             self.draw_cards(seat, penalty, note="(no last-card call)")
@@ -994,7 +1003,7 @@ class Game:
             row = DREW_ONE[seat]
             e = row[got[0]]
             if e is None:
-                e = row[got[0]] = Event("drew", seat, (got[0],), count=1)
+                e = row[got[0]] = new_event("drew", seat, (got[0],), count=1)
             self.events.append(e)
         else:
             fields = ("drew", seat, tuple(got), None, None, len(got), note)
@@ -1032,7 +1041,7 @@ class Game:
         self.reshuffles += 1
         limit = (f" ({self.reshuffles} of {self.rules.max_reshuffles})"
                  if self.rules.reshuffle == "limited" else "")
-        self.events.append(Event("reshuffled", None, count=len(pool), note=limit.strip()))
+        self.events.append(new_event("reshuffled", None, count=len(pool), note=limit.strip()))
 
     def end_turn(self) -> None:
         """Close the turn: count a stuck turn (C-13) and pass to the next seat."""
@@ -1048,7 +1057,7 @@ class Game:
         # a joker's victim loses this turn (MU-Q12 option)
         while self.skipping and self.to_play in self.skipping:
             self.skipping.remove(self.to_play)
-            self.events.append(Event("skipped", self.to_play,
+            self.events.append(new_event("skipped", self.to_play,
                                      note="skipped (a joker's victim loses a turn)"))
             self.to_play = (self.to_play + 1) % self.n
         self.begin_turn()
@@ -1070,20 +1079,21 @@ class Game:
 
     def finish_out(self, seat: int) -> None:
         """``seat`` has played its last card: the hand ends, scored by the rules."""
-        result, note = out_result(self.rules, self.hands, seat)
-        self.finish(result.winners, result.reason, result.scores, note)
+        self._end(*out_result(self.rules, self.hands, seat))
 
     def _finish_blocked(self) -> None:
-        result, note = blocked_result(self.rules, self.hands)
-        self.finish(result.winners, result.reason, result.scores, note)
+        self._end(*blocked_result(self.rules, self.hands))
 
     def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
                note: str) -> None:
         """End the hand with this result."""
-        self.result = HandResult(tuple(winners), reason, tuple(scores))
+        self._end(HandResult(tuple(winners), reason, tuple(scores)), note)
+
+    def _end(self, result: HandResult, note: str) -> None:
+        self.result = result
         self.over = True
         self.phase = "over"
-        self.events.append(Event("ended", None, note=note))
+        self.events.append(new_event("ended", None, note=note))
 
     # -- explaining --------------------------------------------------------------------------
 
