@@ -680,8 +680,13 @@ class Game:
             fits = self._fits[0][self.refs[0]]
             plays = []
             one_deck = r.decks == 1  # no card but the joker is held twice
-            fitting = fits.keys() & hand
-            for c in sorted(fitting) if len(fitting) > 1 else fitting:
+            held: list[Card] = []  # the hand's cards that fit, each once
+            for c in hand:  # a plain loop beats a set intersection here too
+                if c in fits and c not in held:
+                    held.append(c)
+            if len(held) > 1:
+                held.sort()  # a card's int order is its sort_key order
+            for c in held:
                 if c == JOKER:  # the deck's jokers are one value: count them
                     k = hand.count(c)
                     if k == 1:
