@@ -16,6 +16,7 @@ from typing import Any
 from .engine.game import Game
 from .engine.moves import Move
 from .engine.observe import Observation
+from .engine.rules import RuleSet
 
 __all__ = ["RandomBot", "hand_summary", "play_dealt", "play_hand"]
 
@@ -57,7 +58,7 @@ def play_hand(game: Game, bots: Sequence[Any], rngs: Sequence[random.Random],
     raise RuntimeError(f"the hand did not end within {max_moves} moves")
 
 
-def play_dealt(rules: Any, players: int, deal_seed: int, bots: Sequence[Any],
+def play_dealt(rules: RuleSet, players: int, deal_seed: int, bots: Sequence[Any],
                bots_seed: int) -> Game:
     """Deal a hand with ``deal_seed`` (undo off) and play it to its end by ``bots``, every
     seat drawing from one generator seeded with ``bots_seed``, in turn. Returns the game."""

@@ -297,3 +297,16 @@ def test_make_bot_names_and_errors() -> None:
             make_bot(bad)
     with pytest.raises(TypeError):
         make_bot(object())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 40])
+def test_the_random_bot_picks_every_legal_move_about_equally_often(n: int) -> None:
+    """RandomBot draws ``int(rng.random() * n)``: every index, none out of range, each close
+    to 1/n of the picks (8,000 per move: a 12% band is over six standard deviations wide)."""
+    legal = list(range(n))
+    rng = random.Random(3)
+    bot = RandomBot()
+    picks = [bot.choose_legal(legal, rng) for _ in range(8000 * n)]
+    counts = [picks.count(i) for i in legal]
+    assert set(picks) == set(legal)
+    assert all(abs(c - 8000) < 0.12 * 8000 for c in counts), counts
