@@ -12,8 +12,8 @@ compiled build is used only where ``DEST`` comes first on the path, e.g.
 Not compiled: ``cards.py`` (``Card`` subclasses ``int``, which mypyc compiles only as a slower
 non-native class) and ``rules.py`` (mypyc compiles ``functools.cached_property`` as a plain,
 uncached property): compiling them too gained about 5% on the raw loop and needs more source
-changes. Above the engine only ``playout.py`` (the bots' loop over a hand's moves) is compiled; bots,
-sim and the rest stay plain Python in the build too.
+changes. Above the engine only ``playout.py`` (the bots' loop over a hand's moves) is
+compiled; bots, sim and the rest stay plain Python in the build too.
 """
 
 from __future__ import annotations
