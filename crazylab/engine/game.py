@@ -661,14 +661,18 @@ class Game:
         r = self.rules
         if not r.stacking:  # one card at a time on several piles
             on_piles = list(map(getitem, self._fits, self.refs))  # each pile's table, in C
-            fitting = set()
-            for f in on_piles:  # a loop: no closure cell per call
-                fitting |= f.keys() & hand
+            fitting: list[Card] = []  # the hand's cards that fit some pile, each once
+            for c in hand:  # plain loops (no closure cell per call) beat set operations
+                if c not in fitting:
+                    for f in on_piles:
+                        if c in f:
+                            fitting.append(c)
+                            break
             if not fitting:
                 return []
+            fitting.sort()  # a card's int order is its sort_key order
             plays: list[Move] = []
-            # a card's int order is its sort_key order
-            for c in sorted(fitting) if len(fitting) > 1 else fitting:
+            for c in fitting:
                 for f in on_piles:
                     moves = f.get(c)
                     if moves:
