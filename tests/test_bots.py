@@ -21,8 +21,9 @@ from crazylab.bots import (
     make_bot,
     play_hand,
 )
+from crazylab.engine.cards import CARDS
 from crazylab.engine.game import Game
-from crazylab.engine.moves import Move
+from crazylab.engine.moves import Move, play_move
 from crazylab.engine.observe import Observation
 
 
@@ -303,10 +304,10 @@ def test_make_bot_names_and_errors() -> None:
 def test_the_random_bot_picks_every_legal_move_about_equally_often(n: int) -> None:
     """RandomBot draws ``int(rng.random() * n)``: every index, none out of range, each close
     to 1/n of the picks (8,000 per move: a 12% band is over six standard deviations wide)."""
-    legal = list(range(n))
+    legal = [play_move((c,), None, None) for c in CARDS[:n]]  # real moves: the compiled bot checks
     rng = random.Random(3)
     bot = RandomBot()
     picks = [bot.choose_legal(legal, rng) for _ in range(8000 * n)]
-    counts = [picks.count(i) for i in legal]
+    counts = [picks.count(m) for m in legal]
     assert set(picks) == set(legal)
     assert all(abs(c - 8000) < 0.12 * 8000 for c in counts), counts
