@@ -136,7 +136,8 @@ class TurnRules:
     its :class:`RuleSet` into one plain record (a compiled build reads its fields directly)."""
 
     __slots__ = ("chain", "optional_play", "voluntary_draw", "must_play_drawn",
-                 "draws_per_turn", "draw_count", "joker_draw", "joker_victim_skips")
+                 "draws_per_turn", "draw_count", "joker_draw", "joker_victim_skips",
+                 "stacking", "several_piles", "one_deck")
 
     def __init__(self, r: RuleSet) -> None:
         self.chain: bool = r.chain
@@ -148,6 +149,10 @@ class TurnRules:
         self.draw_count: int = r.draw_limit if r.draw_rule == "fixed" else 1
         self.joker_draw: int = r.joker_draw
         self.joker_victim_skips: bool = r.joker_victim_skips
+        self.stacking: bool = r.stacking
+        self.several_piles: bool = r.piles > 1
+        #: one deck: no card but the joker can be held twice
+        self.one_deck: bool = r.decks == 1
 
 
 def turn_rules(r: RuleSet) -> TurnRules:
@@ -658,8 +663,8 @@ class Game:
     def _plays_any(self, hand: list[Card]) -> list[Move]:
         """:meth:`_plays` on several piles, or with same-rank stacks (whose plays are tabled
         with the rule set as hands are met)."""
-        r = self.rules
-        if not r.stacking:  # one card at a time on several piles
+        r, t = self.rules, self._turn
+        if not t.stacking:  # one card at a time on several piles
             on_piles = list(map(getitem, self._fits, self.refs))  # each pile's table, in C
             fitting: list[Card] = []  # the hand's cards that fit some pile, each once
             for c in hand:  # plain loops (no closure cell per call) beat set operations
@@ -678,12 +683,12 @@ class Game:
                     if moves:
                         plays += moves
             return plays
-        multi = r.piles > 1
+        multi = t.several_piles
         tables: dict[Any, Any] = r.engine_tables
         if not multi:  # one pile: a card with no partner of its rank in hand plays alone
             fits = self._fits[0][self.refs[0]]
             plays = []
-            one_deck = r.decks == 1  # no card but the joker is held twice
+            one_deck = t.one_deck
             held: list[Card] = []  # the hand's cards that fit, each once
             for c in hand:  # a plain loop beats a set intersection here too
                 if c in fits and c not in held:
@@ -691,7 +696,7 @@ class Game:
             if len(held) > 1:
                 held.sort()  # a card's int order is its sort_key order
             for c in held:
-                if c == JOKER:  # the deck's jokers are one value: count them
+                if c == JOKER_CODE:  # the deck's jokers are one value: count them
                     k = hand.count(c)
                     if k == 1:
                         plays += fits[c]
@@ -715,8 +720,8 @@ class Game:
         for ref in self.refs:  # a loop: no closure cell per call
             piles.append(accepts[ref])
         candidates = piles[0].intersection(hand)
-        for t in piles[1:]:
-            candidates = candidates.union(t.intersection(hand))
+        for table in piles[1:]:
+            candidates = candidates.union(table.intersection(hand))
         if not candidates:
             return []
         out: list[Move] = []
