@@ -59,14 +59,9 @@ PARALLEL_FROM = 200
 _MASK = (1 << 64) - 1
 
 
-def _mix(*parts: int) -> int:
-    """A 62-bit seed from integers (splitmix64 steps): the same on every machine and run."""
-    return _mix_state(0x9E3779B97F4A7C15, parts) >> 2
-
-
 def _mix_state(x: int, parts: Iterable[int]) -> int:
-    """The splitmix64 state after mixing ``parts`` into ``x`` (``_mix`` is its top 62 bits;
-    a shared prefix of parts can be mixed once)."""
+    """The splitmix64 state after mixing ``parts`` into ``x`` (a seed is its top 62 bits; a
+    shared prefix of parts can be mixed once)."""
     for p in parts:
         x = (x ^ (p & _MASK)) * 0xBF58476D1CE4E5B9 & _MASK
         x = (x ^ (x >> 31)) * 0x94D049BB133111EB & _MASK
@@ -76,17 +71,19 @@ def _mix_state(x: int, parts: Iterable[int]) -> int:
 
 def hand_seed(seed: int, hand: int) -> int:
     """The deal's seed of hand number ``hand`` in a run seeded with ``seed``."""
-    return _mix(seed, hand, 1)
+    return _hand_seeds(seed, hand)[0]
 
 
 def bots_seed(seed: int, hand: int) -> int:
     """The seed of the bots' generator in hand number ``hand`` of a run seeded with ``seed``
     (the seats draw from it in turn)."""
-    return _mix(seed, hand, 2)
+    return _hand_seeds(seed, hand)[1]
 
 
 def _hand_seeds(seed: int, hand: int) -> tuple[int, int]:
-    """``(hand_seed(seed, hand), bots_seed(seed, hand))``, mixing their shared prefix once."""
+    """``(hand_seed(seed, hand), bots_seed(seed, hand))``: the parts ``(seed, hand, 1)`` and
+    ``(seed, hand, 2)`` mixed from the golden-ratio constant (their shared prefix once), the
+    top 62 bits of each."""
     base = _mix_state(0x9E3779B97F4A7C15, (seed, hand))
     return _mix_state(base, (1,)) >> 2, _mix_state(base, (2,)) >> 2
 

@@ -83,8 +83,7 @@ class SetupError(CrazylabError):
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
                         "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
-                        "title", "variant", "_seen", "_filtered_plays", "_eager",
-                        "_last_call", "_turn"})
+                        "title", "variant", "_seen", "_turn"})
 
 
 def whole_number(value: object) -> int | None:
@@ -120,8 +119,7 @@ def _clone(value: Any) -> Any:
 _FIELDS: tuple[str, ...] = (
     # configuration and logs (not snapshot for undo: see _NOT_STATE)
     "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
-    "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_filtered_plays",
-    "_eager", "_last_call", "_turn",
+    "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_turn",
     # the position
     "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
     "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
@@ -137,7 +135,8 @@ class TurnRules:
 
     __slots__ = ("chain", "optional_play", "voluntary_draw", "must_play_drawn",
                  "draws_per_turn", "draw_count", "joker_draw", "joker_victim_skips",
-                 "stacking", "several_piles", "one_deck")
+                 "stacking", "several_piles", "one_deck", "filtered_plays", "eager",
+                 "last_call")
 
     def __init__(self, r: RuleSet) -> None:
         self.chain: bool = r.chain
@@ -153,6 +152,13 @@ class TurnRules:
         self.several_piles: bool = r.piles > 1
         #: one deck: no card but the joker can be held twice
         self.one_deck: bool = r.decks == 1
+        #: house rules that take plays away (A15, A6): off in every preset, so the plain path
+        #: pays one test of this flag
+        self.filtered_plays: bool = bool(r.final_ban) or r.joker_only_if_no_suit
+        #: A12: the stock is refilled as soon as it is emptied
+        self.eager: bool = r.reshuffle_timing == "eager" and r.reshuffle != "never"
+        #: A14: plays leaving one card carry the last-card call
+        self.last_call: bool = r.last_card_call
 
 
 def turn_rules(r: RuleSet) -> TurnRules:
@@ -213,11 +219,6 @@ class Game:
         # without __init__, say unpickled in a fresh process, falls back to EVENT_CACHE)
         self._one_pile = self._fits[0] if r.piles == 1 and not r.stacking else None
         self._references = r.references  # the rule set's table, at hand for every play
-        # house rules that take plays away (A15, A6): off in every preset, so the plain
-        # path pays one test of this flag
-        self._filtered_plays = bool(r.final_ban) or r.joker_only_if_no_suit
-        self._eager = r.reshuffle_timing == "eager" and r.reshuffle != "never"  # A12
-        self._last_call = r.last_card_call  # A14: plays leaving one card carry the call
         self.variant = variant_for(r)
         self.variant_state = None if self.variant is None else self.variant.new_state()
         self._seen = VisibleLog(players)
@@ -542,7 +543,7 @@ class Game:
                 legal = self._legal_declare()
             else:
                 legal = [] if self.variant is None else self.variant.legal(self)
-            if self._last_call and phase != "declare":
+            if self._turn.last_call and phase != "declare":
                 legal = self.with_last_calls(legal)
             self._legal_cache = legal
         return legal
@@ -581,7 +582,7 @@ class Game:
     def _legal_play(self) -> list[Move]:
         t = self._turn
         plays = self._plays(self.hands[self.to_play])
-        if self._filtered_plays:
+        if t.filtered_plays:
             plays = self.restricted(plays, self.hands[self.to_play])
         if t.chain:  # musical game: play, or draw two (always possible, MU-Q37)
             return plays + [DRAW_MOVE] if (plays == [] or t.optional_play) else plays
@@ -609,7 +610,7 @@ class Game:
         hand = self.hands[self.to_play]
         if (self.turn_plays == 0 and self.rules.post_draw_first_card == "drawn_only"):
             hand = list(filter(hand.__contains__, self.drawn))  # the drawn cards still held
-        if self._filtered_plays:
+        if self._turn.filtered_plays:
             return self.restricted(self._plays(hand), self.hands[self.to_play]) + [END_MOVE]
         return self._plays(hand) + [END_MOVE]
 
@@ -970,7 +971,7 @@ class Game:
             self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if call is not None and hand:
             self.events.append(event("called", seat, (), call, pile))
-        if self._last_call and len(hand) == 1:
+        if self._turn.last_call and len(hand) == 1:
             self._last_card(seat, m.last)
 
     def _last_card(self, seat: int, called: bool) -> None:
@@ -1022,7 +1023,7 @@ class Game:
         else:
             fields = ("drew", seat, tuple(got), None, None, len(got), note)
             self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
-        if not self.stock_cards and self._eager:
+        if not self.stock_cards and self._turn.eager:
             self.eager_reshuffle()
         return got
 
@@ -1035,7 +1036,7 @@ class Game:
                 return None
             self._reshuffle()
         c = self.stock_cards.pop()
-        if eager and self._eager and not self.stock_cards:
+        if eager and self._turn.eager and not self.stock_cards:
             self.eager_reshuffle()
         return c
 
