@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import statistics
 import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -389,6 +392,66 @@ def test_past_the_kernel_bound_a_visitor_is_told_to_wait_and_gets_in_later(bound
     # the busy page reloads itself and gets the freed kernel slot
     second.get_by_role("button", name="Deal").wait_for(timeout=60_000)
     second.close()
+
+
+@pytest.fixture(scope="module")
+def checked_server(tmp_path_factory):
+    """A small room (four kernels, no pool) with short clocks, for a link checker's burst."""
+    root = tmp_path_factory.mktemp("voila-checked")
+    write_notebook(root, "one.ipynb", "import ipywidgets as w\nw.Button(description='Deal')")
+    server = start_voila(root, extra_args=("--preheat_kernel=False",
+                                           "--BoundedKernelManager.max_kernels=4",
+                                           "--BoundedKernelManager.evict_after=2",
+                                           "--CrazylabVoila.claim_grace=6"))
+    yield server
+    stop_voila(server)
+
+
+def _plain_get(url: str) -> int:
+    """What a link checker or a link preview does: GET the page, read it, never connect."""
+    try:
+        with urllib.request.urlopen(url, timeout=120) as r:
+            r.read()
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+@pytest.mark.browser
+def test_a_burst_of_plain_gets_leaves_the_room_open(checked_server, browser):
+    """200 page requests that never open the page's websocket (a link checker hammering the
+    lesson links) used to hold a kernel each for 15 minutes, so the card room answered
+    "full" (503) to every real visitor. Now a kernel whose page never connected makes room
+    for a visitor at the bound, and is given back ``claim_grace`` seconds after its page
+    was sent."""
+    url = checked_server.render("one.ipynb")
+    with ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(_plain_get, [url] * 200))
+    assert set(statuses) <= {200, 503}, sorted(set(statuses))
+    assert statuses.count(200) >= 4, statuses.count(200)
+    # the room is full of the checker's kernels: a real visitor gets in at once, or is told
+    # to retry in the seconds until a checker's kernel may make room (not 15 minutes)
+    assert len(checked_server.kernel_pids()) >= 1
+    visitor = browser.new_context().new_page()
+    t0 = time.monotonic()
+    response = visitor.goto(url, timeout=60_000)
+    assert response.status == 200 or (response.status == 503
+                                      and int(response.headers["retry-after"]) <= 2), \
+        (response.status, response.headers)
+    visitor.get_by_role("button", name="Deal").wait_for(timeout=60_000)
+    print(f"\nafter 200 plain GETs ({statuses.count(503)} told to wait), a visitor played "
+          f"{time.monotonic() - t0:.1f} s after arriving")
+    assert time.monotonic() - t0 < 20
+    mine = checked_server.kernel_pids()
+    # within the claim grace every checker's kernel is gone; the visitor's stays
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(checked_server.kernel_pids()) > 1:
+        time.sleep(0.5)
+    left = checked_server.kernel_pids()
+    assert len(left) == 1 and left <= mine, (left, mine, checked_server.log())
+    visitor.get_by_role("button", name="Deal").click()  # the page's kernel still answers
+    assert "Error" not in visitor.inner_text("body")
+    visitor.close(run_before_unload=True)
 
 
 # -- every learner: axe-core, keyboard, a narrow phone ----------------------------------------

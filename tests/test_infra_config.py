@@ -52,6 +52,16 @@ def test_voila_json_is_published_mode():
     assert cfg["MappingKernelManager"]["cull_interval"] > 0
 
 
+def test_a_page_that_never_connects_gives_its_kernel_back_within_a_minute():
+    """A link checker's GET used to hold a kernel for 15 minutes (claim_grace 900 s)."""
+    from crazylab.widgets.serve import BoundedKernelManager, CrazylabVoila
+
+    cfg = json.loads((REPO_ROOT / "voila.json").read_text())
+    assert cfg["CrazylabVoila"]["claim_grace"] + CrazylabVoila.watch_every.default_value <= 60
+    assert 0 < cfg["BoundedKernelManager"]["evict_after"] <= cfg["CrazylabVoila"]["claim_grace"]
+    assert "evict_after" in BoundedKernelManager.class_trait_names(config=True)
+
+
 def test_voila_waits_for_a_cells_output_under_load():
     """nbclient waits only 4 s after a cell's reply for its outputs, then drops them: under a
     class-sized burst the table's widget output came late, was dropped, and the page never

@@ -12,9 +12,13 @@ On top of plain Voilà (every option of ``voila`` works here too):
   does not thrash two cores;
 * **a closed page frees its kernel within seconds**: Voilà's page sends a shutdown beacon on
   ``beforeunload``; the ``crazylab`` template adds one on ``pagehide`` (mobile browsers), and
-  a watcher shuts down any kernel whose page disconnected ``disconnect_grace`` seconds ago or
-  that no page claimed within ``claim_grace`` seconds. Abandoned open tabs are culled by
-  Jupyter's idle culler (``cull_idle_timeout``, ``cull_connected`` in ``voila.json``);
+  a watcher shuts down any kernel whose page disconnected ``disconnect_grace`` seconds ago.
+  Abandoned open tabs are culled by Jupyter's idle culler (``cull_idle_timeout``,
+  ``cull_connected`` in ``voila.json``);
+* **kernels only for visitors**: a page request that never opens the page's websocket (a link
+  checker, a chat link preview, a prefetching browser) gives its kernel back ``claim_grace``
+  seconds after its page was sent, and at the bound such kernels make room for the next
+  visitor at once (after ``evict_after`` seconds) instead of the visitor being turned away;
 * **the ``crazylab`` template**: Voilà's ``lab`` template without its Font Awesome CDN links,
   with a ``main`` landmark, a page that scrolls itself, and a watchdog that says so and
   reloads when a widget cannot be drawn;
@@ -25,7 +29,9 @@ On top of plain Voilà (every option of ``voila`` works here too):
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import html
+import math
 import os
 import secrets
 import sys
@@ -44,6 +50,10 @@ TEMPLATES = Path(__file__).parent / "jupyter"  # holds voila/templates/crazylab/
 SECRET_ENV = "CRAZYLAB_SECRET"
 PREHEAT_ENV = "VOILA_PREHEAT"
 
+#: the page request being served in this task: the kernel it starts or takes is noted on it
+_PAGE: contextvars.ContextVar[PageHandler | None] = contextvars.ContextVar("crazylab_page",
+                                                                         default=None)
+
 
 class KernelsFull(web.HTTPError):
     """Raised instead of starting a kernel past the bound; the page handler turns it into
@@ -55,12 +65,16 @@ class KernelsFull(web.HTTPError):
 
 
 class BoundedKernelManager(AsyncMappingKernelManager):
-    """Refuses to start a kernel for a visitor past ``max_kernels`` and lets at most
-    ``max_starting`` kernels boot at a time (preheated pool kernels are not refused)."""
+    """Refuses to start a kernel for a visitor past ``max_kernels`` (unless a kernel whose
+    page was sent ``evict_after`` seconds ago and never connected can make room) and lets at
+    most ``max_starting`` kernels boot at a time (preheated pool kernels are not refused)."""
 
     max_kernels = Int(40, config=True, help="Most kernels at once (pool kernels included).")
     max_starting = Int(4, config=True, help="Most kernels booting at once; others wait.")
     retry_after = Int(15, config=True, help="Seconds the busy page waits before retrying.")
+    evict_after = Float(10.0, config=True,
+                        help="At the bound, a kernel whose page was sent this many seconds "
+                             "ago and never connected is shut down for the next visitor.")
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -68,14 +82,69 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self._gate: asyncio.Semaphore | None = None
         self.preheated: set[str] = set()  # started for Voilà's pool
         self.claimed: set[str] = set()  # pool kernels a page has taken
+        self.page_sent: dict[str, float] = {}  # kernel id -> when its page was sent whole
+        self.connected: set[str] = set()  # kernels a page's websocket has reached
+
+    def is_connected(self, kernel_id: str) -> bool:
+        """A page's websocket is (or was) on this kernel."""
+        if kernel_id in self.connected:
+            return True
+        try:
+            now = bool(self.kernel_model(kernel_id)["connections"])
+        except Exception:  # gone meanwhile
+            return False
+        if now:
+            self.connected.add(kernel_id)
+        return now
+
+    def unclaimed_pages(self, older_than: float) -> list[str]:
+        """Kernels whose page was sent at least ``older_than`` seconds ago and that no
+        websocket ever reached, the oldest first."""
+        now = time.monotonic()
+        alive = set(self.list_kernel_ids())
+        return [k for k, sent in sorted(self.page_sent.items(), key=lambda kv: kv[1])
+                if k in alive and now - sent >= older_than and not self.is_connected(k)]
+
+    def seconds_until_room(self) -> int:
+        """The busy page's wait: until the oldest page-sent, never-connected kernel can make
+        room (``retry_after`` when there is none)."""
+        waiting = self.unclaimed_pages(0.0)
+        if not waiting:
+            return self.retry_after
+        age = time.monotonic() - self.page_sent[waiting[0]]
+        return max(1, min(self.retry_after, math.ceil(self.evict_after - age)))
+
+    def forget(self, kernel_id: str) -> None:
+        self.page_sent.pop(kernel_id, None)
+        self.connected.discard(kernel_id)
+        self.preheated.discard(kernel_id)
+        self.claimed.discard(kernel_id)
+
+    async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:
+        try:
+            await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        finally:
+            self.forget(kernel_id)
+
+    async def _make_room(self) -> bool:
+        """Shut down the oldest kernel nobody's page connected to; False if there is none."""
+        for kernel_id in self.unclaimed_pages(self.evict_after):
+            self.log.info("crazylab: room is full; kernel %s never met its page, shutting "
+                          "it down for a new visitor", kernel_id)
+            try:
+                await self.shutdown_kernel(kernel_id)
+            except Exception as e:  # already gone: the room is made all the same
+                self.log.debug("crazylab: shutdown of %s: %s", kernel_id, e)
+            return True
+        return False
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
         env = kwargs.get("env") or {}
         for_visitor = env.get(PREHEAT_ENV) != "True"
         running = len(self.list_kernel_ids()) + self._starting
-        if for_visitor and running >= self.max_kernels:
+        if for_visitor and running >= self.max_kernels and not await self._make_room():
             self.log.warning("crazylab: %d kernels running, refusing a new one", running)
-            raise KernelsFull(running, self.retry_after)
+            raise KernelsFull(running, self.seconds_until_room())
         if self._gate is None:
             self._gate = asyncio.Semaphore(max(1, self.max_starting))
         self._starting += 1
@@ -86,6 +155,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self._starting -= 1
         if not for_visitor:
             self.preheated.add(kernel_id)
+        note_page_kernel(kernel_id)
         return kernel_id
 
     def waiting_in_pool(self, kernel_id: str) -> bool:
@@ -114,20 +184,35 @@ tries again by itself in <b>{retry} s</b>; you need not do anything.</p>
 </main></body></html>"""
 
 
+def note_page_kernel(kernel_id: str) -> None:
+    """Note ``kernel_id`` on the page request being served in this task (if any)."""
+    page = _PAGE.get()
+    if page is not None:
+        page.kernel_ids.append(kernel_id)
+
+
 class PageHandler(TornadoVoilaHandler):
     """Voilà's page handler; past the kernel bound it answers with the busy page. It also
     sets the ``_xsrf`` cookie, without which Voilà's shutdown beacon is refused (403) and a
-    closed page's kernel lives on until culled."""
+    closed page's kernel lives on until culled, and notes when the page of each kernel was
+    sent (the watcher's clock for pages that never connect)."""
 
     rendering = 0  # pages being rendered right now
 
     async def get(self, path: str | None = None) -> None:
         self.xsrf_token  # noqa: B018 - reading it sets the cookie the page's beacon sends
+        self.kernel_ids: list[str] = []
+        token = _PAGE.set(self)
         PageHandler.rendering += 1
         try:
             await super().get(path)
         finally:
             PageHandler.rendering -= 1
+            _PAGE.reset(token)
+            sent = getattr(self.kernel_manager, "page_sent", None)
+            if sent is not None:
+                for kernel_id in self.kernel_ids:
+                    sent[kernel_id] = time.monotonic()
 
     def should_use_rendered_notebook(self, notebook_data: dict, pool_size: int,
                                      template_name: str, theme: str,
@@ -161,8 +246,12 @@ class CrazylabVoila(Voila):
     name = "crazylab-voila"
     disconnect_grace = Float(5.0, config=True,
                              help="Seconds a kernel may live after its page disconnected.")
-    claim_grace = Float(900.0, config=True,
-                        help="Seconds a started kernel may wait for its page to connect.")
+    claim_grace = Float(45.0, config=True,
+                        help="Seconds a kernel may wait for its page to connect, counted "
+                             "from when the page was sent whole.")
+    render_limit = Float(900.0, config=True,
+                         help="Seconds a kernel may live unconnected while its page is "
+                              "still being rendered (a stuck render).")
     watch_every = Float(1.0, config=True, help="Seconds between checks of the kernels.")
 
     def init_settings(self) -> dict:
@@ -177,6 +266,7 @@ class CrazylabVoila(Voila):
             async def claim(*args: Any, **kwargs: Any) -> Any:
                 task, cache, kernel_id = await take(*args, **kwargs)
                 km.claimed.add(kernel_id)
+                note_page_kernel(kernel_id)
                 return task, cache, kernel_id
 
             km.get_rendered_notebook = claim
@@ -193,10 +283,11 @@ class CrazylabVoila(Voila):
         return handlers
 
     async def _watch_kernels(self) -> None:
-        """Shut down kernels whose page went away (or never came)."""
+        """Shut down kernels whose page went away, or never connected once it was sent."""
         km, now = self.kernel_manager, time.monotonic()
         alive = set(km.list_kernel_ids())
         pooled = {k for k in alive if getattr(km, "waiting_in_pool", lambda _k: False)(k)}
+        page_sent: dict[str, float] = getattr(km, "page_sent", {})
         for kid in list(self._seen):
             if kid not in alive:
                 del self._seen[kid]
@@ -208,12 +299,15 @@ class CrazylabVoila(Voila):
                 continue
             if connections:
                 seen[1], seen[2] = True, None
+                getattr(km, "connected", set()).add(kid)
                 continue
             if seen[1]:
                 seen[2] = seen[2] or now
                 stale = now - seen[2] > self.disconnect_grace
+            elif kid in page_sent:
+                stale = now - page_sent[kid] > self.claim_grace
             else:
-                stale = now - seen[0] > self.claim_grace
+                stale = now - seen[0] > self.render_limit
             if stale:
                 self.log.info("crazylab: shutting down kernel %s (no page)", kid)
                 del self._seen[kid]
