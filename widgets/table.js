@@ -13,6 +13,7 @@ function option(value, label, selected, title = "") {
 }
 
 const MAX_LOG = 80;
+const ANSWER_MS = 10000; // how long the table waits for Python before it asks again
 
 function settingsHtml(v, model, four) {
   const s = v.settings || {};
@@ -186,10 +187,32 @@ function render({ model, el }) {
     drawErrors();
   };
   let awaiting = false; // an action is on its way to the kernel: not the human's turn to act
+  // The browser never waits for ever: with no answer after ANSWER_MS it asks for the present
+  // (a sync is always answered); with none after that either it says so and lets go.
+  let answerTimer = null;
+  const stopWaiting = () => {
+    clearTimeout(answerTimer);
+    answerTimer = null;
+  };
+  const noAnswer = (asked) => {
+    if (!asked) {
+      say("Still waiting for the table's Python…", "warn");
+      model.send({ action: "sync", seq: v.seq });
+      answerTimer = setTimeout(() => noAnswer(true), ANSWER_MS);
+      return;
+    }
+    stopWaiting();
+    awaiting = false;
+    jsErrors.push(`No answer from the table's Python in ${(2 * ANSWER_MS) / 1000} s: try again, or reload the page.`);
+    drawErrors();
+    draw();
+  };
   const send = (msg) => {
     awaiting = true;
     root.classList.add("cl-busy");
     root.dataset.yourTurn = "false";
+    stopWaiting();
+    answerTimer = setTimeout(() => noAnswer(false), ANSWER_MS);
     model.send(msg);
   };
   const say = (text, kind) => {
@@ -198,7 +221,8 @@ function render({ model, el }) {
   };
 
   function apply(patch) {
-    const { faces: newFaces, log_add: added, ...rest } = patch;
+    const { faces: newFaces, log_add: added, unset, ...rest } = patch;
+    for (const key of unset || []) rest[key] = null; // Python's None (Pyodide drops nulls)
     if (newFaces) Object.assign(faces, newFaces);
     const handBefore = v.hand_id;
     Object.assign(v, rest);
@@ -233,6 +257,7 @@ function render({ model, el }) {
     try {
       if (!msg || msg.type !== "steps") return;
       awaiting = false;
+      stopWaiting();
       stepDelay = Number(msg.delay) || 0;
       queue.push(...msg.steps);
       pump();
@@ -427,6 +452,7 @@ function render({ model, el }) {
   model.send({ action: "sync", seq: snap.view ? snap.view.seq : null });
   return () => {
     clearTimeout(stepTimer);
+    stopWaiting();
     model.off("msg:custom", onMessage);
     model.off("change:error", onErr);
   };

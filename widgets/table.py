@@ -226,11 +226,12 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             self._answer(self.new_hand)
         elif action == "new_match":
             self._answer(self.new_match)
-        elif action == "sync":  # a view drawn from an old snapshot asks for the present
+        elif action == "sync":  # a view asks for the present (drawn from an old snapshot,
+            # or it has waited too long for an answer): always answered, whole if it is behind
             if content.get("seq") != self.view.get("seq"):
                 self._faces_sent.clear()
                 self._sent = {}
-                self._send_steps([self.view])
+            self._send_steps([self.view])
         elif action == "clear_error":
             self.error = ""
         else:
@@ -588,7 +589,15 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self.send({"type": "steps", "steps": steps, "delay": max(0.0, float(self.delay))})
 
     def _patch(self, old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-        changes = {k: v for k, v in new.items() if k != "log" and old.get(k) != v}
+        """What changed from ``old`` to ``new``. A key that became ``None`` is listed under
+        ``unset``, never sent as a null: Pyodide's kernel turns ``None`` into ``undefined``,
+        which JSON drops, so the browser kept the old value (the static site's table froze
+        after one move, still asking for a computer move that had been played)."""
+        changes = {k: v for k, v in new.items()
+                   if k != "log" and old.get(k) != v and v is not None}
+        unset = sorted(k for k, v in new.items() if v is None and old.get(k) is not None)
+        if unset:
+            changes["unset"] = unset
         changes["seq"] = new["seq"]
         same_hand = old.get("hand_id") == new["hand_id"]
         added = new["log_total"] - old.get("log_total", 0)
