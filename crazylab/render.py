@@ -106,7 +106,7 @@ def game_html(game: Position, viewer: int | None = None, four_colour: bool = Fal
             if r.call_kind == "suit":
                 text = f"{SUIT_SYMBOLS[call]} ({SUIT_NAMES[call]})"
             called = f"<div>called: <b>{escape(text)}</b></div>"
-        label = f"Pile {p}" if r.piles > 1 else "Discard"
+        label = f"Pile {p + 1}" if r.piles > 1 else "Discard"  # people count from 1
         face = card_svg(pile[-1], 56, four_colour=four_colour,
                         highlight=_mark(pile[-1], highlight))
         rows.append(f"<div style='display:inline-block;margin-right:16px;vertical-align:top'>"
