@@ -4,6 +4,7 @@ only what seat 0 may see is synced to the browser."""
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import random
@@ -20,7 +21,7 @@ from crazylab.widgets import (
     query_params,
     score_hands,
 )
-from crazylab.widgets.explainer import changes
+from crazylab.widgets.explainer import changes, plain_words
 
 from crazylab.engine.cards import Card, cards
 from crazylab.engine.game import Game
@@ -553,8 +554,10 @@ def test_explainer_steps_through_every_shipped_example(name):
         frame = x.frames[i]
         if frame.error:
             assert "Refused" in x.say_html.value
-        if frame.step.say:
-            assert frame.step.say[:20].replace("'", "&#x27;") in x.say_html.value
+        if frame.step.say:  # in words first: the rule ids follow as badges
+            words, ids = plain_words(frame.step.say)
+            assert html.escape(words[:20]) in x.say_html.value
+            assert all(f">{i}</span>" in x.say_html.value for i in ids)
     assert x.next_button.disabled and not x.errors
     x.prev_button.click()
     assert x.index == n - 1

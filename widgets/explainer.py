@@ -1,31 +1,311 @@
 """The step-through explainer: a worked-example file step by step, with the position at each
-step, the narration, and what changed. Deep links: ``?example=NAME&step=N``."""
+step, the narration, and what changed.
+
+* The examples are offered grouped by rule set and topic, under readable titles
+  (:func:`catalogue`, :func:`groups`), in one ``<select>`` with ``<optgroup>``\\ s
+  (:class:`ExamplePicker`, ``explainer.js``).
+* Narration is shown in words first: the rule ids the files lead with move to small badges
+  after the sentence (:func:`plain_words`); a finished hand's result is a sentence
+  (:func:`crazylab.render.result_words`), never a Python list.
+* Keys: with the focus in the explainer, ← / → step, Home / End go to the setup and the
+  last step (``explainer.js`` sends the key; :meth:`StepExplainer.press`).
+* Deep links ``explain.ipynb?example=NAME&step=N`` (``explain.html?…`` on the static site):
+  :meth:`StepExplainer.from_query` reads the page's address where the kernel can
+  (:func:`page_query`: Voilà's ``QUERY_STRING``, or the page itself in Pyodide), and the
+  browser reports it too (the static site's kernel runs in a web worker that cannot see the
+  page). A name that is not an example shows a notice and the list, never an empty page.
+"""
 
 from __future__ import annotations
 
 import html
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, quote
 
+import anywidget
 import ipywidgets as w
+import traitlets as t
 
 from crazylab.engine.cards import Card
 from crazylab.engine.game import Game
-from crazylab.examples import Example, Frame, list_examples, load_example
-from crazylab.render import game_html
+from crazylab.examples import Example, Frame, example_path, list_examples, load_example
+from crazylab.render import game_html, result_words
 
 from ._common import ErrorArea, ErrorReporting, call_in_force, guarded, query_params
 
+HERE = Path(__file__).parent
+
+#: the example the explain page opens when its address names none (or a wrong one)
+DEFAULT_EXAMPLE = "sr-t1-t2-worked-turn-eight-calls-diamonds"
+
+# -- words first: rule ids out of the sentences ---------------------------------------------
+
+_ID = (r"(?:(?:SR|AP|BR|MU|C)-[A-Z]{0,2}\d+[a-z]?"
+       r"|V-?\d{1,2}(?![\d♣♦♥♠])|A\d{1,2}(?![\d♣♦♥♠]))")
+_OPTION = r"[a-z]+(?:_[a-z]+)+"
+_IDS = rf"{_ID}(?:\s*(?:/|,|and|&)\s*{_ID})*"
+#: a rule id of the rulebook (``SR-22``, ``BR-Q10``, ``MU-T4``, ``C-10``, ``V12``, ``A14``)
+RULE_ID = re.compile(rf"\b{_ID}\b")
+# "(SR-21)", "(BR-18, BR-Q31)", "(draw_passing, A5)", "(notation.md)": dropped whole
+_PAREN = re.compile(rf"\s*\((?:(?:{_ID}|{_OPTION}|notation\.md)[\s,/]*)+\)")
+# "the actor is never hit, BR-Q12)": the ids at the end of a parenthesis
+_PAREN_TAIL = re.compile(rf"(?:,\s*|\s+){_IDS}(?=\))")
+# "BR-20: the deck play…", "…; BR-M4: the pointer…", "…: BR-11, it must draw"
+_LEAD = re.compile(rf"(^|(?<=[.;:!?(…]\s)|(?<=\()|(?<=\band\s)|(?<=\.\.\.))\s*{_IDS}\s*[:,]\s*")
+_UPPER = "\x00"
+
+
+def plain_words(text: str) -> tuple[str, list[str]]:
+    """A narration sentence without its rule ids, and the ids it named (in order, once
+    each): ``"BR-20: the deck play turns K♦ (BR-19)."`` → ``("The deck play turns K♦.",
+    ["BR-20", "BR-19"])``."""
+    ids = list(dict.fromkeys(RULE_ID.findall(text)))
+    out = _PAREN.sub("", text)
+    out = _PAREN_TAIL.sub("", out)
+
+    def lead(m: re.Match[str]) -> str:
+        before = out[:m.start()]
+        starts = m.group(1) == "" and (not before.strip() or before.rstrip()[-1] in ".!?…")
+        if re.match(_OPTION, out[m.end():]):  # an option's name keeps its spelling
+            starts = False
+        return m.group(1) + (_UPPER if starts else "")
+
+    out = _LEAD.sub(lead, out)
+    out = re.sub(_UPPER + r"(.)", lambda m: m.group(1).upper(), out).replace(_UPPER, "")
+    out = re.sub(r"\s{2,}", " ", out).strip()
+    return out, ids
+
+
+def rule_badges(ids: list[str]) -> str:
+    """Small badges naming the rules a sentence applies (after it, never before)."""
+    return "".join(
+        f" <span class='cl-rule-id' title='rule {html.escape(i)} of the rulebook' "
+        f"style='display:inline-block;font-size:0.72em;line-height:1.3;padding:0 5px;"
+        f"margin-left:2px;border-radius:8px;background:#eef1f6;color:#4a5568;"
+        f"border:1px solid #d5dbe5;vertical-align:1px;white-space:nowrap'>"
+        f"{html.escape(i)}</span>" for i in ids)
+
+
+def words_html(text: str) -> str:
+    """A sentence in words, then its rule ids as badges (HTML)."""
+    words, ids = plain_words(text)
+    return html.escape(words) + rule_badges(ids)
+
+
+# -- the catalogue: rule set, topic, readable title ------------------------------------------
+
+RULE_SET_NAMES = {
+    "crazy-eights": "Crazy Eights",
+    "crazy-eights-classic": "Crazy Eights, classic",
+    "crazy-eights-quick": "Crazy Eights, quick",
+    "crazy-breens": "Crazy Breens",
+    "crazy-8s-music": "Musical Crazy 8s",
+    **{f"crazy-8s-level-{n}": f"Musical Crazy 8s, level {n}" for n in range(1, 6)},
+}
+
+#: the families of rule sets, in the order the list shows them
+FAMILIES = {
+    "crazy-eights": "Crazy Eights",
+    "crazy-eights-classic": "Classic and quick Crazy Eights",
+    "crazy-eights-quick": "Classic and quick Crazy Eights",
+    "crazy-breens": "Crazy Breens",
+    "crazy-8s": "Musical Crazy 8s",
+}
+HOUSE_RULES = "house rules"
+OTHER = "other examples"
+
+_EIGHTS = [("Dealing and playing a turn", r"deal|turn|legal|one-card"),
+           ("Drawing and reshuffling", r"draw|reshuffle|quick-rule"),
+           ("The end of a hand, scoring and matches", r"scor|going-out|blocked|match")]
+#: per family: (topic, pattern on "name title"), in the order the list shows them; an example
+#: takes the first topic of ``_MATCH_ORDER`` whose pattern it matches
+TOPICS: dict[str, list[tuple[str, str]]] = {
+    "Crazy Eights": _EIGHTS,
+    "Classic and quick Crazy Eights": _EIGHTS,
+    "Crazy Breens": [
+        ("Turns, eights and going out", r"compulsory|draw-until|eight-wild|going-out"),
+        ("2s and Jokers: draw hits", r"twos|joker|wrap"),
+        ("Aces: skips", r"\baces?\b"),
+        ("Jacks: counters", r"counter"),
+        ("Kings: deck plays", r"\bkings?\b"),
+        ("Queens: drops", r"\bqueens?\b"),
+        ("Starter cards", r"starter|initial"),
+    ],
+    "Musical Crazy 8s": [
+        ("The main game", r"crazy-8s-music"),
+        ("Levels 1 to 5", r"crazy-8s-level"),
+        ("Scoring and the end of a hand", r"scoring|blocked|last-card"),
+    ],
+}
+_MATCH_ORDER = {
+    "Crazy Eights": [_EIGHTS[2][0], _EIGHTS[1][0], _EIGHTS[0][0]],
+    "Classic and quick Crazy Eights": [_EIGHTS[2][0], _EIGHTS[1][0], _EIGHTS[0][0]],
+    "Crazy Breens": ["Starter cards", "Kings: deck plays", "Queens: drops", "Jacks: counters",
+                     "Turns, eights and going out", "Aces: skips", "2s and Jokers: draw hits"],
+    "Musical Crazy 8s": ["Scoring and the end of a hand", "Levels 1 to 5", "The main game"],
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One worked example as the list offers it."""
+
+    name: str
+    title: str  # readable: no leading rule id
+    rules: str  # the preset's name, e.g. ``crazy-breens``
+    family: str  # e.g. ``Crazy Breens``
+    topic: str  # e.g. ``Kings: deck plays`` or ``house rules``
+    description: str = ""
+
+    @property
+    def group(self) -> str:
+        return f"{self.family} — {self.topic}"
+
+    @property
+    def label(self) -> str:
+        """The title as the list shows it: without an option's code in brackets."""
+        short = re.sub(r"\s*\([^()]*[_=][^()]*\)\s*$", "", self.title)
+        return short or self.title
+
+
+def readable_title(title: str, name: str = "") -> str:
+    """A file's title without the rule ids it starts with (``BR-T10: King chains: …`` →
+    ``King chains: …``), or the name made readable when there is no title."""
+    words, _ = plain_words(title or "")
+    if not words:
+        words = name.replace("-", " ")
+    return words[:1].upper() + words[1:]
+
+
+def _family(preset: str) -> str:
+    if preset.startswith("crazy-8s"):
+        return FAMILIES["crazy-8s"]
+    return FAMILIES.get(preset, RULE_SET_NAMES.get(preset, preset))
+
+
+def _topic(family: str, name: str, text: str) -> str:
+    if name.startswith("opt-"):
+        return HOUSE_RULES
+    topics = dict(TOPICS.get(family, []))
+    for topic in _MATCH_ORDER.get(family, list(topics)):
+        if re.search(topics[topic], text):
+            return topic
+    return OTHER
+
+
+def entry(name: str) -> Entry:
+    """How the list offers the shipped example ``name`` (read from the file's own title,
+    description and rule set; a file that cannot be read is listed under its name)."""
+    try:
+        data = json.loads(example_path(name).read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    def text(key: str, default: str = "") -> str:
+        value = data.get(key)
+        return value if isinstance(value, str) else default
+
+    raw_title, rules, description = text("title"), text("rules", "other"), text("description")
+    family = _family(rules)
+    text = f"{name} {raw_title} {rules}".lower()
+    return Entry(name, readable_title(raw_title, name), rules, family,
+                 _topic(family, name, text), description)
+
+
+def _natural(name: str) -> list[Any]:
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
+
+
+@cache
+def catalogue() -> tuple[Entry, ...]:
+    """Every shipped example, in the order the list shows them: by family of rule sets, by
+    topic (house rules last), then by name (``br-t2`` before ``br-t10``)."""
+    families = list(dict.fromkeys(FAMILIES.values()))
+    entries = [entry(n) for n in list_examples()]
+
+    def key(e: Entry) -> tuple[Any, ...]:
+        fam = families.index(e.family) if e.family in families else len(families)
+        topics = [tp for tp, _ in TOPICS.get(e.family, [])] + [HOUSE_RULES, OTHER]
+        level = re.match(r"Level (\d+)", e.title)  # the music levels in their order
+        return (fam, e.family, topics.index(e.topic), int(level.group(1)) if level else 0,
+                _natural(e.name))
+
+    return tuple(sorted(entries, key=key))
+
+
+def groups(names: list[str] | None = None) -> list[dict[str, Any]]:
+    """The list's groups: ``[{"label": "Crazy Breens — Kings: deck plays", "options":
+    [{"value": name, "label": title}, …]}, …]`` (only ``names``, if given)."""
+    known = {e.name: e for e in catalogue()}
+    wanted = None if names is None else set(names)
+    out: list[dict[str, Any]] = []
+    for e in catalogue():
+        if wanted is not None and e.name not in wanted:
+            continue
+        if not out or out[-1]["label"] != e.group:
+            out.append({"label": e.group, "options": []})
+        out[-1]["options"].append({"value": e.name, "label": e.label})
+    extra = [n for n in (names or []) if n not in known]
+    if extra:  # names given that are not shipped files (paths): listed as they are
+        out.append({"label": "More examples",
+                    "options": [{"value": n, "label": n} for n in extra]})
+    return out
+
+
+# -- the page's address -----------------------------------------------------------------------
+
+def page_query() -> str:
+    """The page's query string (``example=…&step=…``), wherever the kernel can see it: Voilà
+    gives it to the kernel (``QUERY_STRING``, or ``voila.utils`` with a preheated kernel); in
+    Pyodide on the main thread it is ``js.location.search``. The static site's kernel runs
+    in a web worker, which cannot see the page: there the browser reports the address to the
+    explainer when it draws it (:class:`ExamplePicker`)."""
+    query = os.environ.get("QUERY_STRING", "")
+    if query or os.environ.get("VOILA_PREHEAT") == "True":
+        return "&".join(f"{k}={quote(v, safe='')}" for k, v in query_params().items())
+    if sys.platform == "emscripten":  # pragma: no cover - Pyodide only
+        try:
+            import js  # type: ignore[import-not-found]
+
+            if hasattr(js, "document"):
+                return str(js.location.search).lstrip("?")
+        except Exception:
+            return ""
+    return ""
+
+
+def explain_page() -> str:
+    """The explain page, relative to a page next to it: ``explain.ipynb`` in Voilà,
+    ``explain.html`` on the static site (Pyodide)."""
+    return "explain.html" if sys.platform == "emscripten" else "explain.ipynb"
+
+
+def step_link(name: str, step: int) -> str:
+    """The deep link to a step of an example, relative to the pages' folder."""
+    return f"{explain_page()}?example={quote(name, safe='')}&step={step}"
+
+
+# -- the widgets -------------------------------------------------------------------------------
 
 def changes(before: Game, frame: Frame) -> list[str]:
     """What a step changed, in plain words: the events it added, then the differences
-    between the two positions (top card, call, hands, stock, whose turn)."""
+    between the two positions (top card, call, hands, stock, whose turn); the end of a hand
+    as a sentence with the points."""
     after = frame.game
     if frame.error is not None:
         return ["Nothing changed: the move was refused."]
-    out = [e.describe() for e in frame.new_events]
+    out = [e.describe() for e in frame.new_events if e.kind != "ended"]
     r = after.rules
     for p in range(r.piles):
-        where = f" on pile {p}" if r.piles > 1 else ""
+        where = f" on pile {p + 1}" if r.piles > 1 else ""
         if before.piles[p][-1] != after.piles[p][-1]:
             out.append(f"Top card{where}: {before.piles[p][-1].display} → "
                        f"{after.piles[p][-1].display}.")
@@ -39,16 +319,39 @@ def changes(before: Game, frame: Frame) -> list[str]:
     if before.stock_size != after.stock_size:
         out.append(f"Stock: {before.stock_size} → {after.stock_size} cards.")
     if after.over and not before.over:
-        winners = ", ".join(f"seat {s}" for s in after.winners) or "nobody"
-        out.append(f"The hand is over ({after.end_reason}): winner {winners}; "
-                   f"scores {list(after.scores)}.")
+        out.append(result_words(after))
     elif before.to_play != after.to_play and not after.over:
         out.append(f"Seat {after.to_play} is to play next.")
     elif before.phase != after.phase:
         out.append(f"Phase: {before.phase} → {after.phase}.")
     if frame.step is not None and frame.step.move is None and not out:
         out.append("Nothing moves in this step: look at the position.")
+        if after.over:
+            out.append(result_words(after))
     return out
+
+
+def match_words(example: Example, game: Game) -> str:
+    """The match after a finished hand of an example that plays one (its ``match`` key):
+    the totals and who has won it, in words; empty otherwise."""
+    match = example.data.get("match")
+    if not game.over or not isinstance(match, dict):
+        return ""
+    start = list(match.get("scores", [0] * game.n))
+    totals = [a + b for a, b in zip(start, game.scores, strict=False)]
+    text = "Match totals: " + ", ".join(f"seat {s} {v}" for s, v in enumerate(totals)) + "."
+    target = match.get("target", game.rules.match_target)
+    games = game.rules.games_in_match
+    top = max(totals)
+    leaders = [s for s, v in enumerate(totals) if v == top]
+    done = (games is not None and match.get("games_played", 0) + 1 >= games) or (
+        target is not None and top >= target)
+    if done:
+        who = " and ".join(f"seat {s}" for s in leaders)
+        verb = "share" if len(leaders) > 1 else "wins"
+        reach = f" reaches {target} and" if target is not None and games is None else ""
+        text += f" {who[0].upper()}{who[1:]}{reach} {verb} the match."
+    return text
 
 
 def moved_cards(before: Game, frame: Frame) -> set[Card]:
@@ -63,8 +366,58 @@ def moved_cards(before: Game, frame: Frame) -> set[Card]:
     return moved
 
 
+def _move_words(move: Any) -> str:
+    text = move._replace(pile=None).display
+    return f"{text} on pile {move.pile + 1}" if move.pile is not None else text
+
+
+class ExamplePicker(ErrorReporting, anywidget.AnyWidget):
+    """The grouped list of examples (a ``<select>`` with ``<optgroup>``\\ s), and the
+    explainer's keys: ``explainer.js`` sends ← → Home End pressed inside the explainer, and
+    (on the explain page) the page's address, which a static site's kernel cannot read."""
+
+    _esm = HERE / "explainer.js"
+    _css = HERE / "explainer.css"
+
+    groups: t.List[dict[str, Any]] = t.List().tag(sync=True)
+    value = t.Unicode("").tag(sync=True)
+    label = t.Unicode("Example").tag(sync=True)
+    #: the explain page: report the page's address, keep it in step, keys anywhere
+    follow_address = t.Bool(False).tag(sync=True)
+    #: the address of what is shown (``?example=…&step=…``) while ``follow_address``
+    address = t.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.errors: list[str] = []
+        self.on_key: Any = None
+        self.on_address: Any = None
+        self.on_msg(self._on_message)
+
+    @property
+    def names(self) -> list[str]:
+        return [o["value"] for g in self.groups for o in g["options"]]
+
+    def _show_error(self, text: str) -> None:
+        if text:
+            log_text = text.split("\n\n")[0]
+            self.label = f"Example (something went wrong: {log_text})"
+
+    @guarded
+    def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: Any = None) -> None:
+        kind = content.get("kind")
+        if kind == "key" and self.on_key is not None:
+            self.on_key(str(content.get("key", "")))
+        elif kind == "address" and self.on_address is not None:
+            self.on_address(str(content.get("search", "")))
+
+
+KEYS = {"ArrowLeft": "previous", "ArrowRight": "next", "Home": "first", "End": "last"}
+
+
 class StepExplainer(ErrorReporting, w.VBox):
-    """Step through a worked example: Previous / Next / the slider, or :meth:`go`."""
+    """Step through a worked example: Previous / Next / the slider / ← → Home End, or
+    :meth:`go`. ``choices`` limits the list to some examples (a lesson's)."""
 
     def __init__(self, example: str | dict[str, Any] | Example | None = None, step: int = 0,
                  *, choices: list[str] | None = None, four_colour: bool = False) -> None:
@@ -72,20 +425,27 @@ class StepExplainer(ErrorReporting, w.VBox):
         self.four_colour = four_colour
         self.example: Example | None = None
         self.frames: list[Frame] = []
-        names = choices if choices is not None else list_examples()
-        self.picker = w.Dropdown(options=[(n, n) for n in names], description="Example",
-                                 style={"description_width": "initial"},
-                                 layout=w.Layout(width="min(100%, 560px)"))
+        self.notices: list[str] = []
+        self._address_seen: dict[str, str] | None = None
+        names = choices if choices is not None else [e.name for e in catalogue()]
+        self.picker = ExamplePicker(groups=groups(names),
+                                    layout=w.Layout(width="min(100%, 640px)"))
+        self.picker.on_key = self.press
+        self.picker.on_address = self._on_address
         self.prev_button = w.Button(description="◀ Previous", tooltip="Previous step (←)")
         self.next_button = w.Button(description="Next ▶", tooltip="Next step (→)")
         self.slider = w.IntSlider(min=0, max=0, value=0, description="Step",
                                   continuous_update=True,
                                   layout=w.Layout(width="min(100%, 420px)"))
+        self.notice_html = w.HTML()
         self.title_html = w.HTML()
         self.say_html = w.HTML()
         self.changes_html = w.HTML()
         self.position_html = w.HTML()
         self.link_html = w.HTML()
+        self.keys_html = w.HTML(
+            "<span style='font-size:0.8em;color:#666'>Keys: ← → step, Home / End: the setup "
+            "and the last step (click the explainer first)</span>")
         self.error_area = ErrorArea()
         self.prev_button.on_click(self._on_prev)
         self.next_button.on_click(self._on_next)
@@ -93,9 +453,10 @@ class StepExplainer(ErrorReporting, w.VBox):
         self.picker.observe(self._on_pick, "value")
         _column = w.Layout(flex="1 1 380px", min_width="0", margin="0 12px 0 0")
         super().__init__([
-            self.picker, self.title_html,
+            self.notice_html, self.picker, self.title_html,
             w.HBox([self.prev_button, self.slider, self.next_button],
                    layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            self.keys_html,
             w.HBox([w.VBox([self.say_html, self.changes_html], layout=_column),
                     w.VBox([self.position_html, self.link_html], layout=_column)],
                    layout=w.Layout(flex_flow="row wrap", align_items="flex-start")),
@@ -110,15 +471,71 @@ class StepExplainer(ErrorReporting, w.VBox):
     @classmethod
     def from_query(cls, query: str | None = None, default: str | None = None,
                    **kwargs: Any) -> StepExplainer:
-        """An explainer opened at ``?example=NAME&step=N`` (Voilà passes the page's query
-        string to the kernel)."""
-        q = query_params(query)
-        name = q.get("example", default)
-        try:
-            step = int(q.get("step", "0"))
-        except ValueError:
-            step = 0
-        return cls(name, step, **kwargs)
+        """The explain page: an explainer opened at the page's ``?example=NAME&step=N``
+        (:func:`page_query` unless ``query`` is given). A name that is no example, or a step
+        that is no number, shows a notice over the list and the default example."""
+        text = page_query() if query is None else query
+        q = _params(text)
+        names = {e.name for e in catalogue()}
+        start = default if default is not None else DEFAULT_EXAMPLE
+        if start not in names and names:
+            start = catalogue()[0].name
+        first = q.get("example", start)
+        x = cls(first if first in names else start, **kwargs)
+        x.picker.follow_address = True
+        x.open_address(text)
+        return x
+
+    # -- the page's address ---------------------------------------------------------------
+
+    def open_address(self, query: str) -> None:
+        """Show what ``?example=NAME&step=N`` asks for; say what is wrong with it, if
+        anything, over the list (the page goes on with what it shows)."""
+        q = _params(query)
+        self._address_seen = q
+        notices = []
+        name = q.get("example")
+        target = self.example.name if self.example is not None else None
+        if name is not None:
+            if name in self.picker.names:
+                target = name
+            else:
+                notices.append("")  # filled in below, once the example shown is known
+        step = 0
+        if "step" in q:
+            try:
+                step = int(q["step"])
+            except ValueError:
+                notices.append(f"“{q['step'][:40]}” is not a step number: this is the "
+                               "setup (step 0).")
+        if target is not None and (self.example is None or target != self.example.name):
+            self.load(target, step)
+        elif target is not None:
+            self.go(step)
+        showing = readable_title(self.example.title) if self.example is not None else ""
+        notices = [n or _no_such_example(name or "", showing) for n in notices]
+        if target is not None and "step" in q and not notices and step != self.index:
+            notices.append(f"This example has steps 0 to {self.slider.max}: this is step "
+                           f"{self.index}.")
+        self.notice(*notices)
+
+    def notice(self, *lines: str) -> None:
+        """Show (or, with no lines, clear) the notice over the list."""
+        self.notices = list(lines)
+        if not lines:
+            self.notice_html.value = ""
+            return
+        body = "".join(f"<div>{html.escape(s)}</div>" for s in lines)
+        self.notice_html.value = (
+            "<div class='crazylab-notice' role='alert' style='border:2px solid #b7791f;"
+            "background:#fffbea;color:#5c3b00;padding:8px 12px;border-radius:6px;"
+            f"margin:4px 0 8px;font-size:1.02em'>{body}</div>")
+
+    @guarded
+    def _on_address(self, search: str) -> None:
+        q = _params(search)
+        if q and q != self._address_seen:
+            self.open_address(search)
 
     # -- navigation -----------------------------------------------------------------------
 
@@ -141,24 +558,41 @@ class StepExplainer(ErrorReporting, w.VBox):
         self.go(self.index - 1)
 
     @guarded
+    def press(self, key: str) -> None:
+        """What a key pressed in the explainer does: ← previous, → next, Home the setup,
+        End the last step (other keys: nothing)."""
+        action = KEYS.get(key)
+        if action == "previous":
+            self.previous()
+        elif action == "next":
+            self.next()
+        elif action == "first":
+            self.go(0)
+        elif action == "last":
+            self.go(self.slider.max)
+
+    @guarded
     def load(self, example: str | dict[str, Any] | Example, step: int = 0) -> None:
         """Load a worked example (a shipped name, a path, a dict or an Example)."""
         ex = example if isinstance(example, Example) else load_example(example)
         self.example = ex
         self.frames = ex.frames()
-        if isinstance(example, str) and example in [v for _, v in self.picker.options]:
-            with self.picker.hold_trait_notifications():
-                self.picker.unobserve(self._on_pick, "value")
-                self.picker.value = example
-                self.picker.observe(self._on_pick, "value")
+        if isinstance(example, str) and example in self.picker.names:
+            self.picker.unobserve(self._on_pick, "value")
+            self.picker.value = example
+            self.picker.observe(self._on_pick, "value")
         self.slider.unobserve(self._on_slider, "value")
         self.slider.max = len(self.frames) - 1
         self.slider.value = max(0, min(step, self.slider.max))
         self.slider.observe(self._on_slider, "value")
-        desc = f"<div>{html.escape(ex.description)}</div>" if ex.description else ""
+        title = readable_title(ex.title, ex.name)
+        words, ids = plain_words(ex.description)
+        desc = (f"<div style='margin-top:2px'>{html.escape(words)}{rule_badges(ids)}</div>"
+                if ex.description else "")
+        rules = RULE_SET_NAMES.get(ex.rules.name, ex.rules.name)
         self.title_html.value = (
-            f"<h3 style='margin:6px 0 2px'>{html.escape(ex.title)}</h3>"
-            f"<div style='color:#555'>{html.escape(ex.rules.name)}, {ex.players} players, "
+            f"<h3 style='margin:6px 0 2px'>{html.escape(title)}</h3>"
+            f"<div style='color:#555'>{html.escape(rules)}, {ex.players} players, "
             f"{len(ex.steps)} steps</div>{desc}")
         self.show()
 
@@ -176,7 +610,9 @@ class StepExplainer(ErrorReporting, w.VBox):
 
     @guarded
     def _on_pick(self, change: dict[str, Any]) -> None:
-        self.load(change["new"], 0)
+        if change["new"] and (self.example is None or change["new"] != self.example.name):
+            self.notice()
+            self.load(change["new"], 0)
 
     @guarded
     def show(self) -> None:
@@ -188,42 +624,77 @@ class StepExplainer(ErrorReporting, w.VBox):
         n = len(self.frames) - 1
         self.prev_button.disabled = i == 0
         self.next_button.disabled = i == n
+        move = ""
         if frame.step is None:
-            say = "The starting position. Press <b>Next ▶</b> to play the first step."
+            say = "The starting position. Press <b>Next ▶</b> (or →) to play the first step."
             head = f"Setup (step 0 of {n})"
             what: list[str] = []
             highlight: set[Card] = set()
         else:
             step = frame.step
-            say = html.escape(step.say) if step.say else ""
-            move = (f" — move <code>{html.escape(step.move)}</code>" if step.move else "")
-            head = f"Step {i} of {n}{move}"
+            say = words_html(step.say) if step.say else ""
+            head = f"Step {i} of {n}"
+            if step.move:
+                move = (f"<div style='color:#555;font-size:0.9em'>Move: "
+                        f"{html.escape(self._move_text(step.move))} "
+                        f"<code style='font-size:0.85em;color:#777'>"
+                        f"{html.escape(step.move)}</code></div>")
             before = self.frames[i - 1].game
             what = changes(before, frame)
+            if frame.game.over and not before.over:
+                extra = match_words(self.example, frame.game)
+                if extra:
+                    what.append(extra)
             highlight = moved_cards(before, frame)
         refused = ""
         if frame.error is not None:
             refused = (f"<div style='background:#fff3cd;color:#5c3b00;padding:4px 8px;"
                        f"border-radius:6px;margin-top:4px'><b>Refused:</b> "
-                       f"{html.escape(frame.error)}</div>")
+                       f"{words_html(frame.error)}</div>")
         self.say_html.value = (
             f"<div role='status' aria-live='polite' style='font-size:1.05em'><b>{head}</b>"
-            f"<div style='margin:4px 0'>{say}</div>{refused}</div>")
-        items = "".join(f"<li>{html.escape(t)}</li>" for t in what)
+            f"<div style='margin:4px 0'>{say}</div>{move}{refused}</div>")
+        items = "".join(f"<li>{words_html(s)}</li>" for s in what)
         self.changes_html.value = (f"<div><b>What changed</b><ul style='margin:2px 0;"
                                    f"padding-left:1.2em;line-height:1.5'>{items}</ul></div>"
                                    if items else "")
         legal = frame.game.legal_moves()
         legal_text = ("" if frame.game.over else
                       f"<div style='color:#444;font-size:0.9em'>Seat {frame.game.to_play} may: "
-                      f"{html.escape(', '.join(str(m) for m in legal[:16]))}"
+                      f"{html.escape(', '.join(_move_words(m) for m in legal[:16]))}"
                       f"{' …' if len(legal) > 16 else ''}</div>")
         self.position_html.value = game_html(frame.game, four_colour=self.four_colour,
                                              highlight=highlight) + legal_text
+        href = step_link(self.example.name, i)
         self.link_html.value = (
-            f"<div style='font-size:0.85em;color:#555'>Link to this step: "
-            f"<a href='?example={html.escape(self.example.name)}&amp;step={i}'>"
-            f"?example={html.escape(self.example.name)}&amp;step={i}</a></div>")
+            f"<div style='font-size:0.85em;color:#555'>🔗 <a class='cl-step-link' "
+            f"href='{html.escape(href)}'>Link to this step</a> "
+            f"(the explain page at step {i} of this example)</div>")
+        if self.picker.follow_address:
+            self.picker.address = "?" + href.split("?", 1)[1]
+
+    def _move_text(self, text: str) -> str:
+        try:
+            from crazylab.engine.moves import Move
+
+            return _move_words(Move.parse(text))
+        except Exception:
+            return text
 
 
-__all__ = ["StepExplainer", "changes", "moved_cards"]
+def _params(query: str | None) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs((query or "").lstrip("?")).items()}
+
+
+def _no_such_example(name: str, showing: str) -> str:
+    shown = name if len(name) <= 60 else name[:57] + "…"
+    close = [e for e in catalogue() if shown and shown.lower() in e.name][:1]
+    hint = f" Did you mean “{close[0].label}”?" if close else ""
+    meanwhile = f" Meanwhile this is “{showing}”." if showing else ""
+    return (f"No worked example called ‘{shown}’.{hint} Choose one from the list below, "
+            f"grouped by rule set and topic.{meanwhile}")
+
+
+__all__ = ["DEFAULT_EXAMPLE", "Entry", "ExamplePicker", "StepExplainer", "catalogue",
+           "changes", "entry", "groups", "match_words", "moved_cards", "page_query",
+           "plain_words", "readable_title", "step_link", "words_html"]
