@@ -17,8 +17,9 @@ import html
 import re
 from typing import Any
 
+from .engine.options import FIELDS
 from .engine.pitch import PITCH_NAMES
-from .engine.rules import RuleSet
+from .engine.rules import PRESETS, RuleSet
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 INTERVAL_NAMES = {1: "a semitone", 2: "a whole tone", 3: "a minor third", 4: "a major third",
@@ -256,15 +257,103 @@ def _end(rs: RuleSet) -> list[str]:
     return lines
 
 
+def house_options(rs: RuleSet) -> dict[str, object]:
+    """The options of ``rs`` that differ from the preset it is named after (its house rules),
+    in the order of the option schema; ``{}`` for a preset itself or a rule set of its own
+    name."""
+    base = PRESETS.get(rs.name)
+    if base is None or base is rs:
+        return {}
+    return {name: getattr(rs, name) for name in FIELDS
+            if hasattr(rs, name) and getattr(rs, name) != getattr(base, name, None)}
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _rank(key: object) -> str:
+    return RANKS[key - 1] if isinstance(key, int) and 1 <= key <= 13 else str(key)
+
+
+def option_words(name: str, value: object) -> str:
+    """An option's value in words: ``True`` → ``yes``, ``((8, 20),)`` → ``8 = 20``,
+    ``"until_playable"`` → ``until playable``; never a Python tuple."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, tuple):
+        if not value:
+            return "the classic values" if name == "card_values" else "none"
+        if isinstance(value[0], tuple):
+            if name == "card_values":
+                return ", ".join(f"{_rank(k)} = {v}" for k, v in value)
+            if name == "hand_size_by_players":
+                return ", ".join(f"{v} cards with {k} players" for k, v in value)
+            return ", ".join(f"{k}: " + re.sub(r"draw(\d+)", r"draw \1",
+                                                str(v).replace("+", " and ")) for k, v in value)
+        if name == "removed_ranks":
+            return ", ".join(_rank(v) for v in value)
+        return ", ".join(str(v) for v in value)
+    return str(value).replace("_", " ")
+
+
+def _short(name: str, value: object) -> str:
+    """``draw limit 2``, ``voluntary draw: no``: one house option for a title."""
+    words = option_words(name, value)
+    if isinstance(value, bool) or value is None or isinstance(value, tuple):
+        return f"{_label(name)}: {words}"
+    return f"{_label(name)} {words}"
+
+
+def variant_name(rs: RuleSet) -> str:
+    """The name of a rule set as people read it: the preset's name, and for a variant made
+    with house rules ``crazy-eights-quick + house rules: draw limit 2``."""
+    house = house_options(rs)
+    if not house:
+        return rs.name
+    return f"{rs.name} + house rules: " + "; ".join(_short(n, v) for n, v in house.items())
+
+
+def _py_value(value: object) -> str:
+    """A value as Python source a reader can copy (maps as dicts, lists as lists)."""
+    if isinstance(value, tuple):
+        if value and isinstance(value[0], tuple):
+            return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in value) + "}"
+        return "[" + ", ".join(repr(v) for v in value) + "]"
+    return repr(value)
+
+
+def _house(rs: RuleSet) -> list[str]:
+    """The house rules section: each changed option in words, what the preset had, and
+    what the option does (from the option schema)."""
+    house = house_options(rs)
+    if not house:
+        return []
+    base = PRESETS[rs.name]
+    lines = [f"**House rules** (changed from the {rs.name} preset).", ""]
+    for name, value in house.items():
+        option = FIELDS[name]
+        doc = re.sub(r"\b[a-z]+(?:_[a-z0-9]+)+\b", lambda m: _label(m.group(0)), option.doc)
+        lines.append(f"* **{_label(name).capitalize()}: {option_words(name, value)}** (the "
+                     f"preset: {option_words(name, getattr(base, name))}). {doc}")
+    code = ", ".join(f"{n}={_py_value(v)}" for n, v in house.items())
+    lines += ["", f"In Python: `crazylab.rules(\"{rs.name}\", {code})`", ""]
+    return lines
+
+
 def rules_sheet(rs: RuleSet) -> str:
     """The one-page rules sheet of ``rs`` as Markdown."""
-    out = [f"# {rs.name}: rules sheet", ""]
+    house = _house(rs)
+    out = [f"# {rs.name}{' + house rules' if house else ''}: rules sheet", ""]
     if rs.description:
-        out += [f"*{rs.description}*", ""]
-    changed = tuple(getattr(rs, "options_changed", ()))
-    if changed:
-        out += ["House options: " + ", ".join(f"`{name}={getattr(rs, name, '?')!r}`"
-                                               for name in changed), ""]
+        base = PRESETS.get(rs.name)
+        if house and base is not None and rs.description == base.description:
+            out += [f"*The preset: {rs.description}* (the house rules below change it)", ""]
+        else:
+            out += [f"*{rs.description}*", ""]
+    out += house
     out += ["**Setup.** " + _players(rs) + ". " + _deck(rs) + " " + _deal(rs)
             + " The player left of the dealer starts; play goes clockwise.", ""]
     out += ["**What fits.**", ""] + [f"* {line}" for line in _match(rs)] + [""]

@@ -352,7 +352,10 @@ def test_browser_messages_drive_the_same_actions():
     faces = [code for st in steps for code in st.get("faces", {})]
     assert len(faces) == len(set(faces)) and "8S" not in faces  # 8♠ was sent before
     assert "svg" not in str(table.view["hand"])
-    assert steps[-1]["message"].startswith("Bot 1 ")  # the opponent's move is announced
+    # the status keeps the human's move and announces the opponent's after it
+    assert steps[-1]["news"][:2] == ["You played 8♠.", "You called ♥ hearts."]
+    assert any(line.startswith("Bot 1 ") for line in steps[-1]["news"][2:])
+    assert steps[-1]["message"].startswith("Your turn")
     table._on_message(table, {"action": "no-such-thing"})
     assert "no-such-thing" in table.error  # shown, not swallowed
 

@@ -17,7 +17,7 @@ const ANSWER_MS = 10000; // how long the table waits for Python before it asks a
 
 function settingsHtml(v, model, four) {
   const s = v.settings || {};
-  const presets = (s.presets || []).map((p) => option(p.name, p.name, p.name === model.get("preset"), p.description)).join("");
+  const presets = (s.presets || []).map((p) => option(p.name, p.label || p.name, p.name === model.get("preset"), p.description)).join("");
   const opps = (s.opponents || []).map((n) => option(n, `${n}`, n === model.get("opponents"))).join("");
   const levels = (s.levels || []).map((n) => option(n, n, n === model.get("level"))).join("");
   return `
@@ -45,7 +45,9 @@ function opponentsHtml(v, faces) {
 function centreHtml(v, faces) {
   const st = v.stock;
   const stockLabel = `Stock: ${st.count} card${st.count === 1 ? "" : "s"}${st.can_draw ? ". Press to draw" : ""}`;
-  const stock = `<button class="cl-stock${st.can_draw ? " cl-can" : ""}" data-action="move" data-move="draw"
+  // the stock is the mouse's way to draw; the keyboard has the Draw button (D), so the stock
+  // is no Tab stop between the top of the page and the hand
+  const stock = `<button class="cl-stock${st.can_draw ? " cl-can" : ""}" data-action="move" data-move="draw" tabindex="-1"
       ${st.can_draw ? "" : "disabled"} aria-label="${esc(stockLabel)}" title="${esc(stockLabel)}">
       <span aria-hidden="true">${st.count ? faces.back || "" : "<span class='cl-empty-stock'>empty</span>"}</span>
       <span class="cl-caption">Stock · ${st.count}${st.reshuffles ? ` · reshuffled ${st.reshuffles}×` : ""}</span></button>`;
@@ -118,6 +120,32 @@ function scoresHtml(v) {
       <thead><tr><th scope="col">player</th>${sc.hand ? '<th scope="col">hand</th>' : ""}<th scope="col">match</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+// the end of a hand: every hand left face up, how it was counted, the scores, the match
+function endHtml(end, faces) {
+  if (!end) return "";
+  const rows = end.hands
+    .map((h) => {
+      const cards = h.cards.length
+        ? h.cards.map((c, i) => `<span class="cl-end-card" data-suit="${esc(c.slice(-1))}" title="${esc(h.shown[i])}">${faces[c] || esc(h.shown[i])}</span>`).join("")
+        : `<span class="cl-empty">no cards</span>`;
+      const score = end.kept ? `<td class="cl-end-score">${h.score > 0 ? "+" : ""}${h.score}</td>` : "";
+      return `<tr${h.winner ? ' class="cl-end-winner"' : ""}><th scope="row">${esc(h.name)}${h.winner ? ' <span class="cl-end-badge">won</span>' : ""}</th>
+        <td><div class="cl-end-cards" role="img" aria-label="${esc(h.shown.join(" ") || "no cards")}">${cards}</div><div class="cl-end-count">${esc(h.counted)}</div></td>${score}</tr>`;
+    })
+    .join("");
+  return `<section class="cl-end" aria-label="End of the hand">
+    <h3 class="cl-end-title">${esc(end.headline)}</h3>
+    <table class="cl-end-table"><thead><tr><th scope="col">player</th><th scope="col">cards left</th>${end.kept ? '<th scope="col">scores</th>' : ""}</tr></thead><tbody>${rows}</tbody></table>
+    ${end.how ? `<p class="cl-end-how">${esc(end.how)}</p>` : ""}
+    <p class="cl-end-match">${esc(end.match)}</p></section>`;
+}
+
+function waitText(v) {
+  const name = v.names[v.to_play];
+  if (v.to_play === 0 || name === "You") return "Wait: the table is still answering your last move.";
+  return `Wait: it is ${name}'s turn.`;
+}
+
 function logItems(lines) {
   return lines.map((l) => `<li>${esc(l)}</li>`).join("");
 }
@@ -139,25 +167,32 @@ function render({ model, el }) {
   root.className = "cl-table";
   root.tabIndex = -1;
   el.appendChild(root);
+  // the first Tab stop of the table is the skip link, the next one a card of the hand: the
+  // settings are under the table and the buttons under the hand
   root.innerHTML = `
-    <div class="cl-bar"><div class="cl-title"></div><div class="cl-settings"></div></div>
+    <a class="cl-skip" href="#" data-action="skip">Skip to your hand</a>
+    <div class="cl-bar"><div class="cl-title"></div></div>
     <div class="cl-main">
       <div class="cl-board" role="region" aria-label="Card table">
         <div class="cl-opponents"></div>
         <div class="cl-centre"></div>
-        <div class="cl-status" role="status" aria-live="polite" aria-atomic="true"></div>
+        <div class="cl-status" role="status" aria-live="polite" aria-atomic="false" aria-relevant="additions text">
+          <ol class="cl-news" aria-label="What just happened"></ol><p class="cl-prompt"></p></div>
         <ul class="cl-pending" aria-label="Hits to resolve"></ul>
+        <div class="cl-end-slot"></div>
         <div class="cl-chooser-slot"></div>
-        <div class="cl-actions"></div>
         <div class="cl-hand-label"></div>
         <div class="cl-hand" role="group" aria-label="Your hand"></div>
+        <div class="cl-actions"></div>
         <div class="cl-hint-slot"></div>
       </div>
       <aside class="cl-side" aria-label="Scores and moves">
         <div class="cl-score-slot"></div>
+        <details class="cl-sheet"><summary>Rules sheet</summary><div class="cl-sheet-body"></div></details>
         <div class="cl-log" role="log" aria-label="Move log" tabindex="0"><ol class="cl-log-list"></ol></div>
       </aside>
     </div>
+    <div class="cl-settings" role="group" aria-label="Table settings"></div>
     <div class="cl-errors" role="alert"></div>`;
   const $ = (sel) => root.querySelector(sel);
   const shown = new Map();
@@ -286,14 +321,31 @@ function render({ model, el }) {
       root.dataset.chooser = chooser ? chooser.node.kind : "";
       if (!queue.length && !awaiting) root.classList.remove("cl-busy");
       root.classList.toggle("cl-four", four);
-      setHtml(".cl-title", `<h2 class="cl-name">${esc(v.rules)}</h2> <span class="cl-desc">${esc(v.description)}</span>`);
+      setHtml(".cl-title", `<h2 class="cl-name">${esc(v.title || v.rules)}</h2> <span class="cl-desc">${esc(v.description)}</span>`);
+      setHtml(".cl-sheet-body", v.sheet || "");
       setHtml(".cl-settings", settingsHtml(v, model, four));
       setHtml(".cl-opponents", opponentsHtml(v, faces));
       setHtml(".cl-centre", centreHtml(v, faces));
-      const status = $(".cl-status");
+      // the status: what happened since your last move, kept until you move again (a list
+      // that only grows, so a screen reader reads each new line once), then what to do now
+      const news = v.news || [];
+      const list = $(".cl-news");
+      while (list.children.length > news.length) list.lastElementChild.remove();
+      news.forEach((line, i) => {
+        const li = list.children[i];
+        if (!li) {
+          const item = document.createElement("li");
+          item.textContent = line;
+          list.appendChild(item);
+        } else if (li.textContent !== line) li.textContent = line;
+      });
+      list.style.display = news.length ? "" : "none";
+      const prompt = $(".cl-prompt");
       const text = note ? note.text : v.message;
-      if (status.textContent !== text) status.textContent = text;
-      status.className = `cl-status cl-${note ? note.kind : v.message_kind}`;
+      if (prompt.textContent !== text) prompt.textContent = text;
+      const kind = note ? note.kind : v.message_kind;
+      $(".cl-status").className = `cl-status cl-${kind}`;
+      setHtml(".cl-end-slot", endHtml(v.end, faces));
       setHtml(".cl-pending", (v.pending || [])
         .map((p) => `<li class="${p.now ? "cl-now" : ""}${p.you ? " cl-you" : ""}">${esc(p.text)}</li>`)
         .join(""));
@@ -334,7 +386,7 @@ function render({ model, el }) {
     const c = v.hand.find((h) => h.card === node.dataset.card);
     if (!c) return;
     if (v.over) return say("The hand is over: press New hand to deal again.", "warn");
-    if (!v.your_turn || queue.length || awaiting) return say(`Wait: it is ${v.names[v.to_play]}'s turn.`, "warn");
+    if (!v.your_turn || queue.length || awaiting) return say(waitText(v), "warn");
     if (!c.legal) return say(c.why || `${c.display} cannot be played now.`, "warn");
     const tree = v.choosers && v.choosers[c.card];
     if (tree) {
@@ -361,9 +413,12 @@ function render({ model, el }) {
 
   function act(node) {
     const a = node.dataset.action;
-    if (a === "card") clickCard(node);
+    if (a === "skip") {
+      const first = root.querySelector(".cl-opt") || root.querySelector(".cl-card") || root.querySelector(".cl-actions .cl-btn");
+      if (first) first.focus();
+    } else if (a === "card") clickCard(node);
     else if (a === "move") {
-      if (!v.your_turn || queue.length || awaiting) return say(`Wait: it is ${v.names[v.to_play]}'s turn.`, "warn");
+      if (!v.your_turn || queue.length || awaiting) return say(waitText(v), "warn");
       send({ action: "move", move: node.dataset.move });
     } else if (a === "choose") choose(Number(node.dataset.index));
     else if (a === "cancel") {
@@ -383,6 +438,7 @@ function render({ model, el }) {
     try {
       const node = ev.target.closest("[data-action]");
       if (!node || !root.contains(node) || node.disabled) return;
+      if (node.tagName === "A") ev.preventDefault(); // the skip link moves the focus, not the page
       act(node);
     } catch (err) {
       reportJs(err);

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
 from crazylab.match import Match
 from crazylab.render import card_svg
+from crazylab.sheet import rules_sheet_html, variant_name
 
 from ._common import (
     ErrorReporting,
@@ -47,6 +47,7 @@ from ._common import (
 )
 from .players import Bot, bot_levels, random_bot, resolve_bot
 from .reasons import card_moves, legal_reason
+from .table_text import Narrator, Said, Voice, cards_words, for_people, move_words, news
 
 HERE = Path(__file__).parent
 HUMAN = 0
@@ -125,6 +126,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self._target = target
         self._names = list(names) if names else None
         self._message, self._message_kind = "", "info"
+        self._news_from = 0  # the events since the human last acted: the status reads them
+        self._intro: list[str] = []  # said before them (a new hand, who deals)
         self._pending: list[Move] = []
         self._pending_card: Card | None = None
         self._token = 0
@@ -243,11 +246,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self._steps = []
         try:
             action()
-            while self.bot_pending:
-                seat, before = self.game.to_play, len(self._log_lines())
+            while self.bot_pending:  # each move is a step; the status keeps them all
                 self._one_bot_move()
-                self._say(" ".join(self._log_lines()[before:]) or f"{self.names[seat]} moved.",
-                          "info")
                 self._after_move(from_bot=True, run=False)
         finally:
             steps, self._steps = self._steps, None
@@ -265,11 +265,14 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self._pending, self._pending_card = [], None
         if c not in self.game.hands[HUMAN]:
             return self._refuse(f"You do not hold {c.display}.")
+        if self.game.over:
+            return self._refuse("The hand is over: press New hand to deal again.")
         if not self.your_turn:
             return self._refuse(self._wait_text())
         moves = list(card_moves(self.game, c))
         if not moves:
-            return self._refuse(self.game.explain(str(c)) or f"{c.display} cannot be played now.")
+            return self._refuse(for_people(self.game.explain(str(c)), self.names)
+                                or f"{c.display} cannot be played now.")
         if len(moves) == 1:
             return self.play(moves[0])
         self._pending, self._pending_card = moves, c
@@ -285,7 +288,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             return self._refuse("There is nothing to choose right now.")
         _name, key, values = step
         if not 0 <= index < len(values):
-            return self._refuse(f"There is no option {index}.")
+            return self._refuse(f"There is no option {index + 1}.")
         chosen = values[index]
         self._pending = [m for m in self._pending if key(m) == chosen]
         if len(self._pending) == 1:
@@ -324,10 +327,12 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         if not self.your_turn:
             return self._refuse(self._wait_text())
         penalty = self.game.phase == "penalty"
+        before = len(self.game.events)
         try:
             self.game.push(move, seat=HUMAN)
         except IllegalMove as e:
-            return self._refuse(str(e))
+            return self._refuse(for_people(str(e), self.names))
+        self._news_from, self._intro = before, []  # the status starts again from this move
         if penalty and self.game.moves[-1].kind == DRAW:
             self._draw_whole_penalty()
         self._after_move()
@@ -431,8 +436,11 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     def _start_hand(self) -> None:
         self._hand_id += 1
         self._pending, self._pending_card = [], None
-        self._say(f"New hand of {self._rules.name}. Dealer: {self.names[self.game.dealer]}.",
-                  "info")
+        dealer = self.game.dealer
+        deals = "You deal" if self.names[dealer] == "You" else f"{self.names[dealer]} deals"
+        self._news_from = 0
+        self._intro = [f"A new hand of {variant_name(self._rules)}. {deals}."]
+        self._say("", "info")
         self._after_move(from_bot=True)
 
     def _one_bot_move(self) -> None:
@@ -458,7 +466,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         if self.game.over:
             self.match.record()
             self._say(self._result_text(), "result")
-        elif not from_bot or (self.your_turn and self._message_kind != "info"):
+        else:  # a refusal is answered by the next move
             self._say("", "info")
         self._token += 1
         self._refresh()
@@ -472,7 +480,10 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self._message, self._message_kind = text, kind
 
     def _wait_text(self) -> str:
-        return f"Wait: it is {self.names[self.game.to_play]}'s turn."
+        seat = self.game.to_play
+        if seat == HUMAN:
+            return "Wait: the table is still answering your last move."
+        return f"Wait: it is {self.names[seat]}'s turn."
 
     def _chooser_step(self, moves: Sequence[Move] | None = None
                       ) -> tuple[str, Callable[[Move], Any], list[Any]] | None:
@@ -490,30 +501,108 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         return None
 
     def _result_text(self) -> str:
-        g, names = self.game, self.names
+        """How the hand ended, in one sentence or two (the end panel shows the working)."""
+        g, voice = self.game, Voice(self.names, HUMAN)
         res = g.result
         assert res is not None
         if res.reason == "VOID":
-            text = "The hand is void: everyone passed with the stock empty; nobody scores."
+            text = "The hand is void: everyone passed with the stock empty, so nobody scores."
         else:
-            who = " and ".join(names[s] for s in res.winners) or "nobody"
-            verb = "wins" if len(res.winners) == 1 and res.winners[0] != HUMAN else "win"
+            winners = list(res.winners)
+            who = _join([voice.subj(s) for s in winners[:1]]
+                        + [voice.obj(s) for s in winners[1:]]) or "Nobody"
+            verb = "win" if len(winners) != 1 or voice.you(winners[0]) else "wins"
             if res.reason == "OUT":
                 text = f"{who} went out and {verb} the hand."
-            else:
+            elif winners:
+                who = _join([voice.obj(s) for s in winners])
                 text = f"The hand is blocked: {who} {verb} it."
-            text = text[0].upper() + text[1:]
-        points = [f"{names[s]} {'score' if s == HUMAN else 'scores'} {p:+d}"
-                  for s, p in enumerate(res.scores) if p]
+            else:
+                text = "The hand is blocked: nobody wins it."
+        points = [f"{voice.subj(s) if i == 0 else voice.obj(s)} "
+                  f"{voice.verb(s, 'score', 'scores')} {_points(p)}"
+                  for i, (s, p) in enumerate((s, p) for s, p in enumerate(res.scores) if p)]
         if points:
             text += " " + "; ".join(points) + "."
         m = self.match
         if m.over:
-            w = m.winner
-            text += (f" Match over: {names[w]} {'win' if w == HUMAN else 'wins'} "
-                     f"with {m.scores[w]} points." if w is not None
-                     else " Match over: a tie at the top.")
+            leaders = list(m.winners)
+            if len(leaders) == 1:
+                w = leaders[0]
+                text += (f" Match over: {voice.subj(w)} {voice.verb(w, 'win', 'wins')} with "
+                         f"{_points(m.scores[w])}.")
+            else:
+                text += (f" Match over: {_join([voice.obj(s) for s in leaders])} share it "
+                         f"with {_points(m.scores[leaders[0]])}.")
         return text
+
+    def _sheet(self) -> str:
+        """The rules sheet of the rules on the table, as HTML (made once per rule set)."""
+        r = self._rules
+        cached = getattr(self, "_sheet_cache", None)
+        if cached is None or cached[0] is not r:
+            cached = (r, rules_sheet_html(r))
+            self._sheet_cache = cached
+        return cached[1]
+
+    def _end_view(self) -> dict[str, Any]:
+        """The end of a hand: every hand left, face up, how each was counted, what each
+        player scores, and the match so far. Scored as the engine scores (the rule set's
+        card values, or −1 a card under the musical rules); a result the working cannot
+        explain (a variant's own scoring) shows its scores without the sums."""
+        g, r, m = self.game, self._rules, self.match
+        voice = Voice(self.names, HUMAN)
+        res = g.result
+        assert res is not None
+        hands = [list(h) for h in g.hands]
+        values = [[_card_value(r, c) for c in h] for h in hands]
+        totals = [sum(v) for v in values]
+        scores = list(res.scores)
+        expected, how = _scoring_working(r, res.reason, list(res.winners), hands, totals,
+                                         voice)
+        explained = expected == scores
+        rows = []
+        for s, h in enumerate(hands):
+            if r.scoring == "none" or not h:
+                counted = "no cards left" if not h else cards_words(tuple(h))
+            elif len(h) == 1:
+                counted = f"{h[0].display} {_signed(values[s][0])}"
+            else:
+                counted = (" + ".join(f"{c.display} {_signed(v)}" for c, v in zip(h, values[s],
+                                                                                  strict=True))
+                           + f" = {_signed(totals[s])}")
+            rows.append({"seat": s, "name": self.names[s], "cards": [str(c) for c in h],
+                         "shown": [c.display for c in h], "counted": counted,
+                         "points": totals[s], "score": scores[s],
+                         "winner": s in res.winners})
+        target = m.target
+        if m.hands_to_play is not None:
+            goal = (f"after {m.games_played} of {m.hands_to_play} hands; the highest total "
+                    "wins")
+        elif target:
+            goal = f"first to {target} points"
+        else:
+            goal = "no target: the totals run on"
+        standing = ", ".join(f"{self.names[s]} {_signed(m.scores[s])}"
+                             for s in range(len(m.scores)))
+        if m.over:
+            leaders = list(m.winners)
+            if len(leaders) == 1:
+                w = leaders[0]
+                match = (f"Match over: {voice.subj(w)} {voice.verb(w, 'win', 'wins')} with "
+                         f"{_points(m.scores[w])} ({standing}).")
+            else:
+                match = (f"Match over: {_join([voice.obj(s) for s in leaders])} share it "
+                         f"({standing}).")
+        elif r.scoring == "none":
+            match = f"Rounds played: {m.games_played}. This rule set keeps no score."
+        else:
+            match = f"Match so far ({goal}): {standing}."
+        return {"headline": self._message if self._message_kind == "result"
+                else self._result_text(),
+                "hands": rows, "how": how if explained else "",
+                "kept": r.scoring != "none", "match": match,
+                "scores": list(m.scores), "target": target, "match_over": m.over}
 
     def _turn_text(self, obs: Observation) -> str:
         moves = obs.legal
@@ -615,6 +704,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         """SVGs of the faces in ``view`` that the browser has not been sent (four-colour is a
         CSS recolouring, so one face per card)."""
         codes = [c["card"] for c in view["hand"]] + [p["top"] for p in view["piles"]]
+        if view.get("end"):
+            codes += [c for h in view["end"]["hands"] for c in h["cards"]]
         if everything:
             self._faces_sent.clear()
         out = {}
@@ -627,11 +718,15 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                 self._faces_sent.add(code)
         return out
 
+    def _said(self) -> tuple[Narrator, list[Said]]:
+        """Every event of this hand as seat 0 may see it, with its sentence."""
+        narrator = Narrator(self._rules, self.names, HUMAN)
+        result = self._result_text() if self.game.over else ""
+        return narrator, narrator.sentences(self.game.observation(HUMAN).events, result)
+
     def _log_lines(self) -> list[str]:
         """The move log of this hand, one sentence per event, from seat 0's point of view."""
-        names = self.names
-        return [_log_line(e.describe(viewer=HUMAN, names=names), names)
-                for e in self.game.observation(HUMAN).events if e.kind != "turn"]
+        return [s.text for s in self._said()[1] if s.text]
 
     # -- the view: what seat 0 may see ------------------------------------------------------
 
@@ -651,8 +746,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         for c in obs.hand:
             moves = legal_by_card.get(c, [])
             if mine:
-                why = (legal_reason(g, c, tuple(moves)) if moves
-                       else g.explain(str(c)) or "Not playable now.")
+                why = for_people(legal_reason(g, c, tuple(moves)) if moves
+                                 else g.explain(str(c)) or "Not playable now.", names)
             else:
                 why = ""
             entry = {"card": str(c), "display": c.display, "label": c.name,
@@ -663,13 +758,14 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             if mine:
                 (hint_legal if moves else hint_other).append(
                     {"card": c.display, "why": why,
-                     "moves": [str(m) for m in moves][:6] + (["…"] if len(moves) > 6 else [])})
+                     "moves": [move_words(m) for m in moves][:6]
+                     + (["…"] if len(moves) > 6 else [])})
         piles = []
         for p, pile in enumerate(obs.piles):
             top = pile[-1]
             piles.append({
                 "index": p,
-                "label": f"Pile {p}" if r.piles > 1 else "Discard pile",
+                "label": f"Pile {p + 1}" if r.piles > 1 else "Discard pile",
                 "top": str(top), "display": top.display, "name": top.name,
                 "suit": _suit(top),
                 "count": len(pile),
@@ -684,18 +780,21 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                       "to_play": (not obs.over and obs.to_play == s),
                       "dealer": s == g.dealer, "hit": hit.get(s, "")}
                      for s in range(1, obs.players)]
+        # the status: what happened since the human last acted (kept until they act again),
+        # then what to do now, or why a click was refused, or how the hand ended
         message = self._message or (self._turn_text(obs) if mine else
                                     (f"{names[obs.to_play]} is thinking…"
                                      if not obs.over else ""))
-        if mine and self._message and self._message_kind == "info" and not self._pending:
-            message = f"{self._message} {self._turn_text(obs)}"  # the last bot move, then yours
         kind = self._message_kind if self._message else "info"
-        log = self._log_lines()
+        narrator, said = self._said()
+        log = [s.text for s in said if s.text]
         m = self.match
         return {
             "seq": self._seq,
             "rules": r.name,
+            "title": variant_name(r),
             "description": r.description,
+            "sheet": self._sheet(),
             "call_kind": r.call_kind,
             "players": obs.players,
             "names": names,
@@ -716,8 +815,10 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                          if len(ms) > 1} if mine else {},
             "forced": self._forced_tree() if mine else None,
             "pending": pending,
+            "news": self._intro + news(said[self._news_from:], narrator),
             "message": message,
             "message_kind": kind,
+            "end": self._end_view() if obs.over else None,
             "log": log[-MAX_LOG:],
             "log_total": len(log),
             "hand_id": self._hand_id,
@@ -734,7 +835,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             "bot": ({"token": self._token, "seat": obs.to_play}
                     if self.bot_pending and self.delay > 0 else None),
             "settings": {
-                "presets": [{"name": n, "description": p.description}
+                "presets": [{"name": n, "description": p.description,
+                             "label": variant_name(p)}
                             for n, p in _presets_with(self._rules).items()],
                 "opponents": list(range(max(1, r.min_players - 1), min(3, r.max_players - 1) + 1)),
                 "levels": list(bot_levels()) + (["custom"] if self._custom_bot else []),
@@ -803,7 +905,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                 aria = "play and call last card" if v else "play without calling last card"
             elif name == "pile":
                 top = g.piles[v][-1]
-                label, aria = f"Pile {v} ({top.display})", f"pile {v}, top card {top.name}"
+                label, aria = (f"Pile {v + 1} ({top.display})",
+                               f"pile {v + 1}, top card {top.name}")
             else:
                 label = call_label(r, v)
                 aria = f"call {label.split(' ', 1)[-1] if r.call_kind == 'suit' else v}"
@@ -850,11 +953,10 @@ def _pending_view(obs: Observation, names: list[str]) -> tuple[list[dict[str, An
         if you and now:
             jacks = sorted({m.cards[0] for m in obs.legal if m.kind == PLAY})
             if jacks and obs.turn_draws:
-                text += (f", or counter now with the {jacks[0].display} you just drew "
-                         "(BR-26)")
+                text += f", or counter now with the {jacks[0].display} you just drew"
             elif jacks:
                 text += (" — or counter with a Jack: click "
-                         + " or ".join(c.display for c in jacks) + " (BR-22)")
+                         + " or ".join(c.display for c in jacks))
             elif not obs.turn_draws:
                 text += (" (a Jack cannot counter a joker in these rules)"
                          if source == "joker" and not obs.rules.jack_counters_joker
@@ -898,17 +1000,71 @@ def _number(conv: Callable[[str], Any], text: str) -> Any:
         return text
 
 
-def _log_line(text: str, names: list[str]) -> str:
-    """An event's sentence with the table's names for seats (``Bot 2``, ``You``)."""
-    text = text.replace("You was ", "You were ")
-    if names[HUMAN] == "You":  # "hit once by seat 0's two" reads "by your two"
-        text = text.replace("by seat 0's ", "by your ")
-    return _SEAT.sub(lambda m: (f"{names[int(m[2])]} (seat 0)" if m[2] == "0"
-                                else names[int(m[2])]) if int(m[2]) < len(names) else m[0],
-                     text)
+def _join(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-_SEAT = re.compile(r"\b(Seat|seat) (\d)\b")
+def _points(n: int) -> str:
+    return f"{_signed(n)} point{'s' if abs(n) != 1 else ''}"
+
+
+def _signed(n: int) -> str:
+    return f"−{-n}" if n < 0 else f"{n}"
+
+
+def _card_value(r: RuleSet, c: Card) -> int:
+    """What a card left in a hand counts under ``r``: −1 each under the musical rules, else
+    its value from the rule set's table (C-16, with the house card values)."""
+    if r.scoring == "minus_one_per_card":
+        return -1
+    return int(r.points[c])
+
+
+def _scoring_working(r: RuleSet, reason: str, winners: list[int], hands: list[list[Card]],
+                     totals: list[int], voice: Voice) -> tuple[list[int], str]:
+    """The scores the rules give this end of a hand, worked from the hands left, and how, in
+    words: ``You collect 60 + 12 = 72.`` (The table shows the working only when it gives
+    the engine's scores.)"""
+    n = len(hands)
+    zero = [0] * n
+    if reason == "VOID":
+        return zero, "A void hand scores nothing."
+    if r.scoring == "none":
+        return zero, "These rules keep no score: going out is the win."
+    if r.scoring == "minus_one_per_card" and not (reason == "BLOCKED"
+                                                  and r.blocked_rule == "lowest_points_wins"):
+        return ([-len(h) for h in hands],
+                "Every card left in a hand counts −1; a player with no cards left scores 0.")
+    if len(winners) != 1:
+        return zero, "A shared win scores nothing."
+    w = winners[0]
+    others = [s for s in range(n) if s != w]
+    scores = list(zero)
+    collects = voice.verb(w, "collect", "collects")
+    if reason == "BLOCKED" and r.blocked_rule == "lowest_points_wins":
+        pts = [sum(r.points[c] for c in h) for h in hands]
+        how = r.blocked_scoring
+        if how == "difference":
+            scores[w] = sum(pts[s] - pts[w] for s in others)
+            parts = " + ".join(f"({pts[s]} − {pts[w]})" for s in others)
+            return scores, (f"{voice.subj(w)} {voice.verb(w, 'hold', 'holds')} the fewest "
+                            f"points and {collects} the difference to each other hand: "
+                            f"{parts} = {scores[w]}.")
+        if how == "opponents_total":
+            scores[w] = sum(pts[s] for s in others)
+            return scores, (f"{voice.subj(w)} {voice.verb(w, 'hold', 'holds')} the fewest "
+                            f"points and {collects} the others' points: "
+                            f"{' + '.join(str(pts[s]) for s in others)} = {scores[w]}.")
+        return scores, "The fewest points win the blocked hand, for no score."
+    scores[w] = sum(totals[s] for s in others)
+    parts = " + ".join(str(totals[s]) for s in others)
+    sum_text = f"{parts} = {scores[w]}" if len(others) > 1 else f"{scores[w]}"
+    return scores, (f"{voice.subj(w)} {collects} the points left in the other "
+                    f"hand{'s' if len(others) > 1 else ''}: {sum_text}.")
 
 
 def _default_level(levels: dict[str, Bot]) -> str:
