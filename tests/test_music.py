@@ -509,7 +509,7 @@ def test_MU_25_MU_Q21_calls_per_level():
 
 def test_MU_27_MU_Q23_MU_Q24_MU_T6_the_player_chooses_a_pile_that_fits():
     g = pos(LEVEL[2], [["2C", "AS", "4H"], ["5S"]], piles=[["3D"], ["KS"]], stock=["6D"])
-    refused(g, "2C@1", "pile 1")  # B is not a semitone from G♯
+    refused(g, "2C@1", "on pile 2")  # B is not a semitone from G♯ (@1: pile 2)
     g.push("2C")  # fits only pile 0: the pile may be left out
     assert g.tops == cards("2C KS")
     g.push("AS@1")  # MU-Q24: the same chain on the other pile
@@ -611,7 +611,7 @@ def test_MU_examples_name_the_rule_in_their_narration(name):
 @pytest.mark.parametrize(("name", "move", "words"), [
     (LEVEL[2], "8S:H#", ["not a pitch"]),
     (LEVEL[3], "8S:H#", ["not a pitch"]),
-    (LEVEL[2], "5H@7", ["no pile 7"]),
+    (LEVEL[2], "5H@7", ["no pile 8 (@7)"]),
     (MAIN, "5H@7", ["only one discard pile"]),
     (MAIN, "8S:D", ["own suit"]),
     (MAIN, "5H:C", ["calls nothing"]),

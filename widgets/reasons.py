@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.moves import PLAY, Move
-from crazylab.engine.pitch import LETTERS, PITCH_NAMES, interval_name
+from crazylab.engine.pitch import (
+    LETTERS,
+    PITCH_NAMES,
+    describe_interval,
+    describe_letter_step,
+    pretty,
+)
 
 
 @dataclass(frozen=True)
@@ -42,12 +48,12 @@ def verdicts(game: Game) -> list[Verdict]:
 def legal_reason(game: Game, c: Card, moves: tuple[Move, ...]) -> str:
     """Which rule makes ``c`` playable now (``moves`` are its legal moves)."""
     if game.phase not in ("play", "chain"):
-        return f"Allowed now ({game.phase}): " + ", ".join(str(m) for m in moves) + "."
+        return f"Allowed now ({game.phase}): " + ", ".join(m.display for m in moves) + "."
     r = game.rules
     piles = sorted({m.pile or 0 for m in moves})
     reasons = []
     for p in piles:
-        where = f"on pile {p}, " if r.piles > 1 else ""
+        where = f"on pile {p + 1}, " if r.piles > 1 else ""
         reasons.append(where + _fits(game, c, p))
     text = "; ".join(reasons)
     if len(moves) > 1 and r.calls_on_play(c):
@@ -76,14 +82,18 @@ def _fits(game: Game, c: Card, p: int) -> str:
         if r.matching == "suit_rank":
             return f"{c.display} matches the rank of {top.display}"
         return (f"{c.display} sounds the same pitch as {top.display} "
-                f"({r.pitches.spelling(c)} = {r.pitches.spelling(top)})")
+                f"({pretty(r.pitches.spelling(c))} = {pretty(r.pitches.spelling(top))})")
     ref = game.refs[p]
     if r.call_kind == "letter":
         letter = r.pitches.letter(c)
-        return (f"{c.display} is {LETTERS[letter]}, one letter step from {LETTERS[ref]}")
+        return (f"{c.display} is {LETTERS[letter]}, {describe_letter_step(ref, letter)} from "
+                f"{LETTERS[ref]}")
     pc = r.pitches.pitch(c)
-    return (f"{c.display} ({r.pitches.spelling(c)}) is a {interval_name((pc - ref) % 12)} up "
-            f"from {PITCH_NAMES[ref]}")
+    assert pc is not None  # a card without a pitch fits only as a wild
+    # named the way the level's rule names its steps: on D♯, D is "a semitone down" (level
+    # 2), never "a major seventh up"; the same words as the refusals (describe_interval)
+    return (f"{c.display} ({pretty(r.pitches.spelling(c))}) is {describe_interval(pc - ref)} "
+            f"from {pretty(PITCH_NAMES[ref])}")
 
 
 def _suit(c: Card) -> str:

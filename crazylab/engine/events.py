@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from .cards import CARDS, Card, display
@@ -31,15 +32,23 @@ class Event(NamedTuple):
         return Event(self.kind, self.seat, (), self.call, self.pile, self.count, self.note)
 
     def describe(self, viewer: int | None = None, names: list[str] | None = None) -> str:
-        """A sentence for the move log: ``"Seat 0 played 8♠ and called ♦."``"""
+        """A sentence for the move log: ``"Seat 0 played 8♠ and called ♦."``
+
+        With ``names`` (one per seat, ``"You"`` for the reader's own seat) every seat is
+        named, ``seat N`` in a note included, and a sentence about ``"You"`` is in the second
+        person: ``"You are hit once by Bot 1's two: …"``, ``"You win the hand"``. Piles are
+        numbered from 1, as people count (the move notation's ``@0`` is pile 1)."""
         e = self.visible_to(viewer)
-        who = (names[e.seat] if names and e.seat is not None else f"Seat {e.seat}")
+        who = (names[e.seat] if names and e.seat is not None and e.seat < len(names)
+               else f"Seat {e.seat}")
+        you = who == "You"
         shown = display(e.cards)
-        on_pile = f" on pile {e.pile}" if e.pile is not None else ""
+        on_pile = f" on pile {e.pile + 1}" if e.pile is not None else ""
         k = e.kind
         if k == "dealt":
-            return (f"{who} was dealt {shown}." if shown
-                    else f"{who} was dealt {e.count} cards.")
+            was = "were" if you else "was"
+            return (f"{who} {was} dealt {shown}." if shown
+                    else f"{who} {was} dealt {e.count} cards.")
         if k == "starter":
             return f"The starter {shown} was turned face up{on_pile}." + _note(e)
         if k == "buried":
@@ -48,18 +57,72 @@ class Event(NamedTuple):
             verb = "stacked" if len(e.cards) > 1 else "played"
             return f"{who} {verb} {shown}{on_pile}." + _note(e)
         if k == "called":
-            return f"{who} called {_call_words(e.call)}."
+            return f"{who} called {_call_words(e.call)}{on_pile}."
         if k == "drew":
             n = e.count or len(e.cards)
             what = shown if shown else ("a card" if n == 1 else f"{n} cards")
             return f"{who} drew {what}." + _note(e)
         if k == "reshuffled":
-            return f"The discards were shuffled into a new stock of {e.count} cards." + _note(e)
+            return f"The discards were shuffled into a new stock of {e.count} cards{_note(e)}."
         if k == "passed":
             return f"{who} passed." + _note(e)
         if k == "ended":
-            return e.note or "The hand is over."
-        return f"{who}: {e.note}" if e.seat is not None else e.note
+            return _people(e.note, names) if e.note else "The hand is over."
+        note = e.note
+        if e.seat is None:
+            return _people(note, names)
+        if note.startswith("the King's deck play"):  # whose King turned the card
+            whose = "Your" if you else f"{who}'s"
+            return _people(whose + note[3:], names)
+        if note.startswith(("seat ", "Seat ")):  # the note names its own subject
+            return _people(note, names)
+        if note.startswith(("hit ", "skipped")):  # "is hit once by …", "is skipped (…)"
+            note = "is " + note
+        return _people(f"seat {e.seat} {note}" if note else f"seat {e.seat}.", names)
+
+
+#: third-person verbs of the notes and their second-person forms (``"You lose the turn"``)
+_SECOND_PERSON = {
+    "is": "are", "was": "were", "has": "have", "does": "do", "loses": "lose",
+    "drops": "drop", "calls": "call", "draws": "draw", "reverses": "reverse",
+    "jumps": "jump", "passes": "pass", "plays": "play", "wins": "win", "holds": "hold",
+    "names": "name", "announces": "announce", "turns": "turn", "takes": "take",
+    "shares": "share", "counters": "counter",
+}
+_SEAT_WORDS = re.compile(r"\b([Ss])eat (\d+)('s)?( [a-z]+)?")
+_COLON_VERB = re.compile(r"(: )([a-z]+)\b")
+
+
+def _people(text: str, names: list[str] | None) -> str:
+    """``text`` with each ``seat N`` named from ``names`` (``you``/``your`` for the seat
+    named ``"You"``, with its verb in the second person); as it is without ``names``."""
+    if not names:
+        return text[:1].upper() + text[1:]
+    seconds = False
+
+    def name(m: re.Match[str]) -> str:
+        nonlocal seconds
+        seat = int(m[2])
+        if seat >= len(names):
+            return m[0]
+        who, owner, after = names[seat], m[3], m[4] or ""
+        start = m.start() == 0 or text[max(0, m.start() - 2):m.start()] in (". ", "! ")
+        if who != "You":
+            return f"{who}{owner or ''}{after}"
+        if owner:
+            word = "your"
+        else:
+            word = "you"
+            verb = after[1:]
+            if verb in _SECOND_PERSON:
+                after = " " + _SECOND_PERSON[verb]
+            seconds = seconds or m.start() == 0  # the sentence is about you
+        return (word.capitalize() if start else word) + after
+
+    out = _SEAT_WORDS.sub(name, text)
+    if seconds:  # "you did not call last card: draws 2" -> "…: draw 2"
+        out = _COLON_VERB.sub(lambda m: m[1] + _SECOND_PERSON.get(m[2], m[2]), out, count=1)
+    return out[:1].upper() + out[1:]
 
 
 def _note(e: Event) -> str:

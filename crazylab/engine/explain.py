@@ -1,8 +1,12 @@
 """Explanations: why a move is not legal now, in words a learner understands.
 
-``explain_move(game, "3D")`` gives ``"3D matches neither the rank nor the suit of 6H."``;
+``explain_move(game, "3D")`` gives ``"3♦ matches neither the rank nor the suit of 6♥."``;
 :meth:`crazylab.engine.game.Game.explain` is the same. Kept apart from the turn machine: the
 game only decides *whether* a move is legal, this module says *why not*.
+
+What a learner reads names cards by their symbols (``3♦``, never ``3D``), pitches as
+``G♯``/``A♭`` and piles from 1 (the move notation ``4D@0`` appears only where it says what to
+type).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from .pitch import (
     describe_interval,
     describe_intervals,
     describe_letter_step,
+    pretty,
 )
 from .rules import RuleSet
 
@@ -68,7 +73,7 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
     if game.result:
         return "The hand is over: start a new hand to play again."
     if m.kind == PLAY and m.last:
-        plain = str(m)[:-1]
+        plain = m._replace(last=False).display
         if not game.rules.last_card_call:
             return f"There is no last-card call in these rules: play {plain} without '!'."
         if game.phase == "declare":
@@ -80,7 +85,7 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
         m = m._replace(last=False)
     variant = game.variant
     if game.phase == "declare" and variant is None:
-        calls = ", ".join(map(str, game.legal_moves()))
+        calls = ", ".join(x.display for x in game.legal_moves())
         top = game.legal_moves()[0].top
         if game.rules.starter_eight == "first_player_declares" and not top.is_joker:
             return (f"Before the first turn seat {game.to_play} names the suit of the "
@@ -92,7 +97,8 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
                 "The announcement is not a play and not a turn.")
     if game.phase not in ("play", "chain") and variant is not None:
         return variant.explain(game, m) or (
-            f"{m} is not legal now. Legal moves: {', '.join(map(str, game.legal_moves()))}.")
+            f"{m.display} is not legal now. Legal moves: "
+            f"{', '.join(x.display for x in game.legal_moves())}.")
     if variant is not None:
         why = variant.explain_turn(game, m)
         if why:
@@ -138,13 +144,14 @@ def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: list[Move
         return ("Only one card may be played at a time in these rules"
                 + (" (chain them one by one)." if r.chain else "."))
     if len({c.rank for c in m.cards}) > 1:
-        return "A stack must be cards of one rank, like 2H+2S."
+        return "A stack must be cards of one rank, like 2♥ + 2♠."
     for c in set(m.cards):
         if m.cards.count(c) > hand.count(c):
             return f"You do not hold {c.display}."
     c = m.card
     if m.pile is not None and not 0 <= m.pile < r.piles:
-        return (f"There is no pile {m.pile}: the piles are numbered 0 to {r.piles - 1}."
+        return (f"There is no pile {m.pile + 1} (@{m.pile}): there are {r.piles} piles, "
+                f"1 to {r.piles} (typed @0 to @{r.piles - 1})."
                 if r.piles > 1 else "There is only one discard pile.")
     if (game.phase == "chain" and game.turn_plays == 0 and c not in game.drawn
             and r.post_draw_first_card == "drawn_only"):
@@ -161,16 +168,21 @@ def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: list[Move
     if r.piles > 1 and m.pile is None:
         options = sorted({x.pile for x in legal
                           if x.kind == PLAY and x.cards == m.cards and x.pile is not None})
-        return f"Say which pile: {' or '.join(f'{c}@{p}' for p in options)}."
+        return (f"Say which pile {c.display} goes on: "
+                f"{' or '.join(f'pile {p + 1}' for p in options)} "
+                f"(typed {' or '.join(f'{c}@{p}' for p in options)}).")
     if m.call is None and r.calls_on_play(m.top):
         calls = ", ".join(f"{m.top}:{r.format_call(v)}" for v in r.call_values[:4])
         what = {"suit": "a suit", "letter": "a letter", "pitch": "a pitch"}[r.call_kind]
-        return f"Playing {m.top.display} needs {what} to be called, e.g. {calls}."
+        return (f"Playing {m.top.display} needs {what} to be called (typed after a colon, "
+                f"e.g. {calls}).")
     if m.call is not None and not r.calls_on_play(m.top):
         if m.top.rank == 8 and r.eights == "own_suit":
-            return (f"In this game an eight takes its own suit: play {m.top} with no call.")
-        return f"{m.top.display} calls nothing: play it as {'+'.join(map(str, m.cards))}."
-    return f"{m} is not legal now. Legal moves: {', '.join(map(str, legal))}."
+            return (f"In this game an eight takes its own suit: play {m.top.display} with no "
+                    "call.")
+        return f"{m.top.display} calls nothing: play it with no call."
+    return (f"{m.display} is not legal now. Legal moves: "
+            f"{', '.join(x.display for x in legal)}.")
 
 def final_card(rules: RuleSet, card: Card, counter: bool = False) -> str:
     """Why ``card`` may not be the last card (A15), or ''."""
@@ -214,14 +226,15 @@ def mismatch(game: PileView, c: Card, pile: int | None) -> str:
     reasons = []
     for p in piles:
         top, call = game.piles[p][-1], game.calls[p]
-        where = f" on pile {p}" if r.piles > 1 else ""
+        where = f" on pile {p + 1}" if r.piles > 1 else ""
         if r.call_kind == "suit":
             suit = game.active_suit(p)
             if call is not None:  # the called suit is the active one
                 reasons.append(f"after {top.display} the called suit is {SUIT_SYMBOLS[call]}"
                                f": play a {SUIT_NAMES[call][:-1]} or an eight")
             elif r.matching == "suit_rank":
-                reasons.append(f"{c} matches neither the rank nor the suit of {top}")
+                reasons.append(f"{c.display} matches neither the rank nor the suit of "
+                               f"{top.display}")
             else:
                 if suit is None:  # a joker with no call in force: nothing to follow
                     reasons.append(f"{top.display} has no suit or pitch in force, so only "
@@ -231,9 +244,9 @@ def mismatch(game: PileView, c: Card, pile: int | None) -> str:
                                    f"{SUIT_NAMES[suit][:-1]}, an eight or a joker fits")
                 else:
                     reasons.append(
-                        f"{c} ({r.pitches.spelling(c) or 'no pitch'}) matches neither the "
-                        f"suit {SUIT_SYMBOLS[suit]} nor the pitch "
-                        f"{r.pitches.spelling(top)} of {top}")
+                        f"{c.display} ({pretty(r.pitches.spelling(c)) or 'no pitch'}) matches "
+                        f"neither the suit {SUIT_SYMBOLS[suit]} nor the pitch "
+                        f"{pretty(r.pitches.spelling(top))} of {top.display}")
         elif r.call_kind == "letter":
             ref = game.refs[p]
             near = f"{LETTERS[(ref - 1) % 7]} or {LETTERS[(ref + 1) % 7]}"
@@ -245,19 +258,20 @@ def mismatch(game: PileView, c: Card, pile: int | None) -> str:
             else:
                 step = describe_letter_step(ref, letter)
                 rel = f"{LETTERS[letter]}, {step} from {LETTERS[ref]}"
-            reasons.append(f"{c} is {rel}{where}; on {LETTERS[ref]} you may play {near} "
+            reasons.append(f"{c.display} is {rel}{where}; on {LETTERS[ref]} you may play {near} "
                            "(one letter step up or down)")
         else:
             ref = game.refs[p]
             pc = r.pitches.pitch(c)
             if pc is None:  # a rank the pitch map leaves out
-                reasons.append(f"{c} has no pitch in the {r.pitch_map} pitch map, so it "
+                reasons.append(f"{c.display} has no pitch in the {r.pitch_map} pitch map, so it "
                                "never fits (only eights and jokers are wild)")
                 continue
-            rel = (f"the same pitch as {PITCH_NAMES[ref]}{where}, and a unison never counts "
+            ref_name = pretty(PITCH_NAMES[ref])
+            rel = (f"the same pitch as {ref_name}{where}, and a unison never counts "
                    "(MU-29)" if pc == ref else
-                   f"{describe_interval((pc - ref) % 12)} from {PITCH_NAMES[ref]}{where}")
-            reasons.append(f"{c} ({r.pitches.spelling(c)}) is {rel}")
+                   f"{describe_interval((pc - ref) % 12)} from {ref_name}{where}")
+            reasons.append(f"{c.display} ({pretty(r.pitches.spelling(c))}) is {rel}")
     if r.call_kind == "pitch":
         reasons.append(f"this level accepts {describe_intervals(r.intervals)}")
     return "; ".join(reasons)[0].upper() + "; ".join(reasons)[1:] + "."

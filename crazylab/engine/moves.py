@@ -60,9 +60,11 @@ class Move(NamedTuple):
             call = self.call
             if len(call) == 1 and call in "CDHS":
                 call = "♣♦♥♠"["CDHS".index(call)]
+            else:  # a pitch: C♯, D♭
+                call = call[:1] + call[1:].replace("#", "♯").replace("b", "♭")
             text += f" calling {call}"
         if self.pile is not None:
-            text += f" on pile {self.pile}"
+            text += f" on pile {self.pile + 1}"  # people count piles from 1 (notation: @0)
         return text + ", calling last card!" if self.last else text
 
     @classmethod

@@ -39,7 +39,7 @@ def out_result(rules: RuleSet, hands: Sequence[Sequence[Card]], seat: int
     else:
         scores = [0] * n
     return (HandResult((seat,), "OUT", tuple(scores)),
-            f"Seat {seat} played their last card and wins the hand.")
+            f"Seat {seat} wins the hand, with no cards left.")
 
 
 def blocked_result(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[HandResult, str]:
@@ -57,7 +57,7 @@ def blocked_result(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[Han
             tied = [s for s in tied if len(hands[s]) == fewest]
         if len(tied) > 1:
             return (HandResult(tuple(tied), "BLOCKED", zero),
-                    f"The hand is blocked and seats {tied} tie: nobody scores.")
+                    f"The hand is blocked: {_seats(tied)} tie, and nobody scores.")
         w = tied[0]
         scores = list(zero)
         if rules.blocked_scoring == "difference":
@@ -65,7 +65,7 @@ def blocked_result(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[Han
         elif rules.blocked_scoring == "opponents_total":
             scores[w] = sum(pts[s] for s in range(n) if s != w)
         return (HandResult((w,), "BLOCKED", tuple(scores)),
-                f"The hand is blocked: seat {w} holds the fewest points ({pts[w]}) and wins it.")
+                f"The hand is blocked: seat {w} wins it, with the fewest points ({pts[w]}).")
     sizes = [len(h) for h in hands]
     fewest_seats = tuple(s for s in range(n) if sizes[s] == min(sizes))
     if rules.scoring == "minus_one_per_card":
@@ -76,5 +76,17 @@ def blocked_result(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[Han
         scores[w] = sum(hand_points(rules, hands[s]) for s in range(n) if s != w)
     else:
         scores = list(zero)
-    return (HandResult(fewest_seats, "BLOCKED", tuple(scores)),
-            f"The hand is blocked: fewest cards wins (seat(s) {list(fewest_seats)}).")
+    few = min(sizes)
+    if len(fewest_seats) == 1:
+        note = (f"The hand is blocked: seat {fewest_seats[0]} wins it, with the fewest cards "
+                f"({few}).")
+    else:
+        note = (f"The hand is blocked: {_seats(fewest_seats)} share it, with the fewest cards "
+                f"({few} each).")
+    return HandResult(fewest_seats, "BLOCKED", tuple(scores)), note
+
+
+def _seats(seats: Sequence[int]) -> str:
+    """``seat 0 and seat 2`` (each ``seat N`` is named by ``Event.describe``)."""
+    words = [f"seat {s}" for s in seats]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]

@@ -587,8 +587,8 @@ def explain(game: TurnAPI, move: Move) -> str:
         why = _explain_drop(game, move)
     else:
         why = _explain_declare(game, move)
-    return why or (f"{move} is not legal now. Legal moves: "
-                   f"{', '.join(map(str, game.legal_moves()))}.")
+    return why or (f"{move.display} is not legal now. Legal moves: "
+                   f"{', '.join(m.display for m in game.legal_moves())}.")
 
 
 def _held(game: TurnAPI, cards: tuple[Card, ...]) -> str:
@@ -606,7 +606,7 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
     fate = f"draw {left} more card(s) and lose your turn" if left else "lose your turn"
     if m.kind == PLAY:
         if len({c.rank for c in m.cards}) > 1:
-            return "A stack must be cards of one rank; a counter is Jacks only, like JH+JC."
+            return "A stack must be cards of one rank; a counter is Jacks only, like J♥ + J♣."
         if m.card.rank != JACK and game.rules.draw_passing and entry[1]:
             what = _rank_name(entry[4])
             if len(m.cards) > 1 or m.card.rank != entry[4]:
@@ -618,7 +618,8 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
             if held:
                 return held
             if m.call is None and game.rules.calls_on_play(m.card):
-                return f"Passing the draw on with {m.card.display} needs a suit, e.g. {m.card}:D."
+                return (f"Passing the draw on with {m.card.display} needs a suit to be called "
+                        f"(typed after a colon, e.g. {m.card}:D).")
             return ""
         if m.card.rank != JACK:
             return (f"You are hit and must {fate}: only a Jack can answer a hit, as a counter "
@@ -677,20 +678,21 @@ def _explain_drop(game: TurnAPI, m: Move) -> str:
         if why:
             return why.replace("draw or pass as if you could not play", "say end")
     if m.call is None and game.rules.calls_on_play(c):
-        return f"Dropping {c.display} needs a suit to be called, e.g. {c}:D."
+        return (f"Dropping {c.display} needs a suit to be called (typed after a colon, "
+                f"e.g. {c}:D).")
     if m.call is not None and not game.rules.calls_on_play(c):
-        return f"{c.display} calls nothing: drop it as {c}."
+        return f"{c.display} calls nothing: drop it with no call."
     return ""
 
 
 def _explain_declare(game: TurnAPI, m: Move) -> str:
     top = game.top
-    how = ", ".join(f"{top}:{s}" for s in SUITS)
+    how = "call ♣, ♦, ♥ or ♠ (typed " + ", ".join(f"{top}:{s}" for s in SUITS) + ")"
     if game.to_play != game.variant_state.actor:
         return (f"Seat {game.to_play} names the suit of the starter {top.display} before the "
-                f"first turn (starter_wild_declarer='first_player', A7): say {how}.")
+                f"first turn (starter_wild_declarer='first_player', A7): {how}.")
     return (f"Seat {game.to_play} must call a suit for {top.display}, which was played for "
-            f"them: say {how}.")
+            f"them: {how}.")
 
 
 def explain_turn(game: TurnAPI, move: Move) -> str:

@@ -236,7 +236,7 @@ def apply(game: TurnAPI, move: Move) -> None:
     seat = game.to_play
     if game.phase == "jump":
         if move.kind == PASS:
-            game.events.append(Event("passed", seat, note="(does not jump in)"))
+            game.events.append(Event("passed", seat, note="(did not jump in)"))
             st.window.pop(0)
             if st.window:
                 game.to_play = st.window[0]
@@ -289,7 +289,7 @@ def _place(game: TurnAPI, seat: int, move: Move) -> None:
 def explain(game: TurnAPI, move: Move) -> str:
     """Why ``move`` is not legal in a ``jump``, ``penalty`` or ``declare`` phase."""
     st = _state(game)
-    legal_text = ", ".join(map(str, game.legal_moves()))
+    legal_text = ", ".join(m.display for m in game.legal_moves())
     if game.phase == "declare":
         return (f"Before the first turn seat {game.to_play} names the call of the starter "
                 f"{game.top.display} (A9, A13): say one of {legal_text}.")
@@ -297,7 +297,8 @@ def explain(game: TurnAPI, move: Move) -> str:
         top = game.piles[st.pile][-1]
         if move.kind == PLAY and move.cards == (top,) and move.call is None \
                 and game.rules.calls_on_play(top):
-            return f"Jumping in with {top.display} needs a call, e.g. {top}:D."
+            return (f"Jumping in with {top.display} needs a call (typed after a colon, "
+                    f"e.g. {top}:D).")
         return (f"It is not seat {game.to_play}'s turn: seat {game.to_play} may only jump in "
                 f"with a card identical to the top card {top.display} (jump_in, V14), or say "
                 f"pass to let seat {st.resume} play. Legal: {legal_text}.")
@@ -310,7 +311,7 @@ def explain(game: TurnAPI, move: Move) -> str:
     if move.kind in (PLAY, PASS, END):
         return (f"You are hit and must draw {st.draw - st.drawn} card(s), one draw at a time, "
                 f"and lose the turn (action_cards V12). Legal: {legal_text}.")
-    return f"{move} is not legal now. Legal moves: {legal_text}."
+    return f"{move.display} is not legal now. Legal moves: {legal_text}."
 
 
 def explain_turn(game: TurnAPI, move: Move) -> str:
