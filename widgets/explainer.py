@@ -534,7 +534,7 @@ class StepExplainer(ErrorReporting, w.VBox):
     @guarded
     def _on_address(self, search: str) -> None:
         q = _params(search)
-        if q and q != self._address_seen:
+        if self.picker.follow_address and q and q != self._address_seen:
             self.open_address(search)
 
     # -- navigation -----------------------------------------------------------------------
