@@ -112,7 +112,7 @@ def game_html(game: Position, viewer: int | None = None, four_colour: bool = Fal
         rows.append(f"<div style='display:inline-block;margin-right:16px;vertical-align:top'>"
                     f"<div>{label}</div>{face}{called}</div>")
     rows.append(f"<div style='display:inline-block;vertical-align:top'><div>Stock</div>"
-                f"{card_svg(None, 56, face_down=True)}<div>{len(game.stock_cards)} cards</div>"
+                f"{card_svg(None, 56, face_down=True)}<div>{_count(len(game.stock_cards))}</div>"
                 "</div>")
     hands = []
     for s, hand in enumerate(game.hands):
@@ -127,6 +127,10 @@ def game_html(game: Position, viewer: int | None = None, four_colour: bool = Fal
     return (f"<div class='crazylab-position' style='font-family:{FONT}'>"
             f"<div><b>{escape(r.name)}</b></div><div>{''.join(rows)}</div>"
             f"<table>{''.join(hands)}</table>{status}</div>")
+
+
+def _count(n: int) -> str:
+    return f"{n} card{'' if n == 1 else 's'}"
 
 
 def _points(n: int) -> str:

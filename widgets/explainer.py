@@ -667,7 +667,7 @@ class StepExplainer(ErrorReporting, w.VBox):
                                              highlight=highlight) + legal_text
         href = step_link(self.example.name, i)
         self.link_html.value = (
-            f"<div style='font-size:0.85em;color:#555'>🔗 <a class='cl-step-link' "
+            f"<div style='font-size:0.85em;color:#555'><a class='cl-step-link' "
             f"href='{html.escape(href)}'>Link to this step</a> "
             f"(the explain page at step {i} of this example)</div>")
         if self.picker.follow_address:
