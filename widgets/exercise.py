@@ -254,12 +254,7 @@ def score_exercise(rules_name: str, hands: list[list[str]], winner: int, seat: i
     scored = score_hands(rules_name, [list(h) for h in hands], winner)
     seat = winner if seat is None else seat
     expected = scored.scores[seat]
-    if scored.rules.scoring == "winner_collects":
-        working = "\n".join(scored.working())
-    else:  # the card points of the calculator's working do not count here
-        working = "\n".join(f"Seat {s} holds {len(h)} card(s): {scored.scores[s]:+d}."
-                             for s, h in enumerate(scored.hands) if s != winner)
-        working += f"\nSeat {winner} went out: {scored.scores[winner]:+d}."
+    working = "\n".join(scored.working())  # each rule set counted its own way
     question = question or f"Seat {winner} went out. What does seat {seat} score?"
 
     def checker(answer: str) -> tuple[bool, str]:

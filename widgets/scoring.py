@@ -1,7 +1,9 @@
 """The scoring calculator: enter (or click) the cards left in each loser's hand and see each
 card's points, each hand's total and what the winner scores under the rule set's scoring.
 
-The points come from ``rules.card_points``; the final scores come from the engine itself:
+Each rule set is counted its own way (``rules.scoring``): the winner collects the cards' face
+values (``rules.card_points``: eights 50), or every card left counts −1 (the musical rules),
+or nothing is scored (Crazy Breens). The final scores come from the engine itself:
 the calculator sets up the position, lets the winner play a last card, and reads
 ``game.scores``, so the working shown and the engine can never disagree silently."""
 
@@ -30,6 +32,32 @@ SCORING_WORDS = {
 }
 
 
+#: the header of the working table's columns, by scoring
+COLUMNS = {
+    "winner_collects": ("cards left (points each)", "hand total"),
+    "minus_one_per_card": ("cards left (−1 each)", "hand total"),
+    "none": ("cards left (they count nothing)", "hand total"),
+}
+
+
+def card_value(rules: RuleSet, c: Card) -> int:
+    """What one card left in a loser's hand counts under the rule set's own scoring: its
+    points for the winner (``winner_collects``), −1 (``minus_one_per_card``) or 0."""
+    if rules.scoring == "winner_collects":
+        return rules.card_points(c)
+    return -1 if rules.scoring == "minus_one_per_card" else 0
+
+
+def signed(n: int) -> str:
+    """``+3``, ``−3`` (a true minus sign), ``0``."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def _num(n: int) -> str:
+    """``3``, ``−3``."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
 @dataclass(frozen=True)
 class Scored:
     """The working of a scored hand."""
@@ -37,7 +65,7 @@ class Scored:
     rules: RuleSet
     winner: int
     hands: tuple[tuple[Card, ...], ...]
-    points: tuple[tuple[int, ...], ...]  # each card's points, seat by seat
+    points: tuple[tuple[int, ...], ...]  # what each card counts (card_value), seat by seat
     totals: tuple[int, ...]
     scores: tuple[int, ...]  # from the engine
 
@@ -48,12 +76,15 @@ class Scored:
         for s, hand in enumerate(self.hands):
             if s == self.winner:
                 continue
-            if hand:
-                parts = " + ".join(f"{c.display} {p}" for c, p in zip(hand, self.points[s],
-                                                                       strict=True))
-                lines.append(f"{names[s]} holds {parts} = {self.totals[s]} points.")
-            else:
+            if not hand:
                 lines.append(f"{names[s]} holds no cards: 0 points.")
+            elif self.rules.scoring == "none":
+                lines.append(f"{names[s]} holds {len(hand)} card{'s' * (len(hand) != 1)}: "
+                             "they count nothing in these rules.")
+            else:
+                parts = " + ".join(f"{c.display} {_num(p)}"
+                                   for c, p in zip(hand, self.points[s], strict=True))
+                lines.append(f"{names[s]} holds {parts} = {_num(self.totals[s])} points.")
         w_name = names[self.winner]
         kind = self.rules.scoring
         others = [s for s in range(len(self.hands)) if s != self.winner]
@@ -61,8 +92,9 @@ class Scored:
             sums = " + ".join(str(self.totals[s]) for s in others)
             lines.append(f"{w_name} went out and scores {sums} = {self.scores[self.winner]}.")
         elif kind == "minus_one_per_card":
-            lines.append(", ".join(f"{names[s]} {self.scores[s]:+d}"
-                                   for s in range(len(self.hands))) + " (one per card).")
+            lines.append(f"{w_name} went out and scores 0; the others score "
+                         + ", ".join(f"{names[s]} {_num(self.scores[s])}" for s in others)
+                         + " (−1 per card left).")
         else:
             lines.append(f"{w_name} wins the round; nobody scores points.")
         return lines
@@ -84,7 +116,7 @@ def score_hands(rules: str | RuleSet, hands: list[list[Card | str]], winner: int
     game = Game.from_position(rs, n, hands=game_hands, piles=[[t] for t in tops],
                               to_play=winner)
     game.push(str(last) if rs.piles == 1 else f"{last}@0")
-    points = tuple(tuple(rs.card_points(c) for c in h) for h in left)
+    points = tuple(tuple(card_value(rs, c) for c in h) for h in left)
     return Scored(rs, winner, tuple(left), points, tuple(sum(p) for p in points),
                   tuple(game.scores))
 
@@ -274,21 +306,23 @@ class ScoreCalculator(ErrorReporting, w.VBox):
         for s, hand in enumerate(res.hands):
             if s == res.winner:
                 rows.append(f"<tr><th scope='row'>Seat {s}</th><td>went out</td><td></td>"
-                            f"<td><b>{res.scores[s]:+d}</b></td></tr>")
+                            f"<td><b>{signed(res.scores[s])}</b></td></tr>")
                 continue
             faces = cards_html(list(hand), 36, self.four_colour) if hand else "—"
-            each = " + ".join(f"{c.display}&nbsp;{p}" for c, p in zip(hand, res.points[s],
-                                                                       strict=True))
+            each = " + ".join(f"{c.display}&nbsp;{_num(p)}"
+                              for c, p in zip(hand, res.points[s], strict=True))
             rows.append(f"<tr><th scope='row'>Seat {s}</th><td>{faces}<div>{each}</div></td>"
-                        f"<td>{res.totals[s]}</td><td><b>{res.scores[s]:+d}</b></td></tr>")
+                        f"<td>{_num(res.totals[s])}</td><td><b>{signed(res.scores[s])}</b>"
+                        "</td></tr>")
         working = "".join(f"<li>{html.escape(line)}</li>" for line in res.working())
+        cards_head, total_head = COLUMNS.get(r.scoring, COLUMNS["winner_collects"])
         self.working_html.value = (
             "<table class='crazylab-score' style='border-collapse:collapse'><thead><tr>"
-            "<th>seat</th><th>cards left (points each)</th><th>hand total</th>"
+            f"<th>seat</th><th>{cards_head}</th><th>{total_head}</th>"
             "<th>scores</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
             f"<div><b>Working</b><ol style='margin:2px 0'>{working}</ol></div>"
             "<style>.crazylab-score td,.crazylab-score th{border-bottom:1px solid #ddd;"
             "padding:3px 10px;text-align:left;vertical-align:top}</style>")
 
 
-__all__ = ["ScoreCalculator", "Scored", "score_hands"]
+__all__ = ["ScoreCalculator", "Scored", "card_value", "score_hands", "signed"]
