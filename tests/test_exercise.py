@@ -136,7 +136,41 @@ def test_long_choices_are_answered_by_number():
                          "(12 − 3) + (30 − 3) = 36", rules="AP-17 AP-T7")
     assert ex.check("2").startswith("Right") and ex.check("1").startswith("Not seat 1 scores 42")
     assert ex.check("seat 1 scores 36").startswith("Right")
-    assert "1. seat 1 scores 42" in ex.prompt.value
+    assert [b.description for b in ex.choice_buttons] == ["seat 1 scores 42", "seat 1 scores 36"]
+    assert ex.choose("seat 1 scores 36").startswith("Right")
+
+
+def test_choice_exercises_are_answered_by_buttons_not_typed():
+    """Issue 19: choice exercises had to be typed. Each choice is a button (keyboard: Tab,
+    Enter or Space), the answer box is gone, and a click checks the answer."""
+    import ipywidgets as w
+
+    ex = choice_exercise("How many?", ["0", "5", "7"], "5", "because", rules="SR-20")
+    assert [b.description for b in ex.choice_buttons] == ["0", "5", "7"]
+    shown = [c for row in ex.children for c in getattr(row, "children", (row,))]
+    assert ex.answer_box not in shown and ex.check_button not in shown
+    assert all(isinstance(b, w.Button) for b in ex.choice_buttons)
+    assert all(b in shown for b in ex.choice_buttons)
+    ex.choice_buttons[0].click()
+    assert ex.answers[-1] == ("0", False) and "✘" in ex.feedback.value
+    assert ex.choice_buttons[0].button_style == "danger"
+    ex.choice_buttons[1].click()
+    assert ex.answers[-1] == ("5", True) and "✔ Right: because" in ex.feedback.value
+    assert [b.button_style for b in ex.choice_buttons] == ["", "success", ""]
+    assert ex.check("7").startswith("Not 7")  # the Python API still takes a typed answer
+    assert ex.choice_buttons[2].button_style == "danger"
+    bundle = ex._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "<li>5</li>" in data["text/html"]  # pages without widgets list the choices
+
+
+def test_is_legal_is_answered_with_yes_and_no_buttons(worked):
+    ex = is_legal_exercise(worked, "3D", rules="SR-10")
+    assert [b.description for b in ex.choice_buttons] == ["yes", "no"]
+    assert "Is <b>3♦</b> legal?" in ex.prompt.value
+    assert ex.choose("no").startswith("Right: no. 3♦ matches neither")
+    with pytest.raises(ValueError):
+        ex.choose("maybe")
 
 
 def test_penalty_draw_is_explained_as_a_penalty_br_22():

@@ -1,5 +1,5 @@
-"""Exercises for the lessons: a question, an answer box, **Check**, and a solution hidden
-behind a click.
+"""Exercises for the lessons: a question, an answer box and **Check** (or, when the answer is
+one of a few choices, one button per choice), and a solution hidden behind a click.
 
 The feedback comes from the engine: a card that is not legal is explained by
 ``Game.explain`` ("3♦ matches neither the rank nor the suit of 6♥"), a legal one by the rule
@@ -14,7 +14,9 @@ rule is asked about somewhere.
 True
 
 Each factory returns an :class:`Exercise`; ``check(answer)`` is what the **Check** button
-runs, so the lessons and the tests can ask it from Python too.
+(or a choice button) runs, so the lessons and the tests can ask it from Python too. A choice
+exercise (:func:`choice_exercise`, :func:`is_legal_exercise`) is answered by clicking a
+button: real ``<button>`` elements, reached with Tab and pressed with Enter or Space.
 """
 
 from __future__ import annotations
@@ -46,12 +48,14 @@ class Exercise(ErrorReporting, w.VBox):
     back as ``(False, "a sentence saying why")``, never as an exception."""
 
     def __init__(self, question: str, checker: Checker, solution: str, *, rules: str,
-                 placeholder: str = "", hint: str = "") -> None:
+                 placeholder: str = "", hint: str = "",
+                 choices: Sequence[str] = ()) -> None:
         ids = rules.split()
         bad = [i for i in ids if not RULE_ID.match(i)]
         if not ids or bad:
             raise ValueError(f"rules must name rule ids like 'SR-10 SR-Q2', not {rules!r}")
         self.errors: list[str] = []
+        self._last_text = ""
         self.question = question
         self.rule_ids = tuple(ids)
         self.solution = solution
@@ -68,23 +72,62 @@ class Exercise(ErrorReporting, w.VBox):
         self.error_area = ErrorArea()
         self.check_button.on_click(lambda _b: self._on_check())
         self.answer_box.observe(lambda _c: self._on_check(), names="value")
-        super().__init__([self.prompt, w.HBox([self.answer_box, self.check_button]),
-                          self.feedback, self.reveal, self.error_area])
+        self.choices = tuple(choices)
+        self.choice_buttons: list[w.Button] = []
+        if self.choices:  # one button per choice, instead of typing the answer
+            long = any(len(c) > 12 for c in self.choices)
+            for choice in self.choices:
+                b = w.Button(description=choice, tooltip=f"Answer: {choice}",
+                             layout=w.Layout(width="auto", height="auto"))
+                b.add_class("crazylab-choice")
+                b.on_click(lambda _b, c=choice: self._on_choice(c))
+                self.choice_buttons.append(b)
+            answer_row: w.Widget = w.Box(
+                self.choice_buttons,
+                layout=w.Layout(display="flex", flex_flow="column" if long else "row wrap",
+                                align_items="flex-start", grid_gap="6px"))
+            answer_row.add_class("crazylab-choices")
+            parts = [self.prompt, w.HTML(CHOICE_STYLE), answer_row]
+        else:
+            parts = [self.prompt, w.HBox([self.answer_box, self.check_button])]
+        super().__init__([*parts, self.feedback, self.reveal, self.error_area])
         self.add_class("crazylab-exercise")
 
     def check(self, answer: str) -> str:
         """Check ``answer`` and return the feedback (also shown under the answer box)."""
         right, text = self.checker(answer.strip())
         self.answers.append((answer, right))
+        self._mark_choice(answer.strip(), right)
         colour, mark = ("#1b6e20", "✔") if right else ("#9c1c1c", "✘")
         self.feedback.value = (f"<div style='color:{colour}'>{mark} "
                                f"{html.escape(text).replace(chr(10), '<br>')}</div>")
         return text
 
+    def choose(self, choice: str) -> str:
+        """Click the button of ``choice`` (what a learner does), and return the feedback."""
+        if choice not in self.choices:
+            raise ValueError(f"{choice!r} is not one of the choices {list(self.choices)}")
+        self.choice_buttons[self.choices.index(choice)].click()
+        return self._last_text
+
+    def _mark_choice(self, answer: str, right: bool) -> None:
+        """Colour the button of the answer given (green right, red wrong), the others plain."""
+        given = answer.lower()
+        if given.isdigit() and 1 <= int(given) <= len(self.choices) and not any(
+                c.lower() == given for c in self.choices):
+            given = self.choices[int(given) - 1].lower()
+        for c, b in zip(self.choices, self.choice_buttons, strict=True):
+            chosen = c.lower() == given
+            b.button_style = ("success" if right else "danger") if chosen else ""
+
     @guarded
     def _on_check(self) -> None:
         if self.answer_box.value.strip():
             self.check(self.answer_box.value)
+
+    @guarded
+    def _on_choice(self, choice: str) -> None:
+        self._last_text = self.check(choice)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus an HTML copy (question and hidden solution) for pages that show
@@ -92,9 +135,21 @@ class Exercise(ErrorReporting, w.VBox):
         bundle = super()._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         if isinstance(data, dict):
-            data["text/html"] = (self.prompt.value
+            listed = ("<ol class='crazylab-choices'>" + "".join(
+                f"<li>{html.escape(c)}</li>" for c in self.choices) + "</ol>"
+                if self.choices else "")
+            data["text/html"] = (self.prompt.value + listed
                                  + _solution_html(self.solution, "", self.rule_ids))
         return bundle
+
+
+#: the choice buttons: long answers wrap instead of being cut, and the focus is plain to see
+CHOICE_STYLE = """<style>
+.crazylab-choices .crazylab-choice { white-space: normal; text-align: left; min-height: 32px;
+  padding: 4px 12px; max-width: 100%; line-height: 1.3; }
+.crazylab-choices .crazylab-choice:focus-visible { outline: 3px solid #1565c0;
+  outline-offset: 2px; }
+</style>"""
 
 
 def _solution_html(solution: str, hint: str, ids: Sequence[str]) -> str:
@@ -232,7 +287,8 @@ def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rul
         else:
             why = _word_reason(game, WORDS.get(m.kind, m.kind))
     tops = ", ".join(p[-1].display for p in game.piles)
-    question = question or f"The top card is {tops}. Is <code>{html.escape(move)}</code> legal?"
+    shown = Move.parse(move).display
+    question = question or f"The top card is {tops}. Is <b>{html.escape(shown)}</b> legal?"
     verdict = "Yes" if legal else "No"
 
     def checker(answer: str) -> tuple[bool, str]:
@@ -244,7 +300,7 @@ def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rul
         return right, f"{head} {verdict.lower()}. {why}"
 
     return Exercise(question, checker, f"{verdict}. {why}", rules=rules, hint=hint,
-                    placeholder="yes or no")
+                    placeholder="yes or no", choices=("yes", "no"))
 
 
 def score_exercise(rules_name: str, hands: list[list[str]], winner: int, seat: int | None = None,
@@ -298,7 +354,8 @@ def next_top_exercise(game: Game, moves: Sequence[str], question: str | None = N
 
 def choice_exercise(question: str, choices: Sequence[str], answer: str, explanation: str, *,
                     rules: str, hint: str = "") -> Exercise:
-    """A question with a few short answers (numbers or words); ``answer`` is the right one."""
+    """A question with a few answers, one button each; ``answer`` is the right one.
+    ``check`` also takes an answer typed (the choice, or its number for long choices)."""
     norm = {c.lower(): c for c in choices}
     if answer.lower() not in norm:
         raise ValueError(f"the answer {answer!r} is not one of the choices {list(choices)}")
@@ -314,11 +371,6 @@ def choice_exercise(question: str, choices: Sequence[str], answer: str, explanat
             return True, f"Right: {explanation}"
         return False, f"Not {norm[g]}. Think again, or open the solution."
 
-    if numbered:
-        listed = "<br>" + "<br>".join(f"{i}. {html.escape(c)}" for i, c in enumerate(choices, 1))
-        hint_words = f"1 to {len(choices)}"
-    else:
-        listed = " (" + " / ".join(choices) + ")"
-        hint_words = " / ".join(choices)
-    return Exercise(question + listed, checker, f"{answer}. {explanation}", rules=rules,
-                    hint=hint, placeholder=hint_words)
+    hint_words = f"1 to {len(choices)}" if numbered else " / ".join(choices)
+    return Exercise(question, checker, f"{answer}. {explanation}", rules=rules,
+                    hint=hint, placeholder=hint_words, choices=choices)
