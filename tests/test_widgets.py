@@ -718,3 +718,188 @@ def test_a_play_that_leaves_one_card_asks_for_the_last_card_call():
                 table.play(str(legal[0]))
     assert outcomes[True][0] <= 1  # called: one card left (or out on the next turn)
     assert outcomes[False][0] >= 3  # forgot: one card plus the penalty of 2
+
+
+# -- the table's words: every effect said, kept, for people (issue 19) -----------------------
+
+RULE_ID = re.compile(r"\b(?:[A-Z]{1,2}-[A-Z]{0,2}\d+[a-z]?|[AV]\d{1,2})\b")
+CARD_CODE = re.compile(r"(?<![\w@+])(?:10|[2-9AJQK])[CDHS](?![\w@:+])")
+
+
+def _first_play(obs, rng):
+    """A bot that plays (a Jack counter when hit) whenever it can."""
+    plays = [m for m in obs.legal if m.kind == "play"]
+    return plays[0] if plays else obs.legal[0]
+
+
+def _chain_table(delay: float = 0.7) -> GameTable:
+    game = Game.from_position(
+        "crazy-breens", 2, hands=[["KS", "5D", "6D"], ["JD", "9C", "4H", "QC"]],
+        stock=["KD", "2D", "3C", "9S", "10C", "7D", "4S", "5C", "8H", "3H"],
+        discard=["7S"], to_play=0)
+    table = GameTable("crazy-breens", opponents=1, seed=1, delay=delay, bot=_first_play)
+    table.set_game(game)
+    return table
+
+
+def _shown_words(view: dict) -> list[str]:
+    texts = [view["message"], *view["news"], *view["log"],
+             *(p["text"] for p in view["pending"]), *(c["why"] for c in view["hand"])]
+    for h in view["hint"].get("legal", []) + view["hint"].get("other", []):
+        texts += [h["why"], *h["moves"]]
+    if view["chooser"]:
+        texts += [view["chooser"]["title"], *(o["label"] for o in view["chooser"]["options"])]
+    if view["end"]:
+        end = view["end"]
+        texts += [end["headline"], end["how"], end["match"],
+                  *(h["counted"] for h in end["hands"])]
+    return texts
+
+
+def test_a_king_chain_and_a_jack_counter_are_said_in_order_and_kept_until_you_move():
+    """A King's deck play was never announced and a bot's counter showed for one step: each
+    step of the answer now keeps every sentence of the steps before it."""
+    table = _chain_table()
+    sent: list[dict] = []
+    table.send = sent.append
+    table._on_message(table, {"action": "move", "move": "KS"})
+    (answer,) = sent
+    news = [st["news"] for st in answer["steps"] if "news" in st]
+    assert news[-1] == [
+        "You played K♠.",
+        "Your K♠ turns K♦ from the stock onto the pile, as your play.",
+        "Your K♦ turns 2♦ from the stock onto the pile, as your play.",
+        "Your 2♦ hits Bot 1: Bot 1 must draw 2 cards and lose the turn, unless they counter "
+        "with a Jack.",
+        "Bot 1 countered with J♦: the hit is over, and the suit is now ♦ diamonds."]
+    for before, after in zip(news, news[1:], strict=False):  # kept, never replaced
+        assert after[:len(before)] == before
+    assert table.view["message"] == "Your turn: play a marked card."
+    table.click_card("5D")  # the next move of the human starts the status again
+    assert table.view["news"][0] == "You played 5♦."
+
+
+def test_a_hit_on_you_says_you_are_hit_and_which_jack_counters_without_rule_ids():
+    table = hit_table([["JH", "5D"], ["2C", "9D", "4S"]], "2C")
+    view = table.view
+    (line,) = view["pending"]
+    assert line["text"].startswith("You are hit by Bot 1's 2")
+    assert "click J♥" in line["text"] and not RULE_ID.search(line["text"])
+    assert "Bot 1's 2♣ hits you: you must draw 2 cards and lose your turn, unless you " \
+           "counter with a Jack." in view["log"]
+
+
+@pytest.mark.parametrize("preset", ["crazy-breens", "crazy-8s-level-2", "crazy-8s-music",
+                                    "crazy-eights-classic"])
+def test_no_rule_id_no_card_code_and_no_broken_grammar_in_whole_hands(preset):
+    """Everything a learner reads at the table (status, news, banner, log, why a card is
+    refused or fits, the hint, the chooser, the end) over whole hands: no rule id, cards in
+    symbols, "you" as a person, piles counted from 1."""
+    for seed in range(3):
+        table = GameTable(preset, opponents=2, seed=seed, delay=0)
+        table.hint()
+        rng = random.Random(seed)
+        piles = table.rules.piles
+        for _ in range(3000):
+            view = table.view
+            for text in _shown_words(view):
+                assert not RULE_ID.search(text), text
+                assert not CARD_CODE.search(text), text
+                assert not re.search(r"You's|You: |\(seat \d\)|You (is|was|loses|wins)\b|"
+                                     r"\b[Ss]eat \d|moved\.$", text), text
+                for n in re.findall(r"\b[Pp]ile (\d+)", text):
+                    assert 1 <= int(n) <= piles, text
+            if table.game.over:
+                break
+            if view["chooser"]:
+                table.choose(rng.randrange(len(view["chooser"]["options"])))
+            elif any(c["legal"] for c in view["hand"]):
+                table.click_card(rng.choice([c["card"] for c in view["hand"] if c["legal"]]))
+            else:
+                table.press(view["actions"][0]["move"])
+        assert table.game.over and not table.errors
+        if piles > 1:
+            assert [p["label"] for p in view["piles"]] == [f"Pile {i + 1}" for i in range(piles)]
+
+
+@pytest.mark.parametrize("preset", ["crazy-eights-classic", "crazy-8s-level-3", "crazy-breens",
+                                    "crazy-eights"])
+def test_the_end_of_a_hand_shows_every_hand_and_counts_it_as_the_engine_scores(preset):
+    from crazylab.engine.scoring import hand_points
+
+    table = GameTable(preset, opponents=2, seed=7, delay=0)
+    table.match.game.play_random(random.Random(7))  # the bots' way to an end, for speed
+    table._after_move(from_bot=True)
+    g, end = table.game, table.view["end"]
+    assert g.over and end is not None
+    assert [h["cards"] for h in end["hands"]] == [[str(c) for c in h] for h in g.hands]
+    assert [h["score"] for h in end["hands"]] == list(g.scores)
+    for h, hand in zip(end["hands"], g.hands, strict=True):
+        if table.rules.scoring == "minus_one_per_card":
+            assert h["points"] == -len(hand)
+        else:
+            assert h["points"] == hand_points(table.rules, hand)
+        if len(hand) > 1 and table.rules.scoring != "none":
+            assert h["counted"].endswith(f"= {h['points']}".replace("-", "−"))
+    if g.result.reason != "VOID" and table.rules.scoring != "none":
+        assert end["how"]  # the working agrees with the engine's scores
+    assert end["scores"] == table.match.scores
+    faces = table._faces(table.view, everything=True)
+    assert all(c in faces for h in end["hands"] for c in h["cards"])  # drawn face up
+
+
+def test_the_end_of_a_classic_hand_says_what_the_winner_collects():
+    table = table_at("crazy-eights-classic", delay=0,
+                     hands=[["6C"], ["8S", "KH", "3D"], ["2C", "QD"]],
+                     stock=["4C", "5C", "7C"], discard=["6H"], to_play=0)
+    table.click_card("6C")
+    end = table.view["end"]
+    assert [h["counted"] for h in end["hands"]] == [
+        "no cards left", "8♠ 50 + K♥ 10 + 3♦ 3 = 63", "2♣ 2 + Q♦ 10 = 12"]
+    assert end["how"] == "You collect the points left in the other hands: 63 + 12 = 75."
+    assert end["match"] == "Match so far (first to 100 points): You 75, Bot 1 0, Bot 2 0."
+    assert table.view["message"] == "You went out and win the hand. You score 75 points."
+
+
+def test_a_variant_with_house_rules_is_named_and_its_sheet_says_them_in_words():
+    import crazylab
+
+    table = GameTable(crazylab.rules("crazy-eights-quick", draw_limit=2), opponents=1, seed=1)
+    assert table.view["title"] == "crazy-eights-quick + house rules: draw limit 2"
+    assert "Draw limit: 2" in table.view["sheet"] and "(the preset: 3)" in table.view["sheet"]
+    labels = {p["name"]: p["label"] for p in table.view["settings"]["presets"]}
+    assert labels["crazy-eights-quick"] == "crazy-eights-quick + house rules: draw limit 2"
+    table.set_rules(crazylab.rules("crazy-eights", card_values={8: 20, 13: 5},
+                                   voluntary_draw=False))
+    sheet = table.view["sheet"]
+    assert "Card values: 8 = 20, K = 5" in sheet and "Voluntary draw: no" in sheet
+    assert "((" not in sheet and "(8, 20)" not in sheet  # no Python tuple
+    assert table.view["title"].startswith("crazy-eights + house rules: voluntary draw: no")
+    table.set_rules("crazy-eights")
+    assert table.view["title"] == "crazy-eights" and "House rules" not in table.view["sheet"]
+
+
+def test_for_people_takes_rule_ids_and_card_codes_out_of_engine_sentences():
+    from crazylab.widgets.table_text import for_people
+
+    assert for_people("3H matches neither the rank nor the suit of AD.") == \
+        "3♥ matches neither the rank nor the suit of A♦."
+    assert for_people("3♥ matches neither the rank nor the suit of A♦.") == \
+        "3♥ matches neither the rank nor the suit of A♦."
+    assert for_people("Bot 1: loses the turn (BR-M4).") == "Bot 1: loses the turn."
+    assert for_people("only a Jack can answer (BR-22; no passing the hit on, BR-Q23).") == \
+        "only a Jack can answer (no passing the hit on)."
+    assert for_people("a unison never counts (MU-29); try 10D") == \
+        "a unison never counts; try 10♦"
+    assert for_people("reverses (Q♥, action_cards V12).") == "reverses (Q♥)."
+    assert for_people("typed 4D@0 or 8S:D") == "typed 4D@0 or 8S:D"  # notation stays
+    assert for_people("Seat 0 must call", ["You", "Bot 1"]) == "You must call"
+
+
+def test_wait_text_never_says_yous_turn():
+    table = table_at(**WORKED_TURN)
+    table.click_card("KH")  # the bot is to move (delay 5 s)
+    table.click_card("6C")
+    assert table.view["message"] == "Wait: it is Bot 1's turn."
+    # the browser's own wait text names the seat to play only when it is not the human's
+    assert "${v.names[v.to_play]}'s turn" not in str(table._esm)

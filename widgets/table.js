@@ -127,14 +127,14 @@ function endHtml(end, faces) {
     .map((h) => {
       const cards = h.cards.length
         ? h.cards.map((c, i) => `<span class="cl-end-card" data-suit="${esc(c.slice(-1))}" title="${esc(h.shown[i])}">${faces[c] || esc(h.shown[i])}</span>`).join("")
-        : `<span class="cl-empty">no cards</span>`;
+        : "";
       const score = end.kept ? `<td class="cl-end-score">${h.score > 0 ? "+" : ""}${h.score}</td>` : "";
       return `<tr${h.winner ? ' class="cl-end-winner"' : ""}><th scope="row">${esc(h.name)}${h.winner ? ' <span class="cl-end-badge">won</span>' : ""}</th>
         <td><div class="cl-end-cards" role="img" aria-label="${esc(h.shown.join(" ") || "no cards")}">${cards}</div><div class="cl-end-count">${esc(h.counted)}</div></td>${score}</tr>`;
     })
     .join("");
   return `<section class="cl-end" aria-label="End of the hand">
-    <h3 class="cl-end-title">${esc(end.headline)}</h3>
+    <h3 class="cl-end-title">The end of the hand: every hand left, and how it counts</h3>
     <table class="cl-end-table"><thead><tr><th scope="col">player</th><th scope="col">cards left</th>${end.kept ? '<th scope="col">scores</th>' : ""}</tr></thead><tbody>${rows}</tbody></table>
     ${end.how ? `<p class="cl-end-how">${esc(end.how)}</p>` : ""}
     <p class="cl-end-match">${esc(end.match)}</p></section>`;

@@ -188,6 +188,7 @@ class Narrator:
         k, s = e.kind, e.seat
         who, shown = v.subj(s), cards_words(e.cards)
         note = for_people(e.note)
+        king = self._king  # the King whose deck play this is (before this event's cards)
         if k in ("played", "jumped_in", "dropped", "flipped", "starter", "countered"):
             self._placed(s if k != "starter" else None, e.cards)
         if k == "dealt":
@@ -224,16 +225,15 @@ class Narrator:
         if k == "ended":
             return Said(e, result or note)
         if k == "flipped":
-            by = self._king
-            king = (f"{v.poss(s, start=True)} {by[1].display}" if by and by[0] == s
-                    else f"{v.poss(s, start=True)} King")
+            king_words = (f"{v.poss(s, start=True)} {king[1].display}" if king and king[0] == s
+                          else f"{v.poss(s, start=True)} King")
             if e.cards:
-                return Said(e, f"{king} turns {shown} from the stock onto the pile, as "
+                return Said(e, f"{king_words} turns {shown} from the stock onto the pile, as "
                                f"{v.poss(s)} play.")
             if "again" in e.note:
-                return Said(e, f"{king} turns nothing: the stock ran out again, and a chain "
-                               "of Kings reshuffles it only once.")
-            return Said(e, f"{king} turns nothing: no card is left in the stock.")
+                return Said(e, f"{king_words} turns nothing: the stock ran out again, and a "
+                               "chain of Kings reshuffles it only once.")
+            return Said(e, f"{king_words} turns nothing: no card is left in the stock.")
         if k == "penalty":
             source = self._hitter
             if e.cards:  # a draw passed on, or a house draw card: its player is the hitter
@@ -323,7 +323,7 @@ class Narrator:
             elif v.you(seats[0]):
                 counter = ", unless you counter with a Jack"
             else:
-                counter = f", unless {v.name(seats[0])} counters with a Jack"
+                counter = ", unless they counter with a Jack"
         return f"{by} {verb} {whom}: {what}{counter}."
 
     def sentences(self, events: Sequence[Event], result: str = "") -> list[Said]:
@@ -354,7 +354,7 @@ def news(said: Sequence[Said], narrator: Narrator) -> list[str]:
     while i < len(said):
         s = said[i]
         e = s.event
-        if e.kind in ("dealt", "turn") or not s.text:
+        if e.kind in ("dealt", "turn", "ended") or not s.text:  # the prompt says the end
             i += 1
             continue
         if e.kind == "drew":
