@@ -93,9 +93,9 @@ def cards_html(cs: list[Card], width: int = 50, four_colour: bool = False,
 
 
 def game_html(game: Position, viewer: int | None = None, four_colour: bool = False,
-              highlight: Collection[Card] = ()) -> str:
+              highlight: Collection[Card] = (), title: str | None = None) -> str:
     """The position as HTML: piles, stock, and hands (other hands face down if ``viewer``);
-    cards in ``highlight`` are outlined."""
+    cards in ``highlight`` are outlined; ``title`` heads it (default: the rule set's name)."""
     r = game.rules
     rows = []
     for p, pile in enumerate(game.piles):
@@ -125,7 +125,8 @@ def game_html(game: Position, viewer: int | None = None, four_colour: bool = Fal
                      f"<td>{shown}</td></tr>")
     status = f"<p><b>{escape(result_words(game))}</b></p>" if game.over else ""
     return (f"<div class='crazylab-position' style='font-family:{FONT}'>"
-            f"<div><b>{escape(r.name)}</b></div><div>{''.join(rows)}</div>"
+            f"<div><b>{escape(r.name if title is None else title)}</b></div>"
+            f"<div>{''.join(rows)}</div>"
             f"<table>{''.join(hands)}</table>{status}</div>")
 
 

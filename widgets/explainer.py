@@ -663,8 +663,9 @@ class StepExplainer(ErrorReporting, w.VBox):
                       f"<div style='color:#444;font-size:0.9em'>Seat {frame.game.to_play} may: "
                       f"{html.escape(', '.join(_move_words(m) for m in legal[:16]))}"
                       f"{' …' if len(legal) > 16 else ''}</div>")
-        self.position_html.value = game_html(frame.game, four_colour=self.four_colour,
-                                             highlight=highlight) + legal_text
+        self.position_html.value = game_html(
+            frame.game, four_colour=self.four_colour, highlight=highlight,
+            title=RULE_SET_NAMES.get(frame.game.rules.name, frame.game.rules.name)) + legal_text
         href = step_link(self.example.name, i)
         self.link_html.value = (
             f"<div style='font-size:0.85em;color:#555'><a class='cl-step-link' "
