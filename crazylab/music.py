@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .audio import meta, track
 from .engine.cards import Card
 from .engine.events import Event
 from .engine.pitch import (
@@ -270,10 +271,10 @@ class Melody:
         """The melody as a standard MIDI file, format 1: a tempo track, then one track per
         voice (pile) and a drum track for unpitched wilds. One note-on per card played."""
         tempo_track = bytearray()
-        tempo_track += _meta(0, 0x03, self.level.title.encode("utf-8")[:120])
-        tempo_track += _meta(0, 0x51, round(60_000_000 / self.style.tempo).to_bytes(3, "big"))
-        tempo_track += _meta(0, 0x58, bytes([4, 2, 24, 8]))
-        tempo_track += _meta(0, 0x2F, b"")
+        tempo_track += meta(0, 0x03, self.level.title.encode("utf-8")[:120])
+        tempo_track += meta(0, 0x51, round(60_000_000 / self.style.tempo).to_bytes(3, "big"))
+        tempo_track += meta(0, 0x58, bytes([4, 2, 24, 8]))
+        tempo_track += meta(0, 0x2F, b"")
         tracks = [bytes(tempo_track)]
         voices = sorted({n.voice for n in self.notes if n.pc is not None})
         for voice in voices:
@@ -291,7 +292,7 @@ class Melody:
                     events.append((on + max(1, (off - on) // 5), bytes([0xE0 | ch, 0x00, 0x40])))
                 events.append((on, bytes([0x90 | ch, n.midi, n.velocity])))
                 events.append((off, bytes([0x80 | ch, n.midi, 0])))
-            tracks.append(_track(head + events))
+            tracks.append(track(head + events))
         drums = [n for n in self.notes if n.pc is None]
         if drums:
             events = []
@@ -299,7 +300,7 @@ class Melody:
                 on = round(n.start * ticks_per_beat)
                 events.append((on, bytes([0x99, n.midi, n.velocity])))
                 events.append((on + max(1, ticks_per_beat // 4), bytes([0x89, n.midi, 0])))
-            tracks.append(_track(events))
+            tracks.append(track(events))
         header = b"MThd" + struct.pack(">IHHH", 6, 1, len(tracks), ticks_per_beat)
         data = header + b"".join(b"MTrk" + struct.pack(">I", len(t)) + t for t in tracks)
         if path is not None:
@@ -496,32 +497,6 @@ def _pan(n: Note, piles: int) -> float:
 
 def _midi_pan(voice: int, piles: int) -> int:
     return 64 if piles <= 1 else round(127 * (0.15 + 0.7 * voice / (piles - 1)))
-
-
-def _vlq(value: int) -> bytes:
-    """A MIDI variable-length quantity."""
-    out = [value & 0x7F]
-    value >>= 7
-    while value:
-        out.append(0x80 | (value & 0x7F))
-        value >>= 7
-    return bytes(reversed(out))
-
-
-def _meta(delta: int, kind: int, payload: bytes) -> bytes:
-    return _vlq(delta) + bytes([0xFF, kind]) + _vlq(len(payload)) + payload
-
-
-def _track(events: list[tuple[int, bytes]]) -> bytes:
-    """Absolute-time events → a track body (note-offs before note-ons at the same tick)."""
-    ordered = sorted(events, key=lambda e: (e[0], e[1][0] & 0xF0 == 0x90))
-    body = bytearray()
-    now = 0
-    for tick, data in ordered:
-        body += _vlq(tick - now) + data
-        now = tick
-    body += _meta(0, 0x2F, b"")
-    return bytes(body)
 
 
 __all__ = ["CLAP", "CRASH", "LEVELS", "TIMBRES", "Level", "Melody", "Note", "Style",

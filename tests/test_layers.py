@@ -18,6 +18,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("crazylab.cli",),
     ("crazylab.sim", "crazylab.lab"),
     ("crazylab.bots", "crazylab.music", "crazylab.examples", "crazylab.match", "crazylab.render",
+     "crazylab.audio",
      "crazylab.sheet", "crazylab.errors"),
     ("crazylab.playout",),
     ("crazylab.engine",),

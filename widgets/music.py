@@ -9,6 +9,11 @@ named; click a key to see its cards, click a card to see why it fits or not.
   real game (:meth:`IntervalExplorer.show_game`, :meth:`IntervalExplorer.follow` a
   :class:`~crazylab.widgets.GameTable`), pile by pile.
 
+A click on a key also sounds its note (a Web Audio oscillator in ``piano.js``: no samples,
+no network), and the explorer offers the notes as a MIDI file and a WAV file to download,
+written in pure Python by :mod:`crazylab.audio`: the keys clicked so far ("your tune"), or
+before any click the top card's key followed by every key that fits it.
+
 Everything a click does is also a method (``click_key``, ``click_card``, ``set``), so the
 explorer is driven and tested from Python.
 """
@@ -24,6 +29,7 @@ import anywidget
 import ipywidgets as w
 import traitlets as t
 
+from crazylab.audio import MIDI_MIME, WAV_MIME, data_url, midi_file, tones, wav_file
 from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, parse_suit, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.pitch import (
@@ -210,9 +216,14 @@ def _interval_words(r: RuleSet, ref_pc: int, pc: int, distance: int) -> str:
 # -- the keyboard widget -------------------------------------------------------------------
 
 
+#: the most notes kept in "your tune"
+TUNE_LENGTH = 16
+
+
 class PianoKeyboard(anywidget.AnyWidget):
     """A piano keyboard: ``piano_keys`` (from :func:`keyboard_keys`) are drawn as they say;
-    clicking one sets ``selected`` to its MIDI number."""
+    clicking one sounds it (when ``sound`` is on), sets ``selected`` to its MIDI number and
+    adds it to ``played`` (the last :data:`TUNE_LENGTH` keys clicked)."""
 
     _esm = HERE / "piano.js"
     _css = HERE / "piano.css"
@@ -220,12 +231,25 @@ class PianoKeyboard(anywidget.AnyWidget):
     piano_keys = t.List(t.Dict()).tag(sync=True)  # not `keys`: a Widget's synced names
     selected = t.Int(-1).tag(sync=True)
     caption = t.Unicode("").tag(sync=True)
+    sound = t.Bool(True).tag(sync=True)
+    played = t.List(t.Int())  # kept in the kernel: the browser reports each click
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_msg(self._on_msg)
 
     def click(self, midi: int) -> None:
-        """What a click on key ``midi`` does in the browser."""
+        """What a click on key ``midi`` does in the browser (but the sound)."""
         if midi not in [k["midi"] for k in self.piano_keys]:
             raise ValueError(f"there is no key {midi} on this keyboard")
         self.selected = midi
+        self.played = [*self.played, midi][-TUNE_LENGTH:]
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("event") == "play":
+            midi = content.get("midi")
+            if isinstance(midi, int) and midi in [k["midi"] for k in self.piano_keys]:
+                self.played = [*self.played, midi][-TUNE_LENGTH:]
 
 
 # -- the explorer --------------------------------------------------------------------------
@@ -264,17 +288,25 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         self.cards_label = w.HTML()
         self.card_buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.why = w.HTML()
+        self.downloads = w.HTML()
+        self.clear_button = w.Button(description="Start a new tune",
+                                     tooltip="Forget the keys clicked so far",
+                                     layout=w.Layout(width="auto"))
+        self.clear_button.on_click(lambda _b: self.clear_tune())
         self.error_area = ErrorArea()
         self.level_box.observe(self._on_level, "value")
         self.top_box.observe(self._on_top, "value")
         self.call_box.observe(self._on_call, "value")
         self.pile_box.observe(self._on_pile, "value")
         self.piano.observe(self._on_key, "selected")
+        self.piano.observe(self._on_played, "played")
         super().__init__([
             w.HBox([self.level_box, self.top_box, self.call_box],
                    layout=w.Layout(flex_flow="row wrap")),
-            self.pile_box, self.summary, self.piano, self.cards_label, self.card_buttons,
-            self.why, self.error_area,
+            self.pile_box, self.summary, self.piano,
+            w.HBox([self.downloads, self.clear_button], layout=w.Layout(
+                flex_flow="row wrap", align_items="center", grid_gap="8px")),
+            self.cards_label, self.card_buttons, self.why, self.error_area,
         ])
         self.add_class("crazylab-interval-explorer")
         self.set(rules=self._rules, top=top, call=call)
@@ -363,6 +395,61 @@ class IntervalExplorer(ErrorReporting, w.VBox):
             key = min(matches, key=lambda m: abs(m - self._centre()))
         self.piano.click(key)
         return self.key_cards()
+
+    # -- the tune: sound files of the notes ---------------------------------------------------
+
+    def tune_keys(self) -> list[int]:
+        """The MIDI keys of the tune to download: the keys clicked (oldest first), or before
+        any click the top card's key and then each key that fits it, low to high."""
+        if self.piano.played:
+            return list(self.piano.played)
+        keys = self.key_states
+        ref = [k["midi"] for k in keys if k["state"] == "ref"]
+        fit = [k["midi"] for k in keys if k["fits"] and k["state"] != "ref"]
+        return ref + fit
+
+    def tune_names(self) -> list[str]:
+        return [both_names(k % 12).split("/")[0] for k in self.tune_keys()]
+
+    def midi(self) -> bytes:
+        """The tune as a standard MIDI file, at the level's tempo and instrument."""
+        style = level_of(self._rules).style
+        return midi_file(tones(self.tune_keys()), tempo=style.tempo, program=style.program,
+                         title=f"crazylab: {self._tune_title()}")
+
+    def wav(self, rate: int = 11025) -> bytes:
+        """The tune as a WAV file (mono, 16 bits, ``rate`` samples a second)."""
+        return wav_file(tones(self.tune_keys()), tempo=level_of(self._rules).style.tempo,
+                        rate=rate)
+
+    def clear_tune(self) -> None:
+        """Forget the keys clicked: the downloads go back to the keys that fit."""
+        self.piano.played = []
+
+    def _tune_title(self) -> str:
+        if self.piano.played:
+            return "your tune"
+        return f"{self.ref.describe(self._rules)} and the keys that fit"
+
+    def _refresh_downloads(self) -> None:
+        keys = self.tune_keys()
+        self.clear_button.disabled = not self.piano.played
+        if not keys:
+            self.downloads.value = ("<div class='cl-downloads'>Click keys to make a tune to "
+                                    "download.</div>")
+            return
+        level = level_of(self._rules).number
+        stem = f"crazylab-level-{level}-{'tune' if self.piano.played else 'fits'}"
+        what = ("Your tune" if self.piano.played else
+                "The top card's key and the keys that fit")
+        notes = " ".join(self.tune_names())
+        self.downloads.value = (
+            f"<div class='cl-downloads' role='group' aria-label='Download the notes'>"
+            f"<b>{html.escape(what)}</b> ({html.escape(notes)}): "
+            f"<a class='cl-download-midi' download='{stem}.mid' "
+            f"href='{data_url(self.midi(), MIDI_MIME)}'>Download MIDI</a> · "
+            f"<a class='cl-download-wav' download='{stem}.wav' "
+            f"href='{data_url(self.wav(), WAV_MIME)}'>Download WAV</a></div>")
 
     def key_cards(self) -> list[Card]:
         """The cards of the selected key (in this deck)."""
@@ -467,7 +554,7 @@ class IntervalExplorer(ErrorReporting, w.VBox):
             self.call_box.value = ref.call if ref.call is not None else -1
             self.call_box.disabled = self.game is not None or not calls
             self.call_box.layout.display = "" if calls else "none"
-            self.pile_box.options = [(f"Pile {p}", p) for p in range(len(self.refs))]
+            self.pile_box.options = [(f"Pile {p + 1}", p) for p in range(len(self.refs))]
             self.pile_box.value = self.pile
             self.pile_box.layout.display = "" if len(self.refs) > 1 else "none"
         finally:
@@ -502,7 +589,7 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         piles = ""
         if len(self.refs) > 1:
             piles = "<br>" + " · ".join(
-                f"{'<b>' if p == self.pile else ''}pile {p}: {html.escape(x.describe(r))}"
+                f"{'<b>' if p == self.pile else ''}pile {p + 1}: {html.escape(x.describe(r))}"
                 f"{'</b>' if p == self.pile else ''}" for p, x in enumerate(self.refs))
         if r.intervals == (2,):
             extra.append("never a whole tone down: Level 4 climbs, up only (MU-32)")
@@ -515,6 +602,7 @@ class IntervalExplorer(ErrorReporting, w.VBox):
             f"may play: {html.escape('; '.join(names) or 'no key by pitch')}"
             f"; and {html.escape('; '.join(extra))}.</div>")
         self._show_cards()
+        self._refresh_downloads()
 
     def _show_cards(self) -> None:
         if self.hand:
@@ -569,6 +657,10 @@ class IntervalExplorer(ErrorReporting, w.VBox):
     def _on_key(self, _change: Any = None) -> None:
         if not self.hand:
             self._show_cards()
+
+    @guarded
+    def _on_played(self, _change: Any = None) -> None:
+        self._refresh_downloads()
 
     @guarded
     def _on_card(self, card: Card) -> None:

@@ -1,6 +1,50 @@
 // The crazylab piano keyboard (anywidget front end).
 // Python sends `piano_keys` (each with its state and labels) and `caption`; this file only draws
-// them and reports a click by setting `selected` to the key's MIDI number. No music logic here.
+// them, sounds a clicked key (a Web Audio oscillator: no samples, no network) and reports the
+// click by setting `selected` to the key's MIDI number and sending {event: "play", midi}.
+// No music logic here.
+
+// One AudioContext for every keyboard of the page, made on the first click (browsers allow
+// sound only after a user gesture). Sound is a bonus: without Web Audio the keys still work.
+let audio = null;
+
+function audioContext() {
+  const AC = window.AudioContext || window.webkitAudioContext;
+  if (!AC) return null;
+  if (!audio) audio = new AC();
+  if (audio.state === "suspended" && audio.resume) audio.resume().catch(() => {});
+  return audio;
+}
+
+export function playNote(midi, seconds = 0.9) {
+  let ctx;
+  try {
+    ctx = audioContext();
+  } catch (e) {
+    return false;
+  }
+  if (!ctx) return false;
+  const t = ctx.currentTime;
+  const gain = ctx.createGain();
+  gain.gain.setValueAtTime(0.0001, t);
+  gain.gain.exponentialRampToValueAtTime(0.25, t + 0.012);
+  gain.gain.exponentialRampToValueAtTime(0.0001, t + seconds);
+  gain.connect(ctx.destination);
+  const freq = 440 * Math.pow(2, (midi - 69) / 12);
+  // a soft electric piano: the fundamental and a quieter octave
+  for (const [ratio, level, type] of [[1, 1, "triangle"], [2, 0.25, "sine"]]) {
+    const osc = ctx.createOscillator();
+    const g = ctx.createGain();
+    osc.type = type;
+    osc.frequency.setValueAtTime(freq * ratio, t);
+    g.gain.setValueAtTime(level, t);
+    osc.connect(g);
+    g.connect(gain);
+    osc.start(t);
+    osc.stop(t + seconds + 0.05);
+  }
+  return true;
+}
 
 const esc = (s) =>
   String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -77,12 +121,26 @@ function render({ model, el }) {
   const draw = () => {
     const keys = model.get("piano_keys") || [];
     const selected = model.get("selected");
-    root.innerHTML = `<div class="cl-piano-caption">${esc(model.get("caption"))}</div>
+    // keep the keyboard focus on the same key (or the sound button) across a redraw
+    const active = root.contains(document.activeElement) ? document.activeElement : null;
+    const focusMidi = active && active.dataset ? active.dataset.midi : undefined;
+    const focusSound = active ? active.classList.contains("cl-sound") : false;
+    const sound = model.get("sound");
+    root.innerHTML = `<div class="cl-piano-top"><div class="cl-piano-caption">${esc(model.get("caption"))}</div>
+      <button type="button" class="cl-sound" aria-pressed="${sound ? "true" : "false"}"
+        title="Play each key's note when it is clicked">${sound ? "🔊 Sound on" : "🔇 Sound off"}</button></div>
       <div class="cl-piano-scroll">${drawSvg(keys, selected)}</div>${legend(keys)}`;
+    root.querySelector(".cl-sound").addEventListener("click", () => {
+      model.set("sound", !model.get("sound"));
+      model.save_changes();
+    });
     root.querySelectorAll("[data-midi]").forEach((g) => {
       const pick = () => {
-        model.set("selected", Number(g.dataset.midi));
+        const midi = Number(g.dataset.midi);
+        if (model.get("sound")) playNote(midi);
+        model.set("selected", midi);
         model.save_changes();
+        model.send({ event: "play", midi });
       };
       g.addEventListener("click", pick);
       g.addEventListener("keydown", (e) => {
@@ -92,15 +150,19 @@ function render({ model, el }) {
         }
       });
     });
+    if (focusMidi !== undefined) root.querySelector(`[data-midi="${focusMidi}"]`)?.focus();
+    else if (focusSound) root.querySelector(".cl-sound")?.focus();
   };
   model.on("change:piano_keys", draw);
   model.on("change:selected", draw);
   model.on("change:caption", draw);
+  model.on("change:sound", draw);
   draw();
   return () => {
     model.off("change:piano_keys", draw);
     model.off("change:selected", draw);
     model.off("change:caption", draw);
+    model.off("change:sound", draw);
   };
 }
 
