@@ -129,7 +129,7 @@ def test_narration_reads_in_words_first(name):
             assert not RULE_ID.search(seen), (i, seen)
         page = x.say_html.value + x.changes_html.value + x.position_html.value
         assert not re.search(r"\[\s*-?\d", page), (i, page)
-        assert "scores [" not in page and "winners [" not in page
+        assert "scores [" not in page and "winners [" not in page and "🃏" not in page
         say = x.frames[i].step.say if x.frames[i].step else ""
         for rule in plain_words(say)[1]:
             assert f">{rule}</span>" in x.say_html.value  # after the sentence, as a badge
@@ -332,40 +332,6 @@ def test_browser_lesson_step_link_opens_the_explain_page(voila_server, page):
     assert errors == [], errors
 
 
-# -- on the static site (Voici, Pyodide in a web worker) -------------------------------------------
 
-from test_site import built_site, offline_page, site_server  # noqa: E402, F401
-
-
-@pytest.mark.site
-def test_site_bad_link_deep_link_and_keys(site_server, offline_page):  # noqa: F811
-    """The site's kernel cannot read the page's address; the browser reports it, so a bad
-    name says so over the list, and a step's link opens that step (console errors fail)."""
-    from browser_support import save_screenshot
-
-    page = offline_page
-    page.goto(f"{site_server.url}/voici/render/explain.html?example=nope")
-    page.wait_for_selector("text=No worked example called ‘nope’", timeout=180_000)
-    assert page.locator("select.cl-ex-select optgroup").count() >= 10
-    page.locator("select.cl-ex-select").select_option(SCORING)
-    page.wait_for_selector("h3:has-text('Scoring example: the winner collects 64')",
-                           timeout=60_000)
-    page.locator(".crazylab-explainer h3").click()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_selector("text=Step 1 of 2", timeout=60_000)
-    link = page.locator("a.cl-step-link")
-    page.wait_for_function("() => document.querySelector('a.cl-step-link')"
-                           ".getAttribute('href').endsWith('step=1')", timeout=30_000)
-    assert link.get_attribute("href") == f"explain.html?example={SCORING}&step=1"
-    link.click()  # a new page: the deep link opens the example at that step
-    page.wait_for_url(f"**/voici/render/explain.html?example={SCORING}&step=1",
-                      timeout=60_000)
-    page.wait_for_selector("text=Step 1 of 2", timeout=180_000)
-    page.wait_for_selector("text=Seat 0 went out and wins the hand with 64 points",
-                           timeout=60_000)
-    assert page.locator("select.cl-ex-select").input_value() == SCORING
-    assert page.locator(".crazylab-notice").count() == 0
-    page.locator(".crazylab-explainer h3").click()
-    page.keyboard.press("End")
-    page.wait_for_selector("text=Step 2 of 2", timeout=60_000)
-    save_screenshot(page, "site_explain_deep_link")
+# The static site's explain page (a bad link, a deep link, keys) is tested in tests/test_site.py
+# (test_site_explain_bad_link_deep_link_and_keys), which builds the site once per session.

@@ -288,3 +288,37 @@ def test_site_piano_explorer(site_server, offline_page):
     page.locator("[data-midi][aria-label$=': fits']").first.click()  # Python shows its cards
     page.wait_for_selector("text=/The cards of .*: click one/", timeout=30_000)
     save_screenshot(page, "site_piano")
+
+
+# -- the explain page (issue 19 item 6): the site's kernel cannot read the address -------
+
+@pytest.mark.site
+def test_site_explain_bad_link_deep_link_and_keys(site_server, offline_page):
+    """The site's kernel cannot read the page's address; the browser reports it, so a bad
+    name says so over the list, and a step's link opens that step (console errors fail)."""
+    page = offline_page
+    page.goto(f"{site_server.url}/voici/render/explain.html?example=nope")
+    page.wait_for_selector("text=No worked example called ‘nope’", timeout=180_000)
+    assert page.locator("select.cl-ex-select optgroup").count() >= 10
+    page.locator("select.cl-ex-select").select_option("sr-t4-scoring-64")
+    page.wait_for_selector("h3:has-text('Scoring example: the winner collects 64')",
+                           timeout=60_000)
+    page.locator(".crazylab-explainer h3").click()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("text=Step 1 of 2", timeout=60_000)
+    link = page.locator("a.cl-step-link")
+    page.wait_for_function("() => document.querySelector('a.cl-step-link')"
+                           ".getAttribute('href').endsWith('step=1')", timeout=30_000)
+    assert link.get_attribute("href") == "explain.html?example=sr-t4-scoring-64&step=1"
+    link.click()  # a new page: the deep link opens the example at that step
+    page.wait_for_url("**/voici/render/explain.html?example=sr-t4-scoring-64&step=1",
+                      timeout=60_000)
+    page.wait_for_selector("text=Step 1 of 2", timeout=180_000)
+    page.wait_for_selector("text=Seat 0 went out and wins the hand with 64 points",
+                           timeout=60_000)
+    assert page.locator("select.cl-ex-select").input_value() == "sr-t4-scoring-64"
+    assert page.locator(".crazylab-notice").count() == 0
+    page.locator(".crazylab-explainer h3").click()
+    page.keyboard.press("End")
+    page.wait_for_selector("text=Step 2 of 2", timeout=60_000)
+    save_screenshot(page, "site_explain_deep_link")

@@ -93,9 +93,13 @@ def rule_badges(ids: list[str]) -> str:
         f"{html.escape(i)}</span>" for i in ids)
 
 
+#: the joker's emoji is missing from many fonts (a box in headless Chromium): written out
+JOKER = ("🃏", "Joker")
+
+
 def words_html(text: str) -> str:
     """A sentence in words, then its rule ids as badges (HTML)."""
-    words, ids = plain_words(text)
+    words, ids = plain_words(text.replace(*JOKER))
     return html.escape(words) + rule_badges(ids)
 
 
@@ -367,7 +371,7 @@ def moved_cards(before: Game, frame: Frame) -> set[Card]:
 
 
 def _move_words(move: Any) -> str:
-    text = move._replace(pile=None).display
+    text = move._replace(pile=None).display.replace(*JOKER)
     return f"{text} on pile {move.pile + 1}" if move.pile is not None else text
 
 
