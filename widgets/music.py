@@ -443,12 +443,14 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         what = ("Your tune" if self.piano.played else
                 "The top card's key and the keys that fit")
         notes = " ".join(self.tune_names())
+        link = ("style='color:#0b57d0;text-decoration:underline;font-weight:bold;"
+                "padding:2px 4px'")
         self.downloads.value = (
             f"<div class='cl-downloads' role='group' aria-label='Download the notes'>"
             f"<b>{html.escape(what)}</b> ({html.escape(notes)}): "
-            f"<a class='cl-download-midi' download='{stem}.mid' "
+            f"<a class='cl-download-midi' {link} download='{stem}.mid' "
             f"href='{data_url(self.midi(), MIDI_MIME)}'>Download MIDI</a> · "
-            f"<a class='cl-download-wav' download='{stem}.wav' "
+            f"<a class='cl-download-wav' {link} download='{stem}.wav' "
             f"href='{data_url(self.wav(), WAV_MIME)}'>Download WAV</a></div>")
 
     def key_cards(self) -> list[Card]:

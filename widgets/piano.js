@@ -128,7 +128,7 @@ function render({ model, el }) {
     const sound = model.get("sound");
     root.innerHTML = `<div class="cl-piano-top"><div class="cl-piano-caption">${esc(model.get("caption"))}</div>
       <button type="button" class="cl-sound" aria-pressed="${sound ? "true" : "false"}"
-        title="Play each key's note when it is clicked">${sound ? "🔊 Sound on" : "🔇 Sound off"}</button></div>
+        title="Play each key's note when it is clicked"><span aria-hidden="true">♪</span> ${sound ? "Sound on" : "Sound off"}</button></div>
       <div class="cl-piano-scroll">${drawSvg(keys, selected)}</div>${legend(keys)}`;
     root.querySelector(".cl-sound").addEventListener("click", () => {
       model.set("sound", !model.get("sound"));
