@@ -947,9 +947,10 @@ def _pending_view(obs: Observation, names: list[str]) -> tuple[list[dict[str, An
         who = "You are" if you else f"{names[seat]} is"
         if left:
             text = (f"{who} hit{times} by {by} {word}: {'you must ' if you else ''}draw "
-                    f"{left}{more} card{'s' if left != 1 else ''} and lose the turn")
+                    f"{left}{more} card{'s' if left != 1 else ''} and lose "
+                    f"{'your' if you else 'the'} turn")
         else:
-            text = f"{who} skipped{times} by {by} {word}: the turn is lost"
+            text = f"{who} skipped{times} by {by} {word}: {'your' if you else 'the'} turn is lost"
         if you and now:
             jacks = sorted({m.cards[0] for m in obs.legal if m.kind == PLAY})
             if jacks and obs.turn_draws:
