@@ -141,6 +141,13 @@ def test_breens_king_chain_and_jack_counter_are_said_and_stay(voila_factory, tmp
     assert rows[1]["cards"] == 6  # Bot 1's cards, face up
     assert "keeps no score" in page.locator(".cl-end").inner_text()
     screenshot(page, "table_breens_end_of_hand")
+    page.set_viewport_size({"width": 390, "height": 800})  # a phone: the panel fits
+    page.wait_for_timeout(300)
+    wide = page.evaluate("""() => [...document.querySelectorAll('.cl-end *')]
+        .filter(e => e.getBoundingClientRect().right > 392).map(e => e.className)""")
+    assert not wide, wide
+    page.locator(".cl-end").scroll_into_view_if_needed()
+    screenshot(page, "table_breens_end_of_hand_390", full_page=False)
     assert not errors, errors
 
 
