@@ -4,7 +4,7 @@ import json
 import re
 
 import pytest
-from spec_paths import shared_spec
+from spec_paths import notation
 
 import crazylab as cl
 from crazylab.cli import main
@@ -16,8 +16,6 @@ from crazylab.examples import (
     load_example,
     load_game,
 )
-
-NOTATION = shared_spec("notation.md")
 
 
 @pytest.mark.parametrize("name", list_examples())
@@ -102,10 +100,11 @@ def test_malformed_or_impossible_files_exit_2(tmp_path, capsys, mutate, message)
     assert message.lower() in capsys.readouterr().err.lower()
 
 
-def test_the_notation_md_example_differs_only_by_the_voluntary_draw():
-    """notation.md's illustration omits `draw`, but SR-Q2 (voluntary draw, default on) makes it
-    legal while the stock has cards; with voluntary_draw off the file holds verbatim."""
-    text = NOTATION.read_text()
+def test_the_notation_page_example_differs_only_by_the_voluntary_draw():
+    """The notation page's example (crazylab/rulebook/notation.md) omits `draw`, but SR-Q2
+    (voluntary draw, default on) makes it legal while the stock has cards; with voluntary_draw
+    off the file holds verbatim."""
+    text = notation()
     data = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
     problems = load_example(data).replay()
     assert len(problems) == 1 and "unexpected ['draw']" in problems[0]

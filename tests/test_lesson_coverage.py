@@ -1,9 +1,10 @@
-"""Course coverage: each rule id of rulings.md with the test that names it, the lessons that
-teach it and the exercises that ask about it (`python tests/test_lesson_coverage.py` prints the
-table). Fails when a seed rule, a derived rule, a test vector or a worked example is taught by
-no lesson, when a seed rule has no exercise, when a lesson teaches (mentions) a rule id that
-none of its own exercises asks about, when an exercise names an id the rulebook does not
-have, and when a lesson mentions a house ruling without marking it as one with a link to it.
+"""Course coverage: each rule id of the rulebook (``crazylab/rulebook/``) with the test that
+names it, the lessons that teach it and the exercises that ask about it (``python
+tests/test_lesson_coverage.py`` prints the table). Fails when a seed rule, a derived rule, a
+test vector or a worked example is taught by no lesson, when a seed rule has no exercise, when
+a lesson teaches (mentions) a rule id that none of its own exercises asks about, when an
+exercise names an id the rulebook does not have, and when a lesson mentions a house ruling
+without marking it as one with a link to it.
 
 House-ruling links are written ``[house ruling ID](../../shared/spec/rulings.md#ID)``:
 the rulebook at its repository-relative path ``../shared/spec/rulings.md`` (seen from
@@ -18,11 +19,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from spec_paths import shared_spec
+from spec_paths import rule_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks" / "lessons").glob("[0-9][0-9]_*.py"))
-SPEC = shared_spec("rulings.md").read_text()
 LINK = re.compile(r"\[house\s+ruling\s+([A-Z]+-[A-Z]?\d+)\]\(\.\./\.\./shared/spec/rulings\.md"
                   r"#([A-Z]+-[A-Z]?\d+)\)")
 ID = r"(?:C|SR|AP|MU|BR)-(?:[DTQM]?\d+)"
@@ -30,19 +30,9 @@ ID = r"(?:C|SR|AP|MU|BR)-(?:[DTQM]?\d+)"
 
 def rulebook() -> dict[str, str]:
     """Every rule id of the rulebook and its kind: seed, derived, ruling (the rulebook's own
-    decisions: the ambiguity tables, [ruling] rules, the Breens resolution model), vector (a
+    decisions: the house rulings, [ruling] rules, the Breens resolution model), vector (a
     test vector) or convention (the common engine conventions C-1 … C-16, which mix both)."""
-    kinds: dict[str, str] = {}
-    for rid, tag in re.findall(rf"\*\*({ID})\*\*\s*\[([a-z]+)", SPEC):
-        kinds.setdefault(rid, "seed" if tag == "seed" else tag)
-    for rid in re.findall(rf"\*\*({ID})\b", SPEC):  # the conventions, the Breens model, the deck
-        kinds.setdefault(rid, "convention" if rid.startswith("C-") else
-                         "derived" if "-D" in rid else "ruling")
-    for rid in re.findall(rf"^\| ({ID}) \|", SPEC, flags=re.M):  # the ambiguity tables
-        kinds.setdefault(rid, "ruling")
-    for rid in re.findall(r"\b((?:SR|AP|MU|BR)-T\d+)\b", SPEC):
-        kinds[rid] = "vector"
-    return kinds
+    return rule_kinds()
 
 
 RULES = rulebook()

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from spec_paths import shared_spec
+from spec_paths import entries as rulebook_entries
+from spec_paths import rule_ids
 
 import crazylab as cl
 from crazylab.engine import options as opts
@@ -28,11 +29,8 @@ from crazylab.engine.rules import PRESETS, RuleSet, rules
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "OPTIONS.md"
 NOT_OPTIONS = {"name", "description", "options_changed"}
-SPEC = shared_spec("rulings.md").read_text()
-#: rule ids, the §6.5 items (A1 …) and the §6.4 variant catalogue (V1 …)
-RULING_IDS = (set(re.findall(r"\b(?:C|SR|AP|MU|BR)-[A-Z]?\d+\b", SPEC))
-              | set(re.findall(r"^\* \*\*(A\d+) ", SPEC, flags=re.M))
-              | set(re.findall(r"^\| (V\d+) \|", SPEC, flags=re.M)))
+#: the rulebook's ids: the rules, the option values (A1 …) and the variants (V1 …)
+RULING_IDS = rule_ids()
 RULESET_FIELDS = {f.name: f for f in dataclasses.fields(RuleSet) if f.name not in NOT_OPTIONS}
 
 
@@ -157,7 +155,7 @@ def test_each_option_accepts_its_whole_range_or_says_the_engine_does_not_play_it
         if option.only is None or stored(option, value) in option.only:
             assert option.check(value) == stored(option, value)
         else:
-            with pytest.raises(RulesError, match=rf"{name}=.* is ruled \(rulings.md .*\) but the "
+            with pytest.raises(RulesError, match=rf"{name}=.* is ruled \(rulebook .*\) but the "
                                "engine does not play it yet"):
                 option.check(value)
             with pytest.raises(RulesError, match="does not play it yet"):
@@ -640,34 +638,31 @@ def test_A14_last_card_penalty_is_a_bounded_number():
         rules("crazy-eights", last_card_penalty=11)
 
 
-def rulings_option_names() -> set[str]:
-    """Every option name rulings.md gives: in "Option `name`" verdicts, "`name` ∈ {…}", the
-    first column of the option tables (§2.4, §6.4) and the "·" option lists (§3.4, §4.6,
-    §5.5)."""
-    names = set(re.findall(r"Options? `(\w+)`", SPEC)) | set(re.findall(r"`(\w+)` ∈", SPEC))
-    lead = r"((?:`\w+`(?:, | / )?)+)"
-    for cell in re.findall(rf"^\| {lead} \|", SPEC, flags=re.M):
-        names |= set(re.findall(r"`(\w+)`", cell))
-    for cell in re.findall(r"^\| V\d+ \|[^|]*\| ([^|]*)\|", SPEC, flags=re.M):
-        names |= set(re.findall(r"`([a-z_0-9]+)(?:=[^`]*)?`", re.sub(r"\{.*?\}", "", cell)))
-    for head in re.findall(r"^\* \*\*A\d+ ((?:`[^`]+`(?: / )?)+)", SPEC, flags=re.M):
-        names |= set(re.findall(r"`(\w+)", head))  # §6.5: "A11 `games_in_match=N`"
-    for block in re.findall(r"### \d\.\d Options \(\w+\)\n\n(`.*?)\n", SPEC):
-        for segment in block.split("·"):
-            found = re.match(rf"\s*{lead}", segment)
-            names |= set(re.findall(r"`(\w+)`", found.group(1))) if found else set()
+def rulebook_option_names() -> dict[str, set[str]]:
+    """Option name → the rulebook entries (``crazylab/rulebook/``) whose option line names it."""
+    names: dict[str, set[str]] = {}
+    for rid, entry in rulebook_entries().items():
+        for name in entry.options:
+            names.setdefault(name, set()).add(rid)
     return names
 
 
-def test_every_rulings_option_name_is_accepted():
-    """The rulings' names are the contract (issue 15): each is an option, except ``players``
-    (a game's parameter, not a rule)."""
-    names = rulings_option_names()
+def test_every_rulebook_option_name_is_an_option_and_every_option_is_in_the_rulebook():
+    """The rulebook's names are the contract (issue 15): each option it names is accepted,
+    and every option is explained by some rule of the rulebook."""
+    names = rulebook_option_names()
     assert {"num_jokers", "hand_size_by_players", "reshuffle_timing", "last_card_call",
             "seed_wild_levels", "decks", "jump_in", "level", "action_cards",
-            "games_in_match"} <= names  # the scan works
-    missing = sorted(names - {"players"} - set(OPTIONS))
-    assert missing == []
+            "games_in_match"} <= set(names)  # the scan works
+    assert sorted(set(names) - set(OPTIONS)) == []
+    assert sorted(set(OPTIONS) - set(names)) == []
+
+
+@pytest.mark.parametrize("name", list(OPTIONS))
+def test_the_rulings_of_an_option_name_it_in_the_rulebook(name):
+    """An option's ruling ids (the schema's) are entries of the rulebook whose "option" line
+    names the option, so a learner reading the rule finds the option that changes it."""
+    assert set(OPTIONS[name].rulings) <= rulebook_option_names().get(name, set())
 
 
 def test_MU_Q34_a_seed_eight_in_the_levels_is_buried_and_dealer_declares_needs_specials():

@@ -1,24 +1,28 @@
-"""Guard: every numbered rule, resolution step, deck item, ruling and test vector of
-rulings.md is named by some test (as ``SR-10`` or ``SR_10``)."""
+"""Guard: every numbered rule, resolution step, deck item and ruling of the rulebook
+(``crazylab/rulebook/``) is named by some test (as ``SR-10`` or ``SR_10``)."""
 
 import re
 from pathlib import Path
 
 import pytest
-from spec_paths import shared_spec
+from spec_paths import rule_ids
 
-SPEC = shared_spec("rulings.md").read_text()
+IDS = rule_ids()
 TESTS = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py")
                 if p.name != Path(__file__).name)
 
+
+def of_family(pattern: str) -> set[str]:
+    return {i for i in IDS if re.fullmatch(pattern, i)}
+
+
 FAMILIES = {
-    # family: (ids found in the rulebook, the least count the rulebook holds)
-    "common": (set(re.findall(r"\*\*(C-\d+)\b", SPEC)), 16),
-    "site rules": (set(re.findall(r"\*\*(SR-\d+)\*\*", SPEC)), 25),
-    "app rules": (set(re.findall(r"\*\*(AP-\d+)\*\*", SPEC)), 18),
-    "music": (set(re.findall(r"\*\*(MU-[DT]?\d+)\*\*", SPEC))
-              | set(re.findall(r"^\| (MU-Q\d+) \|", SPEC, flags=re.M)), 32 + 6 + 37 + 11),
-    "breens": (set(re.findall(r"\b(BR-(?:M|Q)?\d+)\b", SPEC)), 32 + 9 + 55),
+    # family: (ids of the rulebook, the least count the rulebook holds)
+    "common": (of_family(r"C-\d+"), 16),
+    "site rules": (of_family(r"SR-\d+"), 25),
+    "app rules": (of_family(r"AP-\d+"), 18),
+    "music": (of_family(r"MU-[DTQ]?\d+"), 32 + 6 + 37 + 11),
+    "breens": (of_family(r"BR-[MQ]?\d+"), 32 + 9 + 55),
 }
 
 

@@ -8,8 +8,9 @@ lessons render on GitHub and nbviewer.
 
 It also writes the printable rules sheet of every preset, ``notebooks/sheets/NAME.md``
 (``crazylab.sheet.rules_sheet``), and two markdown-only notebooks that Voilà can show (it
-serves no .md file): ``notebooks/sheets.ipynb`` (every sheet) and ``notebooks/glossary.ipynb``
-(from ``notebooks/glossary.md``).
+serves no .md file): ``notebooks/sheets.ipynb`` (every sheet), ``notebooks/glossary.ipynb``
+(from ``notebooks/glossary.md``) and ``notebooks/rulebook.ipynb`` (crazylab's rulebook, from
+``crazylab/rulebook/*.md``: one anchor per rule id, so a lesson links ``rulebook.ipynb#SR-17``).
 
 Cell ids are derived from the cell's source (a hash), so a rebuild writes identical ids, and
 widget model ids come from a seeded generator in the kernel, so a rebuild of an unchanged
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -134,10 +136,74 @@ def out_of_date(source: Path) -> list[str]:
     return problems
 
 
+RULEBOOK_INTRO = """\
+# The crazylab rulebook
+
+Every rule crazylab plays, rule set by rule set, in crazylab's own words. Each rule has an id
+(SR-10, BR-Q14 …): the lessons, the exercises and the tests cite it, and `rulebook.ipynb#ID`
+opens this page at it. [Back to the start](index.ipynb) · [Glossary](glossary.ipynb) ·
+[Rules sheets](sheets.ipynb)
+
+The four rule sets come from four short rule documents, the *seeds*: a web page on five-card
+Crazy Eights, a Crazy Eights app's help page, the Crazy Breens family page and a musical deck's
+rule sheet. Each rule is marked with what it is:
+
+* **Seed rule**: the seed says it; **Derived rule**: it follows from what the seed says;
+* **House ruling**: the seed is silent or unclear, so crazylab decides. A house ruling says
+  what the seed says, what crazylab decides, and why;
+* **Convention**: how crazylab plays every rule set (seats, dealing, reshuffles …);
+* **Test vector**: a worked case the tests replay;
+* the **option** that changes a rule, when there is one (`docs/OPTIONS.md` lists their values;
+  in Python `crazylab.rules("crazy-eights", voluntary_draw=False)`).
+
+"""
+
+
+def link_rule_ids(text: str, known: set[str]) -> str:
+    """Markdown with every known rule id outside code, headings and anchors linked to its
+    anchor on the same page (``SR-Q2`` → ``[SR-Q2](#SR-Q2)``)."""
+    pattern = re.compile(r"(?<![\w#\[/-])((?:C|SR|AP|MU|BR)-[A-Z]?\d+|[AV]\d+)(?![\w-])")
+
+    def link(m: re.Match[str]) -> str:
+        return f"[{m[1]}](#{m[1]})" if m[1] in known else m[0]
+
+    lines = []
+    for line in text.splitlines():
+        if not line.startswith(("#", "<a id=")):
+            parts = re.split(r"(`[^`]*`)", line)
+            line = "".join(p if i % 2 else pattern.sub(link, p) for i, p in enumerate(parts))
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def rulebook_notebook() -> nbformat.NotebookNode:
+    """notebooks/rulebook.ipynb: an introduction with the contents, then one markdown cell per
+    rulebook page (``crazylab.rulebook``), each opening with an anchor ``rulebook-PAGE``."""
+    sys.path.insert(0, str(ROOT))
+    from crazylab import rulebook
+
+    known = rulebook.ids()
+    titles = {p: rulebook.markdown(p).split("\n", 1)[0].lstrip("# ").strip()
+              for p in (*rulebook.PAGES, rulebook.NOTATION)}
+    contents = "\n".join(f"{i}. [{title}](#rulebook-{page})"
+                          for i, (page, title) in enumerate(titles.items(), 1))
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(
+        RULEBOOK_INTRO + f"## Contents\n\n{contents}\n\n"
+        f"{len(known)} rule ids in all.")]
+    for page in titles:
+        body = rulebook.markdown(page).strip()
+        nb.cells.append(nbformat.v4.new_markdown_cell(
+            f'<a id="rulebook-{page}"></a>\n\n' + link_rule_ids(body, known)
+            + "\n\n[Back to the contents](#rulebook-contents)"))
+    nb.cells[0].source = '<a id="rulebook-contents"></a>\n\n' + nb.cells[0].source
+    return nb
+
+
 def pages() -> dict[Path, nbformat.NotebookNode]:
     """The markdown-only pages built beside the lessons, so that Voilà (which serves no .md
-    file) shows them too: glossary.ipynb from glossary.md, and sheets.ipynb with the rules
-    sheet of every preset."""
+    file) shows them too: glossary.ipynb from glossary.md, sheets.ipynb with the rules
+    sheet of every preset, and rulebook.ipynb (``rulebook_notebook``)."""
     sys.path.insert(0, str(ROOT))
     import crazylab as cl
     from crazylab.sheet import rules_sheet
@@ -154,7 +220,8 @@ def pages() -> dict[Path, nbformat.NotebookNode]:
                      for name in cl.PRESETS]
     out = {}
     for path, nb in ((NOTEBOOKS / "glossary.ipynb", glossary),
-                     (NOTEBOOKS / "sheets.ipynb", sheets)):
+                     (NOTEBOOKS / "sheets.ipynb", sheets),
+                     (NOTEBOOKS / "rulebook.ipynb", rulebook_notebook())):
         nb.nbformat, nb.nbformat_minor = 4, 5
         nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
         seen: set[str] = set()

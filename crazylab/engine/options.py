@@ -1,5 +1,6 @@
 """The typed option schema: every :class:`~crazylab.RuleSet` option, with its type, allowed
-values or bounds, default, a one-line doc and the ruling(s) of ``rulings.md`` it implements.
+values or bounds, default, a one-line doc and the ruling(s) of crazylab's rulebook
+(``crazylab.rulebook``) it implements.
 
 Three things come from :data:`OPTIONS` and nothing else:
 
@@ -10,7 +11,7 @@ Three things come from :data:`OPTIONS` and nothing else:
 * the options reference ``docs/OPTIONS.md`` (:func:`render_markdown`;
   ``python docs/options_md.py`` writes it, and a test checks that it is up to date).
 
-:data:`FIELDS` are the options stored in a rule set. The names ``rulings.md`` gives where the
+:data:`FIELDS` are the options stored in a rule set. The names the rulebook gives where the
 engine stores the rule under another name (``num_jokers``, ``blocked_winner``, ``level`` …) are
 options too, with ``sets``: they set one or more fields (:func:`expand`). Options the rulings
 describe but the engine does not play yet accept only their default (``only``), and say so.
@@ -143,7 +144,7 @@ class Option:
         if self.only is not None and checked not in self.only:
             now = " or ".join(_text(v) for v in self.only)
             raise RulesError(
-                f"{self.name}={quote(value)} is ruled (rulings.md {', '.join(self.rulings)}) "
+                f"{self.name}={quote(value)} is ruled (rulebook {', '.join(self.rulings)}) "
                 f"but the engine does not play it yet; {self.name} can only be {now} for now")
         return checked
 
@@ -553,7 +554,7 @@ def _level(value: int, _current: Mapping[str, object]) -> dict[str, object]:
     return dict(LEVELS[value])
 
 
-#: The names ``rulings.md`` gives to rules the engine stores under other fields.
+#: The names the rulebook gives to rules the engine stores under other fields.
 NAMES: dict[str, Option] = {o.name: o for o in (
     _opt("num_jokers", _INT, None, "The rulings' name of jokers.", "BR-Q1 MU-Q2",
          low=0, high=4, sets=_one("jokers"), sets_doc="`jokers`"),
@@ -731,7 +732,8 @@ def render_markdown(presets: Mapping[str, Any]) -> str:
         "draw_limit=2)`,",
         "on the command line as `--option draw_limit=2` (booleans: true/false, yes/no, on/off,",
         "1/0; lists: `9,10,11`; maps: `2:7,3:5`; `none` for no value), or in a worked",
-        "example's `\"options\"`. The ruling ids are those of `shared/spec/rulings.md`. Values",
+        "example's `\"options\"`. The ruling ids are those of crazylab's rulebook",
+        "(`crazylab/rulebook/`, `notebooks/rulebook.ipynb`). Values",
         "marked \"so far only\" are ruled but not played by the engine yet, and are refused.",
         "",
         "| option | type | allowed | default | rulings | what it does |",
@@ -746,7 +748,7 @@ def render_markdown(presets: Mapping[str, Any]) -> str:
         "",
         "## The rulings' other names",
         "",
-        "`rulings.md` names these rules; a rule set stores them in the options they set.",
+        "The rulebook names these rules; a rule set stores them in the options they set.",
         "",
         "| name | type | allowed | sets | rulings | what it does |",
         "|---|---|---|---|---|---|",
