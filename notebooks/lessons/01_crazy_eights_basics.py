@@ -32,8 +32,8 @@
 # [house ruling SR-Q2](../../shared/spec/rulings.md#SR-Q2) (the links point at the rulebook
 # `../shared/spec/rulings.md` beside the repository, with the rule id after the `#`).
 #
-# Each section ends with an **exercise**: type your answer and press **Check**; the engine
-# checks it and explains. The solution is hidden under *Show the solution*. Run the cells from
+# Each section ends with an **exercise**: click your answer's button (or type the answer and
+# press **Check**); the engine checks it and explains. The solution is hidden under *Show the solution*. Run the cells from
 # top to bottom (Shift+Enter); every game is dealt from a fixed seed, so you see what the text
 # describes.
 

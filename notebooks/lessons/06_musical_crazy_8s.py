@@ -43,7 +43,7 @@ from crazylab.widgets.exercise import (
 from IPython.display import Markdown
 
 import crazylab as cl
-from crazylab.engine.pitch import both_names
+from crazylab.engine.pitch import both_names, pretty
 from crazylab.examples import list_examples, load_example
 
 MUSIC = [n for n in list_examples() if n.startswith("mu-")
@@ -90,8 +90,8 @@ tens = cl.cards("10D 10C 10H 10S")
 print([r.pitches.pitch(c) for c in tens], [r.pitches.spelling(c) for c in tens])
 
 # %%
-choice_exercise("Which note does J♥ sound? (Type # for ♯ and b for ♭.)", ["D#", "Eb", "E"],
-                r.pitches.spelling(cl.card("JH")),
+choice_exercise("Which note does J♥ sound?", ["D♯", "E♭", "E"],
+                pretty(r.pitches.spelling(cl.card("JH"))),
                 "J is the black key between D and E; hearts and spades spell it with a flat "
                 "(MU-D3).", rules="MU-D3 MU-D4 MU-Q1")
 
