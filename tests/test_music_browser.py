@@ -152,3 +152,19 @@ def test_choice_exercises_are_buttons_for_mouse_and_keyboard(voila_factory, tmp_
     screenshot(page, "exercise_choice_buttons")
     assert not errors, errors
     assert not console, console
+
+
+def test_score_page_counts_music_rules_minus_one_per_card(voila_server, page, screenshot):
+    """The report: with musical rules the page showed "63 points" beside a score of −3."""
+    errors = page_errors(page)
+    page.goto(voila_server.render("score.ipynb")
+              + "?rules=crazy-8s-music&seat1=8D+3C&seat2=QH+AS+JD", timeout=120_000)
+    page.wait_for_selector("table.crazylab-score", timeout=120_000)
+    rows = page.locator("table.crazylab-score tbody tr")
+    assert rows.count() == 3
+    cells = [rows.nth(i).locator("td").all_inner_texts() for i in range(3)]
+    assert cells[1][-2:] == ["−2", "−2"] and cells[2][-2:] == ["−3", "−3"], cells
+    text = page.locator(".crazylab-scoring").inner_text()
+    assert "cards left (−1 each)" in text and "63" not in text and "53" not in text
+    screenshot(page, "score_page_music")
+    assert not errors, errors

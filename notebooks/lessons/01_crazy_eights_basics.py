@@ -29,8 +29,8 @@
 # The rules are the five-card "site rules" (seed 001, preset `crazy-eights`). Rule ids such as
 # SR-10 are those of the rulebook; where the seed is silent the rulebook decides, and this course
 # marks such a decision as a **house ruling** with a link to it, like
-# [house ruling SR-Q2](../../shared/spec/rulings.md#SR-Q2) (the links point at the rulebook
-# `../shared/spec/rulings.md` beside the repository, with the rule id after the `#`).
+# [house ruling SR-Q2](rulebook.ipynb#SR-Q2) (the links point at the rulebook
+# [page](rulebook.ipynb), with the rule id after the `#`).
 #
 # Each section ends with an **exercise**: click your answer's button (or type the answer and
 # press **Check**); the engine checks it and explains. The solution is hidden under *Show the solution*. Run the cells from
@@ -74,7 +74,7 @@ print("starter:     ", game.top.display, "| stock:", len(game.stock), "cards")
 # %% [markdown]
 # If the starter is an **eight**, it is buried in the stock and another card is turned, until the
 # starter is not an eight (SR-7); where in the stock is the rulebook's choice
-# ([house ruling SR-Q1](../../shared/spec/rulings.md#SR-Q1): anywhere but the top). So the game
+# ([house ruling SR-Q1](rulebook.ipynb#SR-Q1): anywhere but the top). So the game
 # never starts on an eight: with 2 players the stock holds 52 − 10 − 1 = 41 cards (SR-T10).
 
 # %%
@@ -139,7 +139,7 @@ game.legal()
 # `10H` and `QH` follow the suit of the starter 4♥. **Why is `draw` there too, when two cards
 # fit?** Because the site rules also allow drawing **voluntarily**: "the standard rules also
 # allow drawing voluntarily when you already hold a legal card" (SR-17). The rulebook reads that
-# remark as a rule ([house ruling SR-Q2](../../shared/spec/rulings.md#SR-Q2), option
+# remark as a rule ([house ruling SR-Q2](rulebook.ipynb#SR-Q2), option
 # `voluntary_draw`): after each draw you choose again, to play any legal card or to draw again
 # while the stock lasts. You never *have* to draw while a card fits.
 
@@ -241,7 +241,7 @@ choice_exercise("You draw 2♥, then J♣, and play J♣. How many cards are lef
 
 # %% [markdown]
 # With voluntary drawing off (`cl.rules("crazy-eights", voluntary_draw=False)`), the engine makes
-# you play J♣ as soon as you draw it ([house ruling SR-Q3](../../shared/spec/rulings.md#SR-Q3)):
+# you play J♣ as soon as you draw it ([house ruling SR-Q3](rulebook.ipynb#SR-Q3)):
 # the example `sr-t3-forced-play-without-voluntary-draw` shows it.
 
 # %%
@@ -261,9 +261,9 @@ is_legal_exercise(forced, "draw", "Voluntary drawing is off. On K♣ you drew 2�
 #
 # The discards are **never** reshuffled into a new stock in these rules (SR-19). A player with no
 # legal card and an empty stock **passes** (SR-18); passing is allowed only then
-# ([house ruling SR-Q5](../../shared/spec/rulings.md#SR-Q5)). If every player passes in a row,
+# ([house ruling SR-Q5](rulebook.ipynb#SR-Q5)). If every player passes in a row,
 # the hand is **blocked**: it ends, nobody scores, and it is **void and redealt** (SR-20, SR-T9) by
-# the same dealer ([house ruling SR-Q7](../../shared/spec/rulings.md#SR-Q7)).
+# the same dealer ([house ruling SR-Q7](rulebook.ipynb#SR-Q7)).
 
 # %%
 StepExplainer("sr-t9-blocked-hand-is-void")
@@ -368,7 +368,7 @@ LegalMoveExplorer(rules="crazy-eights", top="8S", hand="3D KS 9C 8H QC", call="D
 # * An eight **names a suit**, which replaces its own (SR-11, SR-12); it may be played at any
 #   time (SR-13).
 # * Nothing fits: **draw until** something does, then play it (SR-15, SR-16); drawing while a card
-#   fits is allowed too (SR-17, [house ruling SR-Q2](../../shared/spec/rulings.md#SR-Q2)).
+#   fits is allowed too (SR-17, [house ruling SR-Q2](rulebook.ipynb#SR-Q2)).
 # * The stock is **not** reshuffled; with nothing to draw you pass, and a round of passes voids
 #   the hand (SR-18, SR-19, SR-20).
 # * The winner **collects** the opponents' points: eight 50, pictures and tens 10, ace 1 (SR-22).

@@ -65,8 +65,8 @@ options[options.nunique(axis=1, dropna=False) > 1]
 # The app is for 2–4 players, you and 1 to 3 computer opponents (AP-1). Two players get 7 cards
 # each, three or four players 5 (AP-3); the rest is the stock, and its top card starts the discard
 # pile (AP-4). As on the site, a starter eight is buried
-# ([house ruling AP-Q1](../../shared/spec/rulings.md#AP-Q1)). The player left of the dealer
-# starts ([house ruling AP-5](../../shared/spec/rulings.md#AP-5)).
+# ([house ruling AP-Q1](rulebook.ipynb#AP-Q1)). The player left of the dealer
+# starts ([house ruling AP-5](rulebook.ipynb#AP-5)).
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -124,7 +124,7 @@ choice_exercise("Four players; seat 2 deals. Who plays first?",
 #
 # *"On a 9 of hearts you can play any heart or any 9. Eights are wild."* (AP-6, AP-7, AP-T2)
 # There are no action cards and nothing to call when you are down to one card (AP-18); one card
-# per turn ([house ruling AP-8](../../shared/spec/rulings.md#AP-8)).
+# per turn ([house ruling AP-8](rulebook.ipynb#AP-8)).
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -145,8 +145,8 @@ choice_exercise("A 2♣ is on top under the app's rules. Does the next player dr
 
 # %% [markdown]
 # The app only lets you draw "if you can't play": a card that fits **must** be played
-# ([house ruling AP-9](../../shared/spec/rulings.md#AP-9), from [house ruling
-# AP-Q5](../../shared/spec/rulings.md#AP-Q5)). That is the difference from lesson
+# ([house ruling AP-9](rulebook.ipynb#AP-9), from [house ruling
+# AP-Q5](rulebook.ipynb#AP-Q5)). That is the difference from lesson
 # 1, where `draw` was offered beside playable cards.
 
 # %%
@@ -159,12 +159,12 @@ is_legal_exercise(can_play, "draw", "On 9♥ you hold 9♣ and 2♥, and the sto
 # ## 4. Drawing: classic vs quick
 #
 # With the **classic** rule ("the one in American rule books") you draw one card at a time until
-# a card fits, and play it (AP-10, [house ruling AP-Q2](../../shared/spec/rulings.md#AP-Q2)).
+# a card fits, and play it (AP-10, [house ruling AP-Q2](rulebook.ipynb#AP-Q2)).
 #
 # With the **quick** rule you draw **at most 3** cards in the turn. Drawing **stops at the first
 # card that fits**, which you must play; if none of the three fits, you **pass**, and the fourth
 # card stays on the stock (AP-11, AP-T3;
-# [house ruling AP-Q3](../../shared/spec/rulings.md#AP-Q3) reads "draw *up to* 3" as a
+# [house ruling AP-Q3](rulebook.ipynb#AP-Q3) reads "draw *up to* 3" as a
 # ceiling on a search). Step through both cases:
 
 # %%
@@ -202,10 +202,10 @@ legal_moves_exercise(found, "Classic rule, top card K♣. You drew 2♠, 7♦ an
 #
 # When the stock runs out and a player must draw, the discards **except the top card** are
 # shuffled into a new stock (AP-12,
-# [house ruling AP-Q7](../../shared/spec/rulings.md#AP-Q7) keeps the top card with its called
+# [house ruling AP-Q7](rulebook.ipynb#AP-Q7) keeps the top card with its called
 # suit). This is the same under the classic and the quick rule: a quick-rule draw can reshuffle
 # too. It happens only when a draw needs it
-# ([house ruling AP-Q6](../../shared/spec/rulings.md#AP-Q6)), and at most **3 times a hand**;
+# ([house ruling AP-Q6](rulebook.ipynb#AP-Q6)), and at most **3 times a hand**;
 # after that, a player who cannot play and cannot draw passes (AP-13).
 
 # %%
@@ -296,8 +296,8 @@ choice_exercise("The match scores are 95 and 40; seat 0 wins a hand worth 7. Is 
 # When the stock is empty, no reshuffle is left and everyone passes in a row, the game is
 # **blocked**: the player with the **fewest points in hand** wins it (AP-17). What the winner
 # scores is a house ruling: the **difference** to each opponent
-# ([house ruling AP-Q12](../../shared/spec/rulings.md#AP-Q12); ties:
-# [house ruling AP-Q11](../../shared/spec/rulings.md#AP-Q11)).
+# ([house ruling AP-Q12](rulebook.ipynb#AP-Q12); ties:
+# [house ruling AP-Q11](rulebook.ipynb#AP-Q11)).
 
 # %%
 StepExplainer("ap-t7-blocked-game-fewest-points")
@@ -334,13 +334,13 @@ LegalMoveExplorer(rules="crazy-eights-quick", top="KC", hand="3D 5H 9S QC 8H")
 # * The app deals **7 cards for two**, 5 for three or four (AP-3), and plays a **match to 100**
 #   (AP-16).
 # * Matching is suit or rank, eights wild (AP-6, AP-7); you **must** play when you can
-#   ([house ruling AP-9](../../shared/spec/rulings.md#AP-9)).
+#   ([house ruling AP-9](rulebook.ipynb#AP-9)).
 # * **Classic**: draw until a card fits (AP-10). **Quick**: at most 3 draws, stop at the first that
 #   fits, else pass (AP-11).
 # * Under both, the discards (all but the top card) are **reshuffled**, at most 3 times a hand
 #   (AP-12, AP-13).
 # * **Blocked**: the fewest points wins (AP-17), scoring the difference
-#   ([house ruling AP-Q12](../../shared/spec/rulings.md#AP-Q12)).
+#   ([house ruling AP-Q12](rulebook.ipynb#AP-Q12)).
 #
 # **Rules sheets** (printable: [rules sheets](sheets.ipynb), `sheets/crazy-eights-classic.md`,
 # `sheets/crazy-eights-quick.md`); the quick sheet:

@@ -28,7 +28,7 @@
 #
 # Every section ends with an exercise the engine checks. Where the seed is silent, the rulebook
 # decides: such decisions are marked as **house rulings** with a link to their id in the rulebook
-# (`../shared/spec/rulings.md` beside the repository).
+# ([rulebook.ipynb](rulebook.ipynb)).
 #
 # Each card gets a worked example in the **step-through explainer** (press **Next ▶**; the
 # *Example* menu holds every Crazy Breens example) and a one-line summary that the engine
@@ -39,9 +39,9 @@
 #
 # Crazy Breens (preset `crazy-breens`) is Crazy Eights with **7 cards** each (BR-3), the rest
 # face down as the draw pile (BR-4), and the dealer turns its top card to start the discard pile
-# (BR-5). The deck has two jokers ([house ruling BR-Q1](../../shared/spec/rulings.md#BR-Q1): the
+# (BR-5). The deck has two jokers ([house ruling BR-Q1](rulebook.ipynb#BR-Q1): the
 # seed names the joker but
-# not how many) and 2–6 players play ([house ruling BR-Q2](../../shared/spec/rulings.md#BR-Q2)). No
+# not how many) and 2–6 players play ([house ruling BR-Q2](rulebook.ipynb#BR-Q2)). No
 # score is kept: the
 # first player out wins the round (BR-28). You **must** play a card if one fits (BR-9): the same
 # suit or rank, an 8 or a joker (BR-10); only if none fits do you draw, until one does, and play it
@@ -143,7 +143,7 @@ legal_moves_exercise(until, "On 5♥ no card of seat 0 fits; it draws until one 
 # ## 1. The 8 is wild
 #
 # An 8 fits on any card, and you call the suit that counts from now on (BR-16). A stack of 8s
-# still gets only one call ([house ruling BR-15](../../shared/spec/rulings.md#BR-15)).
+# still gets only one call ([house ruling BR-15](rulebook.ipynb#BR-15)).
 
 # %%
 explain("br-seed-eight-wild")
@@ -183,7 +183,7 @@ print("after JK:D:", effects.describe_pending(replay("br-t8-joker-draw-four", 2)
 
 # %% [markdown]
 # A Jack counters the joker's draw 4 as well (`br-t8-joker-countered`,
-# [house ruling BR-Q14](../../shared/spec/rulings.md#BR-Q14)); two jokers hit two players, with one
+# [house ruling BR-Q14](rulebook.ipynb#BR-Q14)); two jokers hit two players, with one
 # call (BR-T9):
 
 # %%
@@ -250,7 +250,7 @@ legal_moves_exercise(replay("br-t14-seed-starter-ace-skips-first-player", 0),
 # After a King, the top card of the stock is turned onto the pile **as your play**: it need not
 # match, and if it is special its effect is yours (BR-20). If it is another King, it turns again:
 # a **King chain**. Only a King turns again: any other special card that is turned just has its
-# effect ([house ruling BR-Q10](../../shared/spec/rulings.md#BR-Q10); the seed's "same with any
+# effect ([house ruling BR-Q10](rulebook.ipynb#BR-Q10); the seed's "same with any
 # special card" is read as
 # "effects trigger"). The *Example* menu has the King turning a 2
 # (`br-t10-king-flips-two`), an 8 (`br-t10-king-flips-eight`), a Queen
@@ -299,7 +299,7 @@ legal_moves_exercise(initial, f"The starter was a King; the dealer turned {initi
 # After a Queen you **may drop one card** of your hand on the pile, matching or not, or say
 # `end` to drop none (BR-21). The dropped card's effect is yours: drop an Ace and the next player
 # is skipped, and drop a 2 and the next player draws two (`br-seed-queen-drops-two`). Dropping
-# your last card wins ([house ruling BR-Q32](../../shared/spec/rulings.md#BR-Q32)).
+# your last card wins ([house ruling BR-Q32](rulebook.ipynb#BR-Q32)).
 
 # %%
 explain("br-t12-seed-queen-drops-ace")
@@ -401,10 +401,10 @@ legal_moves_exercise(replay("br-t7-seed-mid-draw-counter", 2), "Seat 1 is hit by
 # first one fits (BR-12). The last card is the top card. Every 2, Ace or joker in a stack is
 # **one hit**, and the hits go to the opponents **in turn**: the first to the next player, the
 # second to the one after, and so on (BR-24; the rulebook's targeting model,
-# [house ruling BR-M3](../../shared/spec/rulings.md#BR-M3)). A victim hit twice (the hits wrap round
+# [house ruling BR-M3](rulebook.ipynb#BR-M3)). A victim hit twice (the hits wrap round
 # a
 # small table) draws for both but loses **one** turn per cycle
-# ([house ruling BR-Q12](../../shared/spec/rulings.md#BR-Q12)).
+# ([house ruling BR-Q12](rulebook.ipynb#BR-Q12)).
 #
 # ### Three 2s = draw 6
 #
@@ -530,10 +530,10 @@ choice_exercise("Four players: seat 0 hits seats 1 and 2. Seat 1 draws its two c
 # hits the first player (sections 3 and 4), a King turns the next card (BR-7, section 5). For an
 # 8, a joker or a Queen the seed says no more, and the rulebook follows "as if the dealer played
 # it": the **dealer** calls the suit for a starter 8 or joker
-# ([house ruling BR-Q5](../../shared/spec/rulings.md#BR-Q5), [house ruling
-# BR-Q6](../../shared/spec/rulings.md#BR-Q6)), a starter joker also
+# ([house ruling BR-Q5](rulebook.ipynb#BR-Q5), [house ruling
+# BR-Q6](rulebook.ipynb#BR-Q6)), a starter joker also
 # makes the first player draw 4, and a starter Queen lets the dealer drop a card
-# ([house ruling BR-Q7](../../shared/spec/rulings.md#BR-Q7)).
+# ([house ruling BR-Q7](rulebook.ipynb#BR-Q7)).
 
 # %% [markdown]
 # A starter 8 or joker: the dealer calls (BR-T16).
@@ -637,11 +637,11 @@ Markdown(rules_sheet(cl.rules("crazy-breens")))
 # 1. There is no single answer. Countering at once sheds the Jack and saves 2 cards; keeping it
 #    can save 4 (a joker) later, but you may never be hit again before someone goes out.
 # 2. Each victim resolves the hit when the turn reaches it
-#    ([house ruling BR-M4](../../shared/spec/rulings.md#BR-M4)); seat 2's hit is still pending
+#    ([house ruling BR-M4](rulebook.ipynb#BR-M4)); seat 2's hit is still pending
 #    when seat 1 has drawn, and a Jack from any victim ends what is left of the cycle (BR-27).
 # 3. Seat 1 takes hits 1 and 3 and draws 4, seat 2 takes hit 2 and draws 2, and each loses one
 #    turn (BR-T3; one turn per cycle is
-#    [house ruling BR-Q12](../../shared/spec/rulings.md#BR-Q12)).
+#    [house ruling BR-Q12](rulebook.ipynb#BR-Q12)).
 #
 # </details>
 

@@ -18,17 +18,17 @@
 #
 # * how every card of the music deck is a key of the piano: the rank → pitch map, with sharps on
 #   ♦ ♣ and flats on ♥ ♠ (MU-D1…MU-D6). The seed never prints the map: it is a **house ruling**
-#   derived from the seed's text ([house ruling MU-Q1](../../shared/spec/rulings.md#MU-Q1));
+#   derived from the seed's text ([house ruling MU-Q1](rulebook.ipynb#MU-Q1));
 # * the setup: 2–4 players, 5 cards each from 54 (MU-1…MU-4);
 # * the main game's one rule for a card: the same **suit** or the same **pitch** (MU-5); an 8 takes
 #   its own suit (MU-12), a joker announces one and the next player **draws two** at once (MU-13);
 # * a turn is a **chain** of cards, or **draw two** (MU-6…MU-10), and the first card after the draw
-#   must be a drawn one ([house ruling MU-Q9](../../shared/spec/rulings.md#MU-Q9));
+#   must be a drawn one ([house ruling MU-Q9](rulebook.ipynb#MU-Q9));
 # * the end: the first player out wins, every card left costs a point (MU-18, MU-19);
 # * how a game becomes a **melody** you can hear, and save as WAV and MIDI.
 #
 # Every game here is seeded, so the notebook says the same thing each time it runs. House
-# rulings link to their id in the rulebook (`../shared/spec/rulings.md` beside the repository).
+# rulings link to their id in the rulebook ([rulebook.ipynb](rulebook.ipynb)).
 
 # %%
 import random
@@ -113,9 +113,9 @@ choice_exercise("How many cards does the musical deck hold?", ["52", "54", "34"]
 # 2–4 players (MU-1) get 5 cards each (MU-2); the rest is the draw pile, whose top card is the
 # **seed card** that starts the discard pile (MU-3). The player left of the dealer starts, and play
 # passes to the left (MU-4). A joker seed is buried and replaced
-# ([house ruling MU-Q3](../../shared/spec/rulings.md#MU-Q3): nobody played it, so nobody draws);
+# ([house ruling MU-Q3](rulebook.ipynb#MU-Q3): nobody played it, so nobody draws);
 # an 8 seed stays, with its own suit
-# ([house ruling MU-Q4](../../shared/spec/rulings.md#MU-Q4)).
+# ([house ruling MU-Q4](rulebook.ipynb#MU-Q4)).
 
 # %%
 explain("mu-3-joker-seed-buried-eight-kept")
@@ -141,7 +141,7 @@ legal_moves_exercise(seed_eight, f"The seed card is {seed_eight.top.display} (a 
 #
 # On 5♥ (the note E) any heart fits, any 5 fits (E in another suit: the same pitch), and so do the
 # wild 8s and jokers, "at any time on your turn" (MU-5, MU-T1). Playing is optional: you may draw
-# two instead ([house ruling MU-Q8](../../shared/spec/rulings.md#MU-Q8) reads "or no longer wish
+# two instead ([house ruling MU-Q8](rulebook.ipynb#MU-Q8) reads "or no longer wish
 # to" that way), so `draw` is always a legal move before your first card.
 
 # %%
@@ -182,13 +182,13 @@ print(explorer.click_card("6C"))
 # ## 4. The 8 and the joker
 #
 # An **8** changes the suit to **its own** suit: there is no choice in the main game (MU-12;
-# [house ruling MU-Q30](../../shared/spec/rulings.md#MU-Q30) keeps the seed's literal text). An 8
+# [house ruling MU-Q30](rulebook.ipynb#MU-Q30) keeps the seed's literal text). An 8
 # has no pitch, so only its suit, another 8 or a joker can follow it (MU-T2).
 #
 # A **joker** is wild: you **announce a suit**, and the player to your left **draws two cards at
 # once** (MU-13, MU-T3). The victim does not lose a turn
-# ([house ruling MU-Q12](../../shared/spec/rulings.md#MU-Q12)), and each joker of a chain hits
-# again ([house ruling MU-14](../../shared/spec/rulings.md#MU-14)). Either way you keep the turn.
+# ([house ruling MU-Q12](rulebook.ipynb#MU-Q12)), and each joker of a chain hits
+# again ([house ruling MU-14](rulebook.ipynb#MU-14)). Either way you keep the turn.
 
 # %%
 explain("mu-t2-eight-takes-its-own-suit")
@@ -223,11 +223,11 @@ choice_exercise("In one chain seat 0 plays both jokers (announcing ♥, then ♦
 #
 # You play fitting cards **one at a time**, each on the last, for as long as you can and want
 # (MU-6); then you say `end` (MU-10;
-# [house ruling MU-11](../../shared/spec/rulings.md#MU-11) makes the end an explicit move). If you
+# [house ruling MU-11](rulebook.ipynb#MU-11) makes the end an explicit move). If you
 # play **no** card, you **draw 2** (MU-7). If a drawn card fits you may play it and go on with any
 # card (MU-8), but the **first** card after the draw must be a drawn one
-# ([house ruling MU-Q9](../../shared/spec/rulings.md#MU-Q9)), and you draw only once, before
-# playing ([house ruling MU-9](../../shared/spec/rulings.md#MU-9)). If neither drawn card fits,
+# ([house ruling MU-Q9](rulebook.ipynb#MU-Q9)), and you draw only once, before
+# playing ([house ruling MU-9](rulebook.ipynb#MU-9)). If neither drawn card fits,
 # `end` is the only move.
 
 # %%
@@ -255,7 +255,7 @@ is_legal_exercise(chain, "end", "You drew, played the drawn 5♦ and could go on
 # When the draw pile is spent, the discard pile except its top card is shuffled into a new draw
 # pile, as often as needed (MU-16), in the middle of a two-card draw if need be. If there is
 # nothing to reshuffle, you draw what exists
-# ([house ruling MU-17](../../shared/spec/rulings.md#MU-17)).
+# ([house ruling MU-17](rulebook.ipynb#MU-17)).
 
 # %%
 StepExplainer("mu-16-reshuffle-keeps-each-pile-top")
@@ -282,8 +282,8 @@ choice_exercise("The draw pile is empty and the discard pile is only its top car
 # The game ends as soon as a player discards the last card, even in the middle of a chain; that
 # player wins (MU-18). Scoring is optional: each card left in a hand counts −1, and the winner
 # scores 0 (MU-19, MU-T11). A joker as the last card still makes the next player draw two
-# ([house ruling MU-15](../../shared/spec/rulings.md#MU-15)); a blocked game goes to the fewest
-# cards ([house ruling MU-20](../../shared/spec/rulings.md#MU-20)).
+# ([house ruling MU-15](rulebook.ipynb#MU-15)); a blocked game goes to the fewest
+# cards ([house ruling MU-20](rulebook.ipynb#MU-20)).
 
 # %%
 explain("mu-t11-scoring-minus-one-per-card")
@@ -376,7 +376,7 @@ print(f"WAV: {len(wav):,} bytes, {tune.duration:.1f} s; MIDI: {len(mid):,} bytes
 # ## Recap
 #
 # * Each card is a piano key: A–7 the white keys, 9–K the black keys, 8 and joker wild
-#   (MU-D3; [house ruling MU-Q1](../../shared/spec/rulings.md#MU-Q1)).
+#   (MU-D3; [house ruling MU-Q1](rulebook.ipynb#MU-Q1)).
 # * A card fits on the same **suit** or the same **pitch**; wilds always fit (MU-5).
 # * An 8 takes its own suit (MU-12); a joker announces a suit and the next player draws two
 #   (MU-13).

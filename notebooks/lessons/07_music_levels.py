@@ -20,7 +20,7 @@
 #   either of two piles (Level 2), a **third** (Level 3), a **whole tone up only** on four piles
 #   (Level 4), a **fourth or fifth** (Level 5);
 # * why the same pitch (a **unison**) never counts in the levels
-#   ([house ruling MU-29](../../shared/spec/rulings.md#MU-29)), and why Level 4 only climbs;
+#   ([house ruling MU-29](rulebook.ipynb#MU-29)), and why Level 4 only climbs;
 # * how 8s and jokers **announce a pitch** that becomes their pile's reference, and a joker still
 #   makes the next player draw two (MU-24);
 # * what each level sounds like: flowing melodies, sneaky action music, wacky arpeggios,
@@ -28,7 +28,7 @@
 #
 # Each level has a worked example, an explorer on the piano, an exercise the engine checks, and a
 # seeded game played by computer players that you can listen to. House rulings link to their id
-# in the rulebook (`../shared/spec/rulings.md` beside the repository).
+# in the rulebook ([rulebook.ipynb](rulebook.ipynb)).
 
 # %%
 import random
@@ -62,7 +62,7 @@ for name, level in LEVELS.items():
 # %% [markdown]
 # Intervals are counted in semitones, up from the pile's reference, and wrap round the octave:
 # down a minor third is the same key as up a major sixth
-# ([house ruling MU-28](../../shared/spec/rulings.md#MU-28)). On 3♦ (the note C) each level
+# ([house ruling MU-28](rulebook.ipynb#MU-28)). On 3♦ (the note C) each level
 # accepts these keys. In the main game (Level 0) suits still count, so besides any C, **every
 # diamond** fits 3♦ too; in the levels only the keys listed fit, in any suit:
 
@@ -79,9 +79,9 @@ for name, level in LEVELS.items():
 
 # %% [markdown]
 # **Unison does not count.** In the levels a card of the same pitch (or letter) as the reference
-# does not fit unless it is wild ([house ruling MU-29](../../shared/spec/rulings.md#MU-29);
+# does not fit unless it is wild ([house ruling MU-29](rulebook.ipynb#MU-29);
 # option `allow_unison_in_levels` is in the rulebook as
-# [house ruling MU-Q22](../../shared/spec/rulings.md#MU-Q22)). The seed lists each level's
+# [house ruling MU-Q22](rulebook.ipynb#MU-Q22)). The seed lists each level's
 # intervals exactly and calls the levels "entirely music-based": playing the same note is no
 # step, no third, no fourth, so it is not one of the moves the level asks for.
 
@@ -94,7 +94,7 @@ is_legal_exercise(position("crazy-8s-level-3", top="3D", hand="3H 5S"), "3H",
 # **8s and jokers announce a pitch.** In the levels, whoever plays an 8 or a joker **must announce
 # a pitch**, which becomes that pile's reference; a joker also makes the player to the left draw
 # two (MU-24). Level 1 announces one of the letters A–G, the other levels any of the 12 pitches
-# ([house ruling MU-25](../../shared/spec/rulings.md#MU-25)). In Level 2, an 8 announcing F♯ on
+# ([house ruling MU-25](rulebook.ipynb#MU-25)). In Level 2, an 8 announcing F♯ on
 # pile 1 makes that pile accept F and G (MU-T10):
 
 # %%
@@ -130,7 +130,7 @@ choice_exercise("Level 3: seat 0 plays a joker, announces A, and ends its turn. 
 # %% [markdown]
 # The seed cards of the piles are dealt from the draw pile, one per pile (MU-22); an 8 or a joker
 # seed is buried and replaced, separately for each pile
-# ([house ruling MU-Q34](../../shared/spec/rulings.md#MU-Q34)):
+# ([house ruling MU-Q34](rulebook.ipynb#MU-Q34)):
 
 # %%
 StepExplainer("mu-22-level-4-seeds-rebury-wilds")
@@ -228,8 +228,8 @@ level_game("crazy-8s-level-1", players=3, seed=21)
 #
 # Two piles, both always active: a card fits if it is one semitone up or down from either top, and
 # it goes on a pile where it fits, chosen by the player
-# ([house ruling MU-26](../../shared/spec/rulings.md#MU-26);
-# [house ruling MU-27](../../shared/spec/rulings.md#MU-27)). A move names its pile: `2C@0`.
+# ([house ruling MU-26](rulebook.ipynb#MU-26);
+# [house ruling MU-27](rulebook.ipynb#MU-27)). A move names its pile: `2C@0`.
 #
 # *Your party is going to generate sneaky action music.*
 
@@ -284,7 +284,7 @@ level_game("crazy-8s-level-3", players=3, seed=23)
 # ## Level 4 (epic): Mountain Climbing Under Water, with Starfish, at Night
 #
 # Four piles, and a card must be exactly a whole tone (2 semitones) **above** a top: only up
-# ([house ruling MU-Q26](../../shared/spec/rulings.md#MU-Q26) reads "(and only up)" round the
+# ([house ruling MU-Q26](rulebook.ipynb#MU-Q26) reads "(and only up)" round the
 # octave: a pile on A♯ accepts C). The deck splits into two whole-tone scales that never meet,
 # unless a wild announces a pitch (MU-32).
 #
@@ -398,7 +398,7 @@ IntervalExplorer("crazy-8s-level-5", top="AS")
 #   suits do not count (MU-23).
 # * Level 1: a letter step (MU-31). Level 2: a semitone, two piles. Level 3: a third. Level 4: a
 #   whole tone up, four piles (MU-32). Level 5: a fourth or a fifth.
-# * A unison never fits ([house ruling MU-29](../../shared/spec/rulings.md#MU-29)).
+# * A unison never fits ([house ruling MU-29](rulebook.ipynb#MU-29)).
 # * 8s and jokers announce a pitch for their pile; a joker still makes the next player draw two
 #   (MU-24).
 #
