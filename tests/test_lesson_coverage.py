@@ -6,9 +6,11 @@ a lesson teaches (mentions) a rule id that none of its own exercises asks about,
 exercise names an id the rulebook does not have, and when a lesson mentions a house ruling
 without marking it as one with a link to it.
 
-House-ruling links are written ``[house ruling ID](../../shared/spec/rulings.md#ID)``:
-the rulebook at its repository-relative path ``../shared/spec/rulings.md`` (seen from
-``notebooks/``), with the rule id as the fragment.
+House-ruling links are written ``[house ruling ID](rulebook.ipynb#ID)``: crazylab's rulebook
+page ``notebooks/rulebook.ipynb`` (built from ``crazylab/rulebook/`` by ``make lessons``; the
+lessons are built into ``notebooks/`` too), with the rule id as the anchor. Every link of a
+lesson into the rulebook names a rule id the rulebook has, and no lesson points outside the
+repository (``shared/spec``).
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from spec_paths import rule_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "notebooks" / "lessons").glob("[0-9][0-9]_*.py"))
-LINK = re.compile(r"\[house\s+ruling\s+([A-Z]+-[A-Z]?\d+)\]\(\.\./\.\./shared/spec/rulings\.md"
+LINK = re.compile(r"\[house\s+ruling\s+([A-Z]+-[A-Z]?\d+)\]\(rulebook\.ipynb"
                   r"#([A-Z]+-[A-Z]?\d+)\)")
+#: any link into the rulebook page, with its anchor (if any)
+RULEBOOK_LINK = re.compile(r"\]\(rulebook\.ipynb(?:#([^)\s]*))?\)")
 ID = r"(?:C|SR|AP|MU|BR)-(?:[DTQM]?\d+)"
 
 
@@ -163,8 +167,10 @@ def test_house_rulings_are_marked_and_linked(source):
     linked = {target for _, target in links}
     mentioned = {rid for rid, k in RULES.items() if k == "ruling" and mentions(text, rid)}
     assert mentioned - linked == set(), "mention a house ruling only with its link"
-    assert "rulings.md" not in LINK.sub("", text).replace("`../shared/spec/rulings.md`", ""), \
-        "a link to the rulebook that is not a house-ruling link"
+    assert "shared/spec" not in text and "rulings.md" not in text, "a link out of the repository"
+    anchors = [a for a in RULEBOOK_LINK.findall(text) if a]
+    assert len(anchors) >= len(links) and set(anchors) <= set(RULES), \
+        f"a rulebook link to no rule id: {set(anchors) - set(RULES)}"
 
 
 @pytest.mark.parametrize("source", LESSONS, ids=[s.stem for s in LESSONS])
