@@ -10,6 +10,13 @@ stack: every legal card carries its options), the hint and the four-colour deck,
 an illegal card cannot be played. The same actions are methods here, so the table can be
 driven and tested from Python (there, bots wait for :meth:`bot_step` unless ``delay=0``).
 
+What the learner reads is in words (``table_text``): the status lists every event since the
+human's last move (``news``: a King's deck play, a hit, a counter, a drop, a skip), kept until
+they move again, then what to do now (``message``); no rule id and no card code reaches the
+table. At the end of a hand ``end`` holds every hand left, face up, how each was counted
+(the engine's scoring: card values, or −1 a card under the musical rules) and the match so
+far. ``title`` names a variant with its house rules and ``sheet`` is its rules sheet.
+
 A page's ``?seed=`` is mixed with the server's secret (``CRAZYLAB_SECRET``) so a class link
 deals the same cards for everyone on that server but does not reveal them; ``seed=`` given to
 the constructor is used as it is.

@@ -30,7 +30,6 @@ _CARD = re.compile(r"(?<![\w@+♠♥♦♣])(10|[2-9AJQK])([CDHS])(?![\w@+♠♥
 _JOKER = re.compile(r"(?<![\w@+])JK(?![\w@+]|:\S)")
 #: ranks whose hits a Jack answers in Crazy Breens (2, Ace, joker)
 _HIT_RANKS = (2, 1, 14)
-_RANK_WORDS = {2: "2", 1: "Ace", 14: "joker", 13: "King", 12: "Queen", 11: "Jack"}
 
 
 def strip_rule_ids(text: str) -> str:
@@ -142,7 +141,7 @@ class Voice:
 @dataclass
 class Said:
     """One event and its sentence (``text`` empty for events the table does not read out,
-    such as the start of a turn). ``hit``: for a hit, who placed the hitting cards."""
+    such as the start of a turn). ``hit_by``: for a hit, who placed which hitting cards."""
 
     event: Event
     text: str
