@@ -135,6 +135,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         self._message, self._message_kind = "", "info"
         self._news_from = 0  # the events since the human last acted: the status reads them
         self._intro: list[str] = []  # said before them (a new hand, who deals)
+        self._sheet_cache: tuple[RuleSet, str] | None = None  # the rules sheet, as HTML
         self._pending: list[Move] = []
         self._pending_card: Card | None = None
         self._token = 0
@@ -546,7 +547,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     def _sheet(self) -> str:
         """The rules sheet of the rules on the table, as HTML (made once per rule set)."""
         r = self._rules
-        cached = getattr(self, "_sheet_cache", None)
+        cached = self._sheet_cache
         if cached is None or cached[0] is not r:
             cached = (r, rules_sheet_html(r))
             self._sheet_cache = cached
