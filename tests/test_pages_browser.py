@@ -1,5 +1,6 @@
 """Every page the Voilà app serves, in Chromium: no JavaScript error, no failed request, and a
-widget that cannot be drawn is drawn again in place instead of the page being reloaded.
+widget that cannot be drawn is drawn again in place instead of the page being reloaded, and a
+widget's request to the kernel is answered or, unanswered, asked again and then reported.
 
 Issue 19 item 1: under load, lesson 04 showed "Error displaying widget: model not found" and the
 template's watchdog reloaded the whole lesson; lesson 05 threw six errors on every load (plotly's
@@ -12,8 +13,6 @@ from pathlib import Path
 
 import pytest
 from browser_support import NOTEBOOKS_DIR, write_notebook
-
-pytestmark = pytest.mark.browser
 
 DASHBOARDS = ["index", "play", "explore", "explain", "score", "piano", "sheets", "glossary"]
 PAGES = sorted(p.name for p in NOTEBOOKS_DIR.glob("*.ipynb"))  # what the app serves
@@ -62,6 +61,7 @@ def test_every_page_is_listed() -> None:
         list(NOTEBOOKS_DIR.glob("[0-9]*.ipynb"))) >= 7
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("name", ["/", *PAGES])
 def test_page_logs_no_error(voila_server, page, screenshot, name: str) -> None:
     log = PageLog(page)
@@ -81,7 +81,7 @@ def test_page_logs_no_error(voila_server, page, screenshot, name: str) -> None:
 LATE_ID = "c0ffee00c0ffee00c0ffee00c0ffee00"
 
 
-def _late_widget_notebook(root: Path) -> None:
+def _test_notebooks(root: Path) -> None:
     """Output 1 shows a widget whose model does not exist yet (as when a model arrives after
     its view asked for it); the button of output 2 makes it (and "never" never does)."""
     write_notebook(
@@ -108,13 +108,31 @@ def _late_widget_notebook(root: Path) -> None:
     )
 
 
+    write_notebook(
+        root, "slow_picker.ipynb",
+        "# A card picker whose kernel is slow to answer",
+        "import time\n"
+        "from crazylab.engine.cards import Card\n"
+        "from crazylab.widgets import CardPicker\n"
+        "picker = CardPicker([Card.parse(c) for c in ('8D', 'KS')], answer_timeout=1.0)\n"
+        "picks = []\n"
+        "def slow(card):\n"
+        "    picks.append(str(card))\n"
+        "    time.sleep(4)\n"
+        "    picker.tags = {str(card): f'picked {len(picks)}x'}\n"
+        "picker.on_pick(slow)\n"
+        "picker",
+    )
+
+
 @pytest.fixture(scope="module")
 def late_server(voila_factory, tmp_path_factory):
     root = tmp_path_factory.mktemp("late-widgets")
-    _late_widget_notebook(root)
+    _test_notebooks(root)
     return voila_factory(root)
 
 
+@pytest.mark.browser
 def test_a_widget_that_cannot_be_drawn_is_drawn_again_in_place(late_server, page, screenshot):
     log = PageLog(page)
     page.goto(late_server.render("late.ipynb"), timeout=LOAD_TIMEOUT_MS)
@@ -136,6 +154,7 @@ def test_a_widget_that_cannot_be_drawn_is_drawn_again_in_place(late_server, page
     assert not [p for p in log.problems if "widget model not found" not in p], log.problems
 
 
+@pytest.mark.browser
 def test_a_widget_that_never_arrives_reloads_the_page_last(late_server, page, screenshot):
     log = PageLog(page)
     page.goto(late_server.render("never.ipynb"), timeout=LOAD_TIMEOUT_MS)
@@ -145,3 +164,52 @@ def test_a_widget_that_never_arrives_reloads_the_page_last(late_server, page, sc
     screenshot(page)
     tries = [c for c in log.console if "still cannot be drawn" in c]
     assert len(tries) == 4, log.console  # drawn again four times before the reload
+
+
+# --------------------------------------------------------------------------- requests answered
+
+
+def test_card_picker_answers_every_click_once() -> None:
+    """A click is answered even when its callback fails, and a repeated request (the browser
+    asks again after a timeout) is answered without picking the card twice."""
+    from crazylab.widgets import CardPicker
+
+    from crazylab.engine.cards import Card
+
+    picker = CardPicker([Card.parse("8D"), Card.parse("KS")])
+    sent: list[dict] = []
+    picker.send = sent.append  # type: ignore[method-assign]
+    picks: list[str] = []
+    picker.on_pick(lambda card: picks.append(str(card)))
+    picker._on_message(picker, {"action": "pick", "card": "8D", "id": "a-1"})
+    picker._on_message(picker, {"action": "pick", "card": "8D", "id": "a-1"})  # asked again
+    assert picks == ["8D"]
+    assert sent == [{"type": "answer", "id": "a-1"}] * 2
+
+    def fail(card):
+        raise ValueError("no such seat")
+
+    picker.on_pick(fail)
+    picker._on_message(picker, {"action": "pick", "card": "KS", "id": "a-2"})
+    assert sent[-1] == {"type": "answer", "id": "a-2"}
+    assert "no such seat" in picker.error
+
+
+@pytest.mark.browser
+def test_card_picker_asks_again_then_says_the_server_did_not_answer(late_server, page,
+                                                                     screenshot):
+    """The kernel takes 4 s over a click and the page waits 1 s: the click is sent again, the
+    picker says the server has not answered, and the late answer clears that (picked once)."""
+    log = PageLog(page)
+    page.goto(late_server.render("slow_picker.ipynb"), timeout=LOAD_TIMEOUT_MS)
+    card = page.locator('.clp-card[data-card="8D"]')
+    card.wait_for(timeout=LOAD_TIMEOUT_MS)
+    card.click()
+    status = page.locator(".clp-status")
+    status.wait_for(state="visible", timeout=10_000)
+    assert "has not answered your click on eight of diamonds" in status.text_content()
+    screenshot(page)
+    status.wait_for(state="hidden", timeout=30_000)
+    assert card.locator(".clp-tag").text_content() == "picked 1x"
+    assert len([c for c in log.console if "asking again" in c]) == 1, log.console
+    assert not log.problems, log.problems
