@@ -37,6 +37,23 @@ table.set_game(game)
 table'''
 
 
+HOUSE = """\
+import crazylab
+from crazylab.widgets import GameTable
+
+table = GameTable(crazylab.rules("crazy-eights-quick", draw_limit=2), opponents=1, seed=1)
+table"""
+
+
+@pytest.fixture(scope="module")
+def notebooks_server(voila_factory, tmp_path_factory):
+    """Voilà on a folder of the positions these tests play."""
+    root = tmp_path_factory.mktemp("table-positions")
+    write_notebook(root, "chain.ipynb", CHAIN)
+    write_notebook(root, "house.ipynb", HOUSE)
+    return voila_factory(root)
+
+
 def _watch(page) -> list[str]:
     """Every console error and uncaught page error from now on."""
     errors: list[str] = []
@@ -116,13 +133,10 @@ def test_classic_whole_hand_ends_with_every_hand_counted(voila_server, page, scr
     assert not errors, errors
 
 
-def test_breens_king_chain_and_jack_counter_are_said_and_stay(voila_factory, tmp_path_factory,
-                                                             page, screenshot):
+def test_breens_king_chain_and_jack_counter_are_said_and_stay(notebooks_server, page,
+                                                             screenshot):
     errors = _watch(page)
-    root = tmp_path_factory.mktemp("breens-chain")
-    write_notebook(root, "chain.ipynb", CHAIN)
-    server = voila_factory(root)
-    _open(page, server.render("chain.ipynb"))
+    _open(page, notebooks_server.render("chain.ipynb"))
     page.locator(".cl-card[data-card='KS']").click()
     page.wait_for_function(YOUR_TURN, timeout=60_000)
     news = page.locator(".cl-news").inner_text()
@@ -209,4 +223,18 @@ def test_on_a_phone_a_raised_card_never_covers_the_hand_label(voila_server, page
             return label.bottom - card.top; }""", i)
         assert overlap <= 0, f"card {i} covers the hand's label by {overlap:.1f} px"
     screenshot(page, "table_phone_raised_card", full_page=False)
+    assert not errors, errors
+
+
+def test_a_house_rules_variant_is_named_and_its_sheet_is_in_words(notebooks_server, page,
+                                                                  screenshot):
+    errors = _watch(page)
+    _open(page, notebooks_server.render("house.ipynb"))
+    assert page.inner_text(".cl-name") == "crazy-eights-quick + house rules: draw limit 2"
+    page.locator(".cl-sheet summary").click()
+    sheet = page.inner_text(".cl-sheet-body")
+    assert "Draw limit: 2 (the preset: 3)" in sheet and "draw up to 2" in sheet, sheet
+    assert not re.search(r"\(\(|\),\)", sheet)  # no Python tuple
+    page.locator(".cl-sheet").scroll_into_view_if_needed()
+    screenshot(page, "table_house_rules_sheet", full_page=False)
     assert not errors, errors

@@ -866,6 +866,7 @@ def test_a_variant_with_house_rules_is_named_and_its_sheet_says_them_in_words():
 
     table = GameTable(crazylab.rules("crazy-eights-quick", draw_limit=2), opponents=1, seed=1)
     assert table.view["title"] == "crazy-eights-quick + house rules: draw limit 2"
+    assert table.view["description"].startswith("Changed from the preset: ")
     assert "Draw limit: 2" in table.view["sheet"] and "(the preset: 3)" in table.view["sheet"]
     labels = {p["name"]: p["label"] for p in table.view["settings"]["presets"]}
     assert labels["crazy-eights-quick"] == "crazy-eights-quick + house rules: draw limit 2"

@@ -42,7 +42,7 @@ from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
 from crazylab.match import Match
 from crazylab.render import card_svg
-from crazylab.sheet import rules_sheet_html, variant_name
+from crazylab.sheet import house_options, rules_sheet_html, variant_name
 
 from ._common import (
     ErrorReporting,
@@ -801,7 +801,9 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             "seq": self._seq,
             "rules": r.name,
             "title": variant_name(r),
-            "description": r.description,
+            "description": (f"Changed from the preset: {r.description}" if house_options(r)
+                            and r.description == PRESETS[r.name].description
+                            else r.description),
             "sheet": self._sheet(),
             "call_kind": r.call_kind,
             "players": obs.players,
