@@ -125,6 +125,33 @@ def _test_notebooks(root: Path) -> None:
     )
 
 
+    write_notebook(root, "slow_anywidget.ipynb",
+                   "# An anywidget whose module takes 3 s to initialize", SLOW_ANYWIDGET)
+
+
+# the module's first message is answered while the module still initializes
+SLOW_ESM = """
+export default {
+  async initialize({ model }) {
+    model.send({ hello: 1 });
+    await new Promise((done) => setTimeout(done, 3000));
+  },
+  render({ model, el }) {
+    const draw = () => { el.className = 'slow-widget'; el.textContent = model.get('value'); };
+    model.on('change:value', draw);
+    draw();
+  },
+};
+"""
+SLOW_ANYWIDGET = f"""import anywidget, traitlets
+class Slow(anywidget.AnyWidget):
+    _esm = {SLOW_ESM!r}
+    value = traitlets.Unicode('not answered').tag(sync=True)
+slow = Slow()
+slow.on_msg(lambda widget, content, buffers: setattr(widget, 'value', 'answered'))
+slow"""
+
+
 @pytest.fixture(scope="module")
 def late_server(voila_factory, tmp_path_factory):
     root = tmp_path_factory.mktemp("late-widgets")
@@ -212,4 +239,17 @@ def test_card_picker_asks_again_then_says_the_server_did_not_answer(late_server,
     status.wait_for(state="hidden", timeout=30_000)
     assert card.locator(".clp-tag").text_content() == "picked 1x"
     assert len([c for c in log.console if "asking again" in c]) == 1, log.console
+    assert not log.problems, log.problems
+
+
+@pytest.mark.browser
+def test_an_anywidget_slow_to_load_keeps_its_messages(late_server, page):
+    """anywidget drops every message to a model whose module took over 2 s to initialize (as on
+    a busy page): the kernel's answer to the module's first message must still arrive."""
+    log = PageLog(page)
+    page.goto(late_server.render("slow_anywidget.ipynb"), timeout=LOAD_TIMEOUT_MS)
+    page.locator(".slow-widget").wait_for(timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_function(
+        "() => document.querySelector('.slow-widget').textContent === 'answered'",
+        timeout=15_000)
     assert not log.problems, log.problems
