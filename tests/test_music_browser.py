@@ -168,3 +168,24 @@ def test_score_page_counts_music_rules_minus_one_per_card(voila_server, page, sc
     assert "cards left (−1 each)" in text and "63" not in text and "53" not in text
     screenshot(page, "score_page_music")
     assert not errors, errors
+
+
+def test_piano_with_chromiums_own_web_audio_logs_no_error(voila_server, page):
+    """No stand-in: Chromium's real AudioContext, made by a click, plays without an error."""
+    errors, console = page_errors(page), console_errors(page)
+    page.add_init_script("""
+      window.__made = 0;
+      const Real = window.AudioContext;
+      window.AudioContext = class extends Real {
+        constructor(...a) { super(...a); window.__made++; }
+      };
+    """)
+    page.goto(voila_server.render("piano.ipynb"), timeout=120_000)
+    page.wait_for_selector(".cl-piano-caption", timeout=120_000)
+    page.locator("[data-midi][aria-label$=': fits']").first.click()
+    page.wait_for_function("() => window.__made === 1", timeout=10_000)
+    page.locator("[data-midi]").nth(1).click()
+    page.wait_for_timeout(1500)  # the notes ring out
+    assert page.evaluate("() => window.__made") == 1
+    assert not errors, errors
+    assert not console, console
