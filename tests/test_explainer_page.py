@@ -241,9 +241,9 @@ def test_keys_step_through_the_example():
 
 def _console(page) -> list[str]:
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"console {m.text}") if m.type == "error"
-            else None)
-    page.on("pageerror", lambda e: errors.append(f"pageerror {e}"))
+    page.on("console", lambda m: errors.append(f"console on {page.url}: {m.text[:300]}")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"pageerror on {page.url}: {e}"))
     return errors
 
 
@@ -312,7 +312,7 @@ def test_browser_deep_link_and_arrow_keys(voila_server, page, screenshot):
 @pytest.mark.browser
 def test_browser_lesson_step_link_opens_the_explain_page(voila_server, page):
     errors = _console(page)
-    page.goto(voila_server.render("01_crazy_eights_basics.ipynb"), timeout=120_000)
+    page.goto(voila_server.render("02_classic_vs_quick.ipynb"), timeout=120_000)
     page.wait_for_selector(".crazylab-explainer a.cl-step-link", timeout=120_000)
     link = page.locator(".crazylab-explainer a.cl-step-link").first
     explainer = page.locator(".crazylab-explainer").first
