@@ -159,6 +159,24 @@ rule sheet. Each rule is marked with what it is:
 """
 
 
+#: Voilà shows a page only once its kernel is up (``#rendered_cells`` is hidden until then), so
+#: the browser's own jump to ``#SR-17`` finds nothing to scroll to on a slow start: this waits
+#: for the anchor to be shown, then jumps once (JupyterLab and GitHub strip the script and
+#: scroll by themselves).
+SCROLL_TO_HASH = """\
+<script>
+(function () {
+  var id = decodeURIComponent(location.hash.slice(1)), tries = 0;
+  if (!id) { return; }
+  (function jump() {
+    var e = document.getElementById(id);
+    if (e && e.getClientRects().length) { e.scrollIntoView(); return; }
+    if (++tries < 1200) { setTimeout(jump, 100); }
+  })();
+})();
+</script>"""
+
+
 def link_rule_ids(text: str, known: set[str]) -> str:
     """Markdown with every known rule id outside code, headings and anchors linked to its
     anchor on the same page (``SR-Q2`` → ``[SR-Q2](#SR-Q2)``)."""
@@ -196,7 +214,8 @@ def rulebook_notebook() -> nbformat.NotebookNode:
         nb.cells.append(nbformat.v4.new_markdown_cell(
             f'<a id="rulebook-{page}"></a>\n\n' + link_rule_ids(body, known)
             + "\n\n[Back to the contents](#rulebook-contents)"))
-    nb.cells[0].source = '<a id="rulebook-contents"></a>\n\n' + nb.cells[0].source
+    nb.cells[0].source = ('<a id="rulebook-contents"></a>\n\n' + nb.cells[0].source
+                          + "\n\n" + SCROLL_TO_HASH)
     return nb
 
 
