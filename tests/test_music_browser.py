@@ -189,3 +189,20 @@ def test_piano_with_chromiums_own_web_audio_logs_no_error(voila_server, page):
     assert page.evaluate("() => window.__made") == 1
     assert not errors, errors
     assert not console, console
+
+
+def test_piano_page_passes_axe_and_fits_a_phone(voila_server, page, screenshot):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.goto(voila_server.render("piano.ipynb"), timeout=120_000)
+    page.wait_for_selector(".cl-download-midi", timeout=120_000)
+    results = Axe().run(page)
+    serious = [f"{v['id']}: {v['help']} — {[n['target'] for n in v['nodes'][:3]]}"
+               for v in results.response["violations"] if v["impact"] in ("serious",
+                                                                         "critical")]
+    assert not serious, "\n".join(serious)
+    page.set_viewport_size({"width": 390, "height": 740})
+    page.wait_for_timeout(500)
+    width = page.evaluate("() => document.scrollingElement.scrollWidth")
+    assert width <= 392, f"the page scrolls sideways at 390 px ({width} px wide)"
+    screenshot(page, "piano_390")
