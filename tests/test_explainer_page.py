@@ -35,7 +35,7 @@ KING_CHAIN = "br-t10-seed-king-chain"
 
 def _text(value: str) -> str:
     """What a reader sees of an HTML value, without the rule-id badges."""
-    value = re.sub(r"<span class='cl-rule-id'[^>]*>.*?</span>", "", value)
+    value = re.sub(r"<(a|span) class='cl-rule-id'[^>]*>.*?</\1>", "", value)
     value = re.sub(r"<code[^>]*>.*?</code>", "", value)  # the move's notation, set apart
     return html.unescape(re.sub(r"<[^>]+>", " ", value))
 
@@ -132,8 +132,20 @@ def test_narration_reads_in_words_first(name):
         assert "scores [" not in page and "winners [" not in page and "🃏" not in page
         say = x.frames[i].step.say if x.frames[i].step else ""
         for rule in plain_words(say)[1]:
-            assert f">{rule}</span>" in x.say_html.value  # after the sentence, as a badge
+            assert f">{rule}</a>" in x.say_html.value  # after the sentence, as a badge
     assert not x.errors
+
+
+def test_rule_ids_are_badges_linking_the_rulebook(monkeypatch):
+    x = StepExplainer(KING_CHAIN, 1)
+    assert ("<a class='cl-rule-id' title='BR-20: King: deck play (the rulebook)'"
+            in x.say_html.value)
+    assert "href='rulebook.ipynb#BR-20' target='_blank'" in x.say_html.value
+    said = _text(x.say_html.value)
+    assert said.split("Step 1 of 2", 1)[1].strip().startswith("The deck play turns K♦")
+    monkeypatch.setattr(sys, "platform", "emscripten")  # the static site has no rulebook page
+    assert "<span class='cl-rule-id'" in ex.words_html("A King (BR-20).")
+    assert "href=" not in ex.words_html("A King (BR-20).")
 
 
 def test_results_in_words():
@@ -303,8 +315,8 @@ def test_browser_deep_link_and_arrow_keys(voila_server, page, screenshot):
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("text=Step 1 of 2", timeout=15_000)
     screenshot(page, "explain_page")
-    # the example list keeps its own arrow keys: they change the example, not the step
-    assert page.locator(".cl-rule-id").count() >= 1  # the rule ids are badges
+    badge = page.locator(".crazylab-explainer a.cl-rule-id").first  # the rule ids are badges
+    assert badge.get_attribute("href").startswith("rulebook.ipynb#SR-")
     _no_error_box(page)
     assert errors == [], errors
 

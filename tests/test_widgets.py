@@ -560,7 +560,7 @@ def test_explainer_steps_through_every_shipped_example(name):
         if frame.step.say:  # in words first: the rule ids follow as badges
             words, ids = plain_words(frame.step.say)
             assert html.escape(words[:20]) in x.say_html.value
-            assert all(f">{i}</span>" in x.say_html.value for i in ids)
+            assert all(f">{i}</a>" in x.say_html.value for i in ids)
     assert x.next_button.disabled and not x.errors
     x.prev_button.click()
     assert x.index == n - 1

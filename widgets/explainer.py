@@ -83,14 +83,31 @@ def plain_words(text: str) -> tuple[str, list[str]]:
     return out, ids
 
 
+_BADGE = ("display:inline-block;font-size:0.72em;line-height:1.3;padding:0 5px;"
+          "margin-left:2px;border-radius:8px;background:#eef1f6;color:#3c4a5e;"
+          "border:1px solid #d5dbe5;vertical-align:1px;white-space:nowrap;"
+          "text-decoration:none")
+
+
 def rule_badges(ids: list[str]) -> str:
-    """Small badges naming the rules a sentence applies (after it, never before)."""
-    return "".join(
-        f" <span class='cl-rule-id' title='rule {html.escape(i)} of the rulebook' "
-        f"style='display:inline-block;font-size:0.72em;line-height:1.3;padding:0 5px;"
-        f"margin-left:2px;border-radius:8px;background:#eef1f6;color:#4a5568;"
-        f"border:1px solid #d5dbe5;vertical-align:1px;white-space:nowrap'>"
-        f"{html.escape(i)}</span>" for i in ids)
+    """Small badges naming the rules a sentence applies (after it, never before): links to
+    the rule in ``rulebook.ipynb`` (a new tab), with the rule's title as their tooltip. The
+    static site has no rulebook page: there they are plain badges with the tooltip."""
+    from crazylab import rulebook
+
+    out = []
+    for i in ids:
+        try:
+            title = f"{i}: {rulebook.entry(i).title} (the rulebook)"
+        except (ValueError, KeyError):
+            title = f"rule {i} of the rulebook"
+        attrs = f"class='cl-rule-id' title='{html.escape(title)}' style='{_BADGE}'"
+        if sys.platform == "emscripten":  # pragma: no cover - the static site
+            out.append(f" <span {attrs}>{html.escape(i)}</span>")
+        else:
+            out.append(f" <a {attrs} href='rulebook.ipynb#{quote(i)}' target='_blank' "
+                       f"rel='noopener'>{html.escape(i)}</a>")
+    return "".join(out)
 
 
 #: the joker's emoji is missing from many fonts (a box in headless Chromium): written out
