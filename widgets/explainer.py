@@ -419,6 +419,9 @@ class ExamplePicker(ErrorReporting, anywidget.AnyWidget):
     def names(self) -> list[str]:
         return [o["value"] for g in self.groups for o in g["options"]]
 
+    def __repr__(self) -> str:  # no memory address in a saved notebook
+        return f"ExamplePicker(value={self.value!r})"
+
     def _show_error(self, text: str) -> None:
         if text:
             log_text = text.split("\n\n")[0]
