@@ -183,6 +183,8 @@ def test_event_sentences_people_read():
     assert Event("skipped", 1, note="skipped (a joker's victim loses a turn)").describe(
         0, NAMES) == "Bot 1 is skipped (a joker's victim loses a turn)"
     assert Event("dealt", 0, count=5).describe(0, NAMES) == "You were dealt 5 cards."
+    assert Event("called", 1, call="F#", pile=1).describe(0, NAMES) == \
+        "Bot 1 called F♯ on pile 2."
     assert Event("played", 0, (c("5H"),), pile=0).describe(0, NAMES) == \
         "You played 5♥ on pile 1."
     assert Event("last_card", 0, count=2, note="did not call last card: draws 2 card(s) "

@@ -134,7 +134,7 @@ def _call_words(call: str | None) -> str:
         return "nothing"
     if call in ("C", "D", "H", "S"):
         return {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}[call]
-    return call
+    return call[:1] + call[1:].replace("#", "♯").replace("b", "♭")  # a letter or a pitch
 
 
 EVENT_CACHE: dict[tuple, Event] = {}
