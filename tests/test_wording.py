@@ -226,3 +226,9 @@ def test_a_blocked_hand_names_its_winners():
                              [[Card.parse("KC")], [Card.parse("2C")], [Card.parse("QC")]])
     said = Event("ended", None, note=note).describe(0, NAMES)
     assert said == "The hand is blocked: Bot 1 wins it, with the fewest points (2).", said
+
+
+def test_the_printed_game_counts_piles_from_one_and_names_the_notation():
+    text = str(Game.from_position("crazy-8s-level-2", 2, hands=[["4H"], ["9S"]],
+                                  piles=[["3D"], ["KS", "5C"]], to_play=0))
+    assert "pile 1 (@0): 3♦  [1 card]" in text and "pile 2 (@1): 5♣  [2 cards]" in text

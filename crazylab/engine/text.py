@@ -38,8 +38,9 @@ def game_text(game: Position) -> str:
     for p, pile in enumerate(game.piles):
         call = game.calls[p]
         called = f" (called {game.rules.format_call(call)})" if call is not None else ""
-        label = f"pile {p}" if game.rules.piles > 1 else "discard"
-        lines.append(f"  {label}: {pile[-1].display}{called}  [{len(pile)} cards]")
+        label = f"pile {p + 1} (@{p})" if game.rules.piles > 1 else "discard"
+        size = f"{len(pile)} card{'s' * (len(pile) != 1)}"
+        lines.append(f"  {label}: {pile[-1].display}{called}  [{size}]")
     lines.append(f"  stock: {len(game.stock_cards)} cards")
     for s, hand in enumerate(game.hands):
         lines.append(f"  seat {s}: {' '.join(c.display for c in sorted(hand, key=sort_key))}")
