@@ -33,9 +33,9 @@
 # [page](rulebook.ipynb), with the rule id after the `#`).
 #
 # Each section ends with an **exercise**: click your answer's button (or type the answer and
-# press **Check**); the engine checks it and explains. The solution is hidden under *Show the solution*. Run the cells from
-# top to bottom (Shift+Enter); every game is dealt from a fixed seed, so you see what the text
-# describes.
+# press **Check**); the engine checks it and explains. The solution is hidden under *Show the
+# solution*. Run the cells from top to bottom (Shift+Enter); every game is dealt from a fixed
+# seed, so you see what the text describes.
 
 # %%
 import pandas as pd
