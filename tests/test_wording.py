@@ -187,9 +187,9 @@ def test_event_sentences_people_read():
         "Bot 1 called F♯ on pile 2."
     assert Event("played", 0, (c("5H"),), pile=0).describe(0, NAMES) == \
         "You played 5♥ on pile 1."
-    assert Event("last_card", 0, count=2, note="did not call last card: draws 2 card(s) "
-                 "(last_card_call, A14)").describe(0, NAMES) == \
-        "You did not call last card: draw 2 card(s) (last_card_call, A14)"
+    assert Event("last_card", 0, count=2, note="did not call last card: draws 2 cards "
+                 "(last_card_call, A14).").describe(0, NAMES) == \
+        "You did not call last card: draw 2 cards (last_card_call, A14)."
     flip = Event("flipped", 0, (c("5D"),), note="the King's deck play turns 5♦ (BR-20).")
     assert flip.describe(0, NAMES) == "Your King's deck play turns 5♦ (BR-20)."
     assert flip.describe() == "Seat 0's King's deck play turns 5♦ (BR-20)."
@@ -232,3 +232,12 @@ def test_the_printed_game_counts_piles_from_one_and_names_the_notation():
     text = str(Game.from_position("crazy-8s-level-2", 2, hands=[["4H"], ["9S"]],
                                   piles=[["3D"], ["KS", "5C"]], to_play=0))
     assert "pile 1 (@0): 3♦  [1 card]" in text and "pile 2 (@1): 5♣  [2 cards]" in text
+
+
+def test_a_forgotten_last_card_call_is_a_whole_sentence():
+    g = Game.from_position(get_rules("crazy-eights-classic", last_card_call=True), 2,
+                           hands=[["5H", "9H"], ["2C", "3C"]], discard=["6H"],
+                           stock=["4S", "7S", "KD"], to_play=0)
+    g.push("5H")
+    said = [e.describe(0, NAMES[:2]) for e in g.events if e.kind == "last_card"]
+    assert said == ["You did not call last card: draw 2 cards (last_card_call, A14)."], said

@@ -983,7 +983,8 @@ class Game:
             return
         penalty = self.rules.last_card_penalty
         self.events.append(new_event("last_card", seat, count=penalty, note=(
-            f"did not call last card: draws {penalty} card(s) (last_card_call, A14)")))
+            f"did not call last card: draws {penalty} card{'s' * (penalty != 1)} "
+            "(last_card_call, A14).")))
         if penalty:
             self.draw_cards(seat, penalty, note="(no last-card call)")
 
