@@ -11,6 +11,12 @@ wheels from PyPI at build time (``site/browser-wheels.txt``), Font Awesome from 
 wheel the pages need (crazylab, the widgets, the kernel's own) is listed in the site's
 ``pyodide-lock.json`` and loaded when Pyodide starts, in parallel and from the browser's cache
 on a second visit, instead of one by one through micropip. Work files go to ``_site_build/``.
+
+Python starts from a memory snapshot (site/snapshot.mjs, made here in node; restored by the
+kernel's loader site/boot.js) with IPython, the widgets and crazylab already imported: a visit
+skips Python's own start, unpacking the wheels and those imports. The kernel's ``piplite``
+imports micropip only when ``%pip`` is used (``LAZY_PIPLITE``). The wheels' files come in one
+gzipped pack written straight into site-packages (no unpacking in Python).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import base64
 import csv
+import gzip
 import hashlib
 import io
 import json
@@ -51,8 +58,61 @@ FRONT_ENDS = ["anywidget", "jupyterlab_widgets"]
 PLACEHOLDERS = {"sqlite3": "0.0.0", "jedi": "0.19.999"}
 #: the wheels the Pyodide kernel serves itself (its labextension's pypi/ folder)
 KERNEL_OWN = ["piplite", "pyodide_kernel", "ipykernel", "widgetsnbextension-4"]
+#: the packages the kernel's worker installs at start unless loadPyodideOptions lists them
+KERNEL_START = ["sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython"]
 #: in the lock but not loaded at start: front-end files only, no Python imports them
 NOT_PRELOADED = {"jupyterlab-widgets"}
+#: imported before the snapshot is taken: the kernel (pyodide_kernel makes its IPython shell on
+#: import; its two JavaScript objects, Pyodide's API and loadPackagesFromImports, are handed over
+#: by name: snapshot.mjs, boot.js), then what the pages import. ipywidgets after the kernel, as
+#: in a cell: it registers its comm targets with the kernel, so the page's widget manager gets
+#: its answer at once (otherwise it waits 4 s for "jupyter.widget.control" before the cells
+#: run). Not micropip: it holds more JavaScript objects (piplite imports it on the first %pip
+#: only, LAZY_PIPLITE)
+SNAPSHOT_IMPORTS = [
+    "IPython", "traitlets", "comm", "piplite.piplite", "pyodide_kernel", "ipywidgets",
+    "anywidget", "crazylab", "crazylab.render", "crazylab.widgets", "crazylab.widgets.table",
+    "crazylab.widgets.music",
+]
+SITE_PACKAGES = "/lib/python3.13/site-packages"
+#: the snapshot, and the files of every preloaded wheel in one file (unpacked, then gzipped)
+SNAPSHOT, PACK = "snapshot.bin.gz", "site-packages.pack.gz"
+#: the kernel's piplite.piplite, without importing micropip (and unittest.mock) at the kernel's
+#: start: the original module becomes piplite/_piplite.py, loaded on the first install
+LAZY_PIPLITE = '''"""piplite for the crazylab static site: the kernel's start imports this
+module to set its settings; the real one (``_piplite``, which imports micropip) loads on the
+first install."""
+
+from typing import Any
+
+_PIPLITE_URLS: list[str] = []
+_PIPLITE_INDICES: dict[str, dict[str, Any]] = {}
+_PIPLITE_DISABLE_PYPI = False
+ALL_JSON = "/all.json"
+
+
+def _real():
+    from . import _piplite as real
+
+    real._PIPLITE_URLS = _PIPLITE_URLS
+    real._PIPLITE_INDICES = _PIPLITE_INDICES
+    real._PIPLITE_DISABLE_PYPI = _PIPLITE_DISABLE_PYPI
+    return real
+
+
+def install(*args, **kwargs):
+    """micropip.install through the site's wheel index (see piplite._piplite.install)."""
+    return _real().install(*args, **kwargs)
+
+
+def __getattr__(name):
+    if name.startswith("__"):  # what the import system looks up: not a reason to load micropip
+        raise AttributeError(name)
+    return getattr(_real(), name)
+
+
+__all__ = ["install"]
+'''
 FONTAWESOME_CDN = re.compile(
     r"<link[^>]*href=\"https://[^\"]*font-?awesome[^\"]*\"[^>]*>", re.IGNORECASE)
 
@@ -110,6 +170,20 @@ def placeholder_wheel(name: str, version: str, source: Path | None, dest: Path) 
     return wheel
 
 
+def lazy_piplite(wheel: Path) -> None:
+    """Rewrite the kernel's piplite wheel in place with ``LAZY_PIPLITE`` as piplite.piplite
+    (RECORD is rewritten by precompile)."""
+    with zipfile.ZipFile(wheel) as z:
+        files = {n: z.read(n) for n in z.namelist()}
+    if "piplite/piplite.py" not in files or "piplite/_piplite.py" in files:
+        raise SystemExit(f"{wheel.name}: not the piplite this build knows")
+    files["piplite/_piplite.py"] = files.pop("piplite/piplite.py")
+    files["piplite/piplite.py"] = LAZY_PIPLITE.encode()
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in files.items():
+            z.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), data)
+
+
 def build_wheels(work: Path) -> tuple[Path, list[Path]]:
     """The browser's wheel folder, and the wheels holding front ends (lab extensions)."""
     wheels = work / "wheels"
@@ -132,6 +206,8 @@ def build_wheels(work: Path) -> tuple[Path, list[Path]]:
             base = member.rsplit("/", 1)[-1]
             if "/static/pypi/" in member and any(base.startswith(k) for k in KERNEL_OWN):
                 (wheels / base).write_bytes(z.read(member))
+    [piplite] = wheels.glob("piplite-*.whl")
+    lazy_piplite(piplite)
     return wheels, sorted(extensions.glob("*.whl"))
 
 
@@ -192,9 +268,47 @@ def pyodide_runtime(dest: Path, wheels: Path) -> list[str]:
         packages[canonical(name)] = lock_entry(dest / wheel.name, canonical(name), version, [])
         if canonical(name) not in NOT_PRELOADED:
             preload.append(name)  # as the wheel spells it: the kernel skips these by that name
+    # ... and as the kernel's start spells them: one it does not find here (it looked for
+    # "pyodide_kernel", the wheel says "pyodide-kernel") it installs through piplite, which
+    # imports micropip and reads the wheel index: 1-3 s of every visit
+    for name in KERNEL_START:
+        if name not in preload and canonical(name) in {canonical(p) for p in preload}:
+            preload.append(name)
     lock["packages"] = packages
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
+    snapshot(dest, sorted({dest / packages[canonical(n)]["file_name"] for n in preload}))
     return preload
+
+
+def boot_manifest(dest: Path, wheels: list[Path]) -> dict:
+    """The files of ``wheels`` as installed in site-packages, one after another in
+    ``dest/PACK``, and what boot.js and snapshot.mjs need to know to write them back."""
+    pack = io.BytesIO()
+    files: list[tuple[str, int, int]] = []
+    seen: set[str] = set()
+    for wheel in wheels:
+        with zipfile.ZipFile(wheel) as z:
+            for info in z.infolist():
+                if info.is_dir():
+                    continue
+                path = f"{SITE_PACKAGES}/{info.filename}"
+                if path in seen:
+                    raise SystemExit(f"{wheel.name}: {info.filename} is in another wheel too")
+                seen.add(path)
+                start = pack.tell()
+                pack.write(z.read(info))
+                files.append((path, start, pack.tell()))
+    (dest / PACK).write_bytes(gzip.compress(pack.getvalue(), compresslevel=6, mtime=0))
+    return {"snapshot": SNAPSHOT, "pack": PACK, "files": files, "imports": SNAPSHOT_IMPORTS}
+
+
+def snapshot(dest: Path, wheels: list[Path]) -> None:
+    """boot.js, its boot.json, the site-packages pack and the snapshot of Python it restores
+    (site/snapshot.mjs)."""
+    manifest = dest / "boot.json"
+    manifest.write_text(json.dumps(boot_manifest(dest, wheels), separators=(",", ":")))
+    shutil.copy2(HERE / "boot.js", dest / "boot.js")
+    run("node", HERE / "snapshot.mjs", dest, manifest, dest / SNAPSHOT, cwd=HERE)
 
 
 def page_notebook(name: str) -> dict:
@@ -278,6 +392,9 @@ def patch_config(config: dict, preload: list[str], *, page: bool) -> dict:
     kernel = data.setdefault("litePluginSettings", {}).setdefault(KERNEL_SETTINGS, {})
     kernel["disablePyPIFallback"] = True
     kernel["loadPyodideOptions"] = {"packages": preload}
+    if not kernel["pyodideUrl"].endswith("/pyodide.js"):
+        raise SystemExit(f"unexpected pyodideUrl {kernel['pyodideUrl']!r}")
+    kernel["pyodideUrl"] = kernel["pyodideUrl"][:-len("pyodide.js")] + "boot.js"
     if page:
         kernel["pyodideUrl"] = _from_render(kernel["pyodideUrl"])
         kernel["pipliteUrls"] = [_from_render(u) for u in kernel["pipliteUrls"]]
@@ -334,6 +451,7 @@ def download_mb(pyodide_dir: Path, preload: list[str]) -> float:
     lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text())
     names = {canonical(n) for n in preload}
     files = [pyodide_dir / f for f in PYODIDE_FILES if f != "package.json"]
+    files += [pyodide_dir / SNAPSHOT, pyodide_dir / PACK]
     files += [pyodide_dir / e["file_name"] for n, e in lock["packages"].items() if n in names]
     return sum(f.stat().st_size for f in files) / 1e6
 
