@@ -124,7 +124,8 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
                     "when you can instead of drawing.")
         if r.voluntary_draw and not game.stock_cards:
             return "The stock is empty, so you cannot draw."
-        return (f"You have drawn {game.turn_draws} card(s), the most these rules allow in "
+        drawn = f"{game.turn_draws} card{'s' * (game.turn_draws != 1)}"
+        return (f"You have drawn {drawn}, the most these rules allow in "
                 "one turn.")
     if m.kind == PASS:
         if r.chain:

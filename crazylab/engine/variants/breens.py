@@ -538,8 +538,8 @@ def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
     forgiven = entry[1] - entry[3]
     note = "loses the turn (BR-M4)."
     if forgiven > 0:
-        note = (f"loses the turn; the {forgiven} penalty card(s) that could not be drawn are "
-                "forgiven (BR-Q48).")
+        note = (f"loses the turn; the {forgiven} penalty card{'s' * (forgiven != 1)} that "
+                f"could not be drawn {'is' if forgiven == 1 else 'are'} forgiven (BR-Q48).")
     game.events.append(Event("skipped", game.to_play, count=entry[3], note=note))
     game.end_turn()
 
@@ -603,7 +603,8 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
     st: BreensState = game.variant_state
     entry = _entry(game)
     left = entry[1] - entry[3]
-    fate = f"draw {left} more card(s) and lose your turn" if left else "lose your turn"
+    fate = (f"draw {left} more card{'s' * (left != 1)} and lose your turn" if left
+            else "lose your turn")
     if m.kind == PLAY:
         if len({c.rank for c in m.cards}) > 1:
             return "A stack must be cards of one rank; a counter is Jacks only, like J♥ + J♣."
@@ -658,7 +659,8 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
     if m.kind == PASS:
         if st.jack is not None:
             return f"Play the Jack you drew ({st.jack.display}) as a counter, or draw on."
-        return (f"You must take your penalty: draw {left} more card(s) one at a time with draw, "
+        return (f"You must take your penalty: draw {left} more card{'s' * (left != 1)} one "
+                "at a time with draw, "
                 "or counter with a Jack.")
     return "There is nothing to end: counter with a Jack or take your penalty."
 

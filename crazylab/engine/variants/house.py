@@ -137,6 +137,11 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
     game.end_turn()
 
 
+def _cards(n: int) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{n} card{'s' * (n != 1)}"
+
+
 def _lose_turn(game: TurnAPI, note: str) -> None:
     st = _state(game)
     st.draw = st.drawn = 0
@@ -264,11 +269,12 @@ def apply(game: TurnAPI, move: Move) -> None:
             return
         forgiven = st.draw - st.drawn
         _lose_turn(game, "loses the turn after drawing the penalty" + (
-            f"; the {forgiven} card(s) the stock could not give are forgiven (C-9)."
+            f"; the {_cards(forgiven)} the stock could not give "
+            f"{'is' if forgiven == 1 else 'are'} forgiven (C-9)."
             if forgiven else "."))
         return
-    _lose_turn(game, f"cannot draw the {st.draw} penalty card(s) (the stock is empty), and "
-               "loses the turn.")
+    _lose_turn(game, f"loses the turn: the stock is empty, so the {st.draw} penalty "
+               f"card{'s' * (st.draw != 1)} {'is' if st.draw == 1 else 'are'} forgiven (C-9).")
 
 
 def _place(game: TurnAPI, seat: int, move: Move) -> None:
@@ -305,11 +311,11 @@ def explain(game: TurnAPI, move: Move) -> str:
     if move.kind == PLAY and st.drawn:
         return "You have begun drawing your penalty: draw the rest."
     if move.kind == PLAY and st.stackable:
-        return (f"You are hit and must draw {st.draw - st.drawn} card(s) and lose the turn, or "
+        return (f"You are hit and must draw {_cards(st.draw - st.drawn)} and lose the turn, or "
                 "pass the hit on with a draw2 card (action_cards V12). Legal: "
                 f"{legal_text}.")
     if move.kind in (PLAY, PASS, END):
-        return (f"You are hit and must draw {st.draw - st.drawn} card(s), one draw at a time, "
+        return (f"You are hit and must draw {_cards(st.draw - st.drawn)}, one draw at a time, "
                 f"and lose the turn (action_cards V12). Legal: {legal_text}.")
     return f"{move.display} is not legal now. Legal moves: {legal_text}."
 
