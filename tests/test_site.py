@@ -322,3 +322,93 @@ def test_site_explain_bad_link_deep_link_and_keys(site_server, offline_page):
     page.keyboard.press("End")
     page.wait_for_selector("text=Step 2 of 2", timeout=60_000)
     save_screenshot(page, "site_explain_deep_link")
+
+
+# --------------------------------------------------------------------------- a fast start
+
+def test_lazy_piplite_loads_the_real_module_on_the_first_install(tmp_path, monkeypatch):
+    """The kernel's start imports piplite.piplite to set its settings; the site's piplite
+    imports micropip (the real module, ``_piplite``) only when something is installed, with
+    the settings the kernel set."""
+    package = tmp_path / "piplite"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .piplite import install\n")
+    (package / "piplite.py").write_text(build.LAZY_PIPLITE)
+    (package / "_piplite.py").write_text(
+        "_PIPLITE_URLS = None\n_PIPLITE_DISABLE_PYPI = None\n"
+        "def install(name):\n    return (name, _PIPLITE_URLS, _PIPLITE_DISABLE_PYPI)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("piplite", "piplite.piplite", "piplite._piplite"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import piplite.piplite  # type: ignore[import-not-found]
+
+    assert "piplite._piplite" not in sys.modules
+    piplite.piplite._PIPLITE_URLS = ["../pypi/all.json"]  # what the kernel's worker does
+    piplite.piplite._PIPLITE_DISABLE_PYPI = True
+    assert "piplite._piplite" not in sys.modules
+    assert piplite.install("x") == ("x", ["../pypi/all.json"], True)
+    assert "piplite._piplite" in sys.modules
+
+
+@pytest.mark.site
+def test_site_boots_python_from_its_snapshot(built_site):
+    """The pages' kernel loads Python through boot.js, which restores the snapshot and writes
+    back the files of every wheel the kernel would otherwise install at start."""
+    pyodide = built_site / "static" / "pyodide"
+    manifest = json.loads((pyodide / "boot.json").read_text())
+    html = (built_site / "voici" / "render" / "play.html").read_text()
+    assert "../../static/pyodide/boot.js" in html
+    files = {path for path, _, _ in manifest["files"]}
+    assert f"{build.SITE_PACKAGES}/crazylab/widgets/table.js" in files
+    assert f"{build.SITE_PACKAGES}/pyodide_kernel/__init__.pyc" in files
+    assert (pyodide / manifest["snapshot"]).stat().st_size > 1e6
+    # the kernel's start finds every package it would install under the name it looks for
+    lite = json.loads((built_site / "jupyter-lite.json").read_text())
+    kernel = lite["jupyter-config-data"]["litePluginSettings"][build.KERNEL_SETTINGS]
+    assert set(build.KERNEL_START) <= set(kernel["loadPyodideOptions"]["packages"])
+
+
+@pytest.mark.site
+def test_site_second_visit_comes_from_the_cache_and_the_snapshot(site_server, browser):
+    """A second visit in the same browser transfers almost nothing (the browser's cache), both
+    visits start Python from the snapshot (boot.js says so; it falls back quietly otherwise),
+    and the table the second visit shows plays. Not routed through Playwright (its routing
+    switches the HTTP cache off): requests to other hosts are listed instead, and fail here."""
+    context = browser.new_context()
+    outside: list[str] = []
+    context.on("request", lambda r: None if r.url.startswith(
+        (site_server.url + "/", "data:", "blob:")) else outside.append(r.url))
+    sent: list[int] = []
+    snapshot: list[bool] = []
+    errors: list[str] = []
+    try:
+        for _ in range(2):
+            page = context.new_page()
+            said: list[str] = []
+            page.on("console", lambda m, said=said: said.append(m.text))
+            page.on("console", lambda m, errors=errors: errors.append(f"console {m.text}")
+                    if m.type == "error" else None)
+            page.on("pageerror", lambda exc, errors=errors: errors.append(f"pageerror {exc}"))
+            site_server.reset()
+            page.goto(f"{site_server.url}/voici/render/play.html", wait_until="commit")
+            page.wait_for_selector(".cl-table .cl-card.cl-legal", timeout=180_000)
+            sent.append(site_server.sent)
+            snapshot.append(any("started from its snapshot" in t for t in said))
+            errors.extend(t for t in said if "did not start from its snapshot" in t)
+            if len(sent) == 1:
+                page.close()
+        seq = page.locator(".cl-table").get_attribute("data-seq")
+        page.locator(".cl-card.cl-legal").first.click()
+        if page.locator(".cl-opt").count():  # an eight: pick a suit
+            page.locator(".cl-opt").first.click()
+        page.wait_for_function(
+            f"() => document.querySelector('.cl-table').dataset.seq !== '{seq}'",
+            timeout=30_000)
+    finally:
+        context.close()
+    print(f"\nsite: first visit {sent[0] / 1e6:.1f} MB, second {sent[1] / 1e6:.2f} MB")
+    assert outside == [], f"requests to other hosts: {outside}"
+    assert errors == [], errors
+    assert snapshot == [True, True]
+    assert sent[0] > 10e6  # the runtime, the snapshot and the wheels' pack
+    assert sent[1] < sent[0] / 20, f"second visit sent {sent[1]} bytes"
