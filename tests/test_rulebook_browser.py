@@ -20,18 +20,20 @@ LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 #: a markdown link into the rulebook: ](rulebook.ipynb#ID)
 RULEBOOK_LINK = re.compile(r"\]\(rulebook\.ipynb#([^)\s]+)\)")
 IDS_ON_PAGE = "() => Array.from(document.querySelectorAll('[id]'), e => e.id)"
-#: the heading that follows an anchor (the anchor itself may sit in a paragraph of its own)
+#: a rule's heading: the element of that id (a page's anchor: the first heading after it)
 HEADING = """(id) => {
     const e = document.getElementById(id);
-    return e && Array.from(document.querySelectorAll('h3')).find(
+    if (!e || /^H[1-6]$/.test(e.tagName)) return e;
+    return Array.from(document.querySelectorAll('h1, h2, h3')).find(
         h => e.compareDocumentPosition(h) & Node.DOCUMENT_POSITION_FOLLOWING);
 }"""
 #: where that heading is in the window, once the page has settled
 WHERE = f"""id => {{
     const h = ({HEADING})(id);
     if (!h) return null;
+    const next = h.nextElementSibling;
     return {{top: h.getBoundingClientRect().top, height: window.innerHeight, y: window.scrollY,
-             text: h.textContent}};
+             text: h.textContent, tag: h.tagName, next: next ? next.textContent : ""}};
 }}"""
 IN_VIEW = f"""id => {{
     const h = ({HEADING})(id);
@@ -63,7 +65,8 @@ def assert_scrolled_to(page, rid: str) -> None:
     page.wait_for_function(f"() => location.hash === '#{rid}'", timeout=30_000)
     page.wait_for_function(IN_VIEW, arg=rid, timeout=30_000)
     where = page.evaluate(WHERE, rid)
-    assert where["text"].startswith(f"{rid} · "), where
+    assert where["tag"] == "H3" and re.match(rf"{re.escape(rid)}\W*$", where["text"]), where
+    assert where["next"] == f"{rulebook.entry(rid).title} · " + where["next"].split(" · ", 1)[1]
     assert where["y"] > 0 or rid == "C-1", where
 
 

@@ -8,11 +8,13 @@ check every id against it. Standard library only, so the engine's users need no 
 
 Each entry of a page is written::
 
-    <a id="SR-17"></a>
-    ### SR-17 · You may draw even with a legal card
-    *Seed rule, settled by SR-Q2 · option `voluntary_draw`*
+    ### SR-17
+    **You may draw with a legal card** · *Seed rule, settled by SR-Q2 · option `voluntary_draw`*
 
     What the rule says …
+
+The heading is the id alone, so that every renderer gives it that anchor: Voilà (nbconvert)
+and JupyterLab name a heading's anchor after its text (``rulebook.ipynb#SR-17``).
 
 >>> entry("SR-17").kind, entry("SR-17").options
 ('seed', ('voluntary_draw',))
@@ -59,9 +61,8 @@ KINDS: dict[str, str] = {
 
 _ID = r"(?:(?:C|SR|AP|MU|BR)-[A-Z]?\d+|[AV]\d+)"
 _HEAD = re.compile(
-    rf'^<a id="(?P<anchor>{_ID})"></a>\n'
-    rf"### (?P<id>{_ID}) · (?P<title>[^\n]+)\n"
-    r"\*(?P<meta>[^\n]+)\*\n", re.M)
+    rf"^### (?P<id>{_ID})\n"
+    r"\*\*(?P<title>[^\n]+?)\*\* · \*(?P<meta>[^\n]+)\*\n", re.M)
 _SECTION = re.compile(r"^#{1,2} ", re.M)
 
 
@@ -115,19 +116,16 @@ def page_of(preset: str) -> str:
 def parse(page: str, text: str) -> dict[str, Entry]:
     """The entries of one page's markdown; :class:`RulebookError` on a malformed entry."""
     heads = list(_HEAD.finditer(text))
-    if len(heads) != text.count("<a id="):
-        starts = {m.start() for m in heads}
-        bad = next(i for i in (m.start() for m in re.finditer("<a id=", text))
-                   if i not in starts)
-        line = text.count("\n", 0, bad) + 1
-        raise RulebookError(f"{page}.md line {line}: an anchor without the entry format "
-                            f"(<a id=\"ID\"></a>, ### ID · title, *kind …*)")
+    starts = {m.start() for m in heads}
+    for h in re.finditer(r"^### ", text, flags=re.M):
+        if h.start() not in starts:
+            line = text.count("\n", 0, h.start()) + 1
+            raise RulebookError(f"{page}.md line {line}: a heading without the entry format "
+                                f"(### ID, then **title** · *kind …*)")
     found: dict[str, Entry] = {}
     for i, m in enumerate(heads):
         rid = m["id"]
         where = f"{page}.md line {text.count(chr(10), 0, m.start()) + 1}"
-        if m["anchor"] != rid:
-            raise RulebookError(f"{where}: anchor {m['anchor']} over the heading of {rid}")
         if rid in found:
             raise RulebookError(f"{where}: {rid} twice")
         meta = m["meta"]
