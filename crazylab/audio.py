@@ -28,6 +28,7 @@ import wave
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 MIDI_MIME = "audio/midi"
 WAV_MIME = "audio/wav"
@@ -130,9 +131,11 @@ PARTIALS = ((1.0, 1.0), (2.0, 0.35), (3.0, 0.12), (4.0, 0.05))
 ATTACK, DECAY, RELEASE = 0.008, 3.0, 0.03
 
 
-def voice(key: int, seconds: float, rate: int) -> list[float]:
+@lru_cache(maxsize=256)
+def voice(key: int, seconds: float, rate: int) -> tuple[float, ...]:
     """One note's samples (-1 … 1): additive partials under a quick attack, an exponential
-    decay and a short release, so notes laid end to end never click."""
+    decay and a short release, so notes laid end to end never click. Cached: a tune made one
+    click at a time synthesises each new note once."""
     n = max(1, round(seconds * rate))
     f = frequency(key)
     parts = [(r, a) for r, a in PARTIALS if f * r < rate / 2] or [(1.0, 1.0)]
@@ -154,7 +157,18 @@ def voice(key: int, seconds: float, rate: int) -> list[float]:
             e *= (n - i) / release
         out[i] = x * e
         env *= fall
-    return out
+    return tuple(out)
+
+
+#: the loudness of a note struck at full velocity (1 = full scale)
+GAIN = 0.6
+
+
+@lru_cache(maxsize=256)
+def _pcm(key: int, seconds: float, rate: int, velocity: int) -> array:
+    """A note's 16-bit samples at its velocity (cached, like :func:`voice`)."""
+    gain = GAIN * velocity / 127 * 32767
+    return array("h", [int(gain * x) for x in voice(key, seconds, rate)])
 
 
 def wav_file(notes: Sequence[Tone], *, tempo: int = 120, rate: int = 22050,
@@ -169,16 +183,29 @@ def wav_file(notes: Sequence[Tone], *, tempo: int = 120, rate: int = 22050,
     spb = 60.0 / tempo
     end = max((n.start + n.length for n in notes), default=0.0)
     total = round(end * spb * rate)
-    mix = [0.0] * total
-    for n in notes:
-        first = round(n.start * spb * rate)
-        sound = voice(n.key, n.length * legato * spb, rate)
-        gain = 0.6 * n.velocity / 127
-        for i, x in enumerate(sound[:max(0, total - first)]):
-            mix[first + i] += gain * x
-    peak = max((abs(x) for x in mix), default=0.0)
-    scale = 32767 * (0.95 / peak if peak > 0.95 else 1.0)
-    frames = array("h", [int(x * scale) for x in mix])
+    placed = sorted(((round(n.start * spb * rate), n) for n in notes), key=lambda p: p[0])
+    lengths = [len(voice(n.key, n.length * legato * spb, rate)) for _, n in placed]
+    if all(first + size <= nxt for (first, _), size, (nxt, _) in
+           zip(placed, lengths, placed[1:], strict=False)):
+        # one note after another (the usual tune): lay their cached samples end to end
+        frames = array("h")
+        for first, n in placed:
+            pcm = _pcm(n.key, n.length * legato * spb, rate, n.velocity)
+            if len(frames) < first:
+                frames.extend(array("h", bytes(2 * (first - len(frames)))))
+            frames.extend(pcm[:max(0, total - len(frames))])
+        frames.extend(array("h", bytes(2 * max(0, total - len(frames)))))
+    else:  # overlapping notes: mix them, below full scale
+        mix = [0.0] * total
+        for first, n in placed:
+            sound = voice(n.key, n.length * legato * spb, rate)[:max(0, total - first)]
+            gain = GAIN * n.velocity / 127
+            end_at = first + len(sound)
+            mix[first:end_at] = [m + gain * x for m, x in zip(mix[first:end_at], sound,
+                                                               strict=True)]
+        peak = max(max(mix, default=0.0), -min(mix, default=0.0))
+        scale = 32767 * (0.95 / peak if peak > 0.95 else 1.0)
+        frames = array("h", [int(x * scale) for x in mix])
     if sys.byteorder == "big":  # WAV is little-endian
         frames.byteswap()
     buffer = io.BytesIO()

@@ -210,3 +210,19 @@ def test_piano_js_plays_a_note_with_web_audio_and_reports_the_click():
     assert "AudioContext" in js and "createOscillator" in js
     assert 'model.send({ event: "play", midi })' in js
     assert "fetch(" not in js and "http" not in js  # no samples, no network
+
+
+def test_notes_that_overlap_are_mixed_below_full_scale():
+    chord = [Tone(60, 0, 2, 127), Tone(64, 0, 2, 127), Tone(67, 0.5, 1.5, 127)]
+    w, frames = read_wav(wav_file(chord, tempo=120, rate=8000))
+    assert w.getnframes() == 8000  # two beats at 120 a minute
+    loudest = max(abs(x) for x in frames)
+    assert 20000 < loudest <= 0.95 * 32767 + 1  # summed, then scaled below clipping
+    alone = read_wav(wav_file(chord[:1], tempo=120, rate=8000))[1]
+    assert alone != frames  # the chord is not one note
+
+
+def test_a_tune_sounds_the_same_note_the_same_way_wherever_it_is():
+    _, frames = read_wav(wav_file(tones([69, 72, 69]), tempo=120, rate=8000))
+    beat = 4000
+    assert frames[:beat] == frames[2 * beat:3 * beat]
