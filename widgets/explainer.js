@@ -4,7 +4,12 @@
 //   else has the focus) are sent to Python, which steps;
 // - on the explain page, the page's address is sent to Python once (the static site's kernel
 //   runs in a web worker and cannot read it), and kept in step with what is shown.
-const KEYS = new Set(["ArrowLeft", "ArrowRight", "Home", "End"]);
+// - predict mode: the answers are ipywidgets buttons (Tab, Enter / Space); after a click
+//   redraws them, the focus returns to the explainer so that the keys go on working.
+// 1 to 9 answer the open prediction (predict mode: the n-th answer button); Python ignores
+// them when nothing is asked.
+const KEYS = new Set(["ArrowLeft", "ArrowRight", "Home", "End",
+                      "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
 let counter = 0;
 
 function typing(target) {
@@ -60,7 +65,7 @@ function render({ model, el }) {
     box = el.closest(".crazylab-explainer");
     if (box) {
       if (!box.hasAttribute("tabindex")) box.tabIndex = 0;
-      box.setAttribute("aria-keyshortcuts", "ArrowLeft ArrowRight Home End");
+      box.setAttribute("aria-keyshortcuts", "ArrowLeft ArrowRight Home End 1 2 3 4 5 6 7 8 9");
       if (!box.getAttribute("aria-label")) {
         box.setAttribute("aria-label", "Worked example: ← and → step through it");
       }
@@ -83,6 +88,21 @@ function render({ model, el }) {
   }
   document.addEventListener("keydown", onKey);
 
+  // an answer button that had the focus is redrawn away: give the focus back to the
+  // explainer (not the page's body), so that the keys still step and answer
+  function onFocusOut(ev) {
+    const gone = ev.target;
+    if (!box || !gone || !gone.closest || !gone.closest(".cl-predict")) return;
+    setTimeout(() => {
+      if (!gone.isConnected && box.isConnected &&
+          (document.activeElement === document.body || !document.activeElement)) {
+        const next = box.querySelector(".cl-predict button.cl-answer");
+        (next || box).focus({ preventScroll: true });
+      }
+    }, 400);
+  }
+  document.addEventListener("focusout", onFocusOut);
+
   function onAddress() {
     const address = model.get("address");
     if (!model.get("follow_address") || !address || address === window.location.search) return;
@@ -102,6 +122,7 @@ function render({ model, el }) {
   fill();
   return () => {
     document.removeEventListener("keydown", onKey);
+    document.removeEventListener("focusout", onFocusOut);
     model.off("change:groups", fill);
     model.off("change:label", fill);
     model.off("change:value", onValue);

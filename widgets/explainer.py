@@ -14,6 +14,13 @@ step, the narration, and what changed.
   (:func:`page_query`: Voilà's ``QUERY_STRING``, or the page itself in Pyodide), and the
   browser reports it too (the static site's kernel runs in a web worker that cannot see the
   page). A name that is not an example shows a notice and the list, never an empty page.
+* Predict, then see (``predict=True``, the "Predict first" toggle, ``&predict=1``): before
+  each step the learner picks the next move from the hand (buttons, or the keys 1 to 9), or
+  says who is hit and how many cards they draw, or whether a tried move is accepted; the
+  narration, what changed and the legal moves reach the page only once answered
+  (:class:`Question`, :func:`questions`). The engine judges: the example's recorded move is
+  right, another legal move is "legal, but", an illegal pick is refused with the engine's
+  reason and the question stays open. → without an answer shows the step (skipped).
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,8 +40,9 @@ import anywidget
 import ipywidgets as w
 import traitlets as t
 
-from crazylab.engine.cards import Card
+from crazylab.engine.cards import Card, sort_key
 from crazylab.engine.game import Game
+from crazylab.engine.moves import DRAW, PASS, PLAY, Move
 from crazylab.examples import Example, Frame, example_path, list_examples, load_example
 from crazylab.render import game_html, result_words
 
@@ -230,15 +238,16 @@ def entry(name: str) -> Entry:
             data = {}
     except (OSError, ValueError):
         data = {}
+
     def text(key: str, default: str = "") -> str:
         value = data.get(key)
         return value if isinstance(value, str) else default
 
     raw_title, rules, description = text("title"), text("rules", "other"), text("description")
     family = _family(rules)
-    text = f"{name} {raw_title} {rules}".lower()
+    haystack = f"{name} {raw_title} {rules}".lower()
     return Entry(name, readable_title(raw_title, name), rules, family,
-                 _topic(family, name, text), description)
+                 _topic(family, name, haystack), description)
 
 
 def _natural(name: str) -> list[Any]:
@@ -392,6 +401,185 @@ def _move_words(move: Any) -> str:
     return f"{text} on pile {move.pile + 1}" if move.pile is not None else text
 
 
+# -- predict, then see ---------------------------------------------------------------------------
+
+RIGHT, LEGAL, WRONG, SKIPPED = "right", "legal", "wrong", "skipped"
+#: how a verdict reads its result
+_RESULT_WORDS = {RIGHT: "right", LEGAL: "legal, but not the example's", WRONG: "wrong",
+                 SKIPPED: "skipped"}
+
+
+@dataclass
+class Question:
+    """One prediction asked before a step is shown.
+
+    ``kind``: ``move`` (the next move, from the hand), ``accepted`` (is a tried move
+    accepted?), ``who`` (who is hit) or ``count`` (how many cards a hit seat draws).
+    ``options`` are ``(label, value)`` pairs; ``answer`` is the right value (for ``move``, the
+    example's move as the engine writes it) and ``why`` the engine's reason for it."""
+
+    kind: str
+    prompt: str
+    options: list[tuple[str, str]]
+    answer: str
+    answer_label: str
+    why: str
+    game: Game | None = None  # the position asked about (``move``)
+
+
+def _same(a: Move, b: Move) -> bool:
+    """One move, even if one of them leaves out a going-out wild's call or the last-card
+    call (the engine accepts both spellings)."""
+    if a == b:
+        return True
+    return (a.kind == b.kind == PLAY and a.cards == b.cards and a.pile == b.pile
+            and (a.call is None or b.call is None or a.call == b.call))
+
+
+def why_legal(game: Game, move: Move) -> str:
+    """Why ``move`` is allowed now, in words (the rule that lets it through)."""
+    seat = game.to_play
+    if move.kind == PLAY:
+        from .reasons import card_moves, legal_reason
+
+        moves = tuple(m for m in card_moves(game, move.card) if m.pile == move.pile) or (move,)
+        return legal_reason(game, move.card, moves)
+    fits = [m for m in game.legal_moves() if m.kind == PLAY]
+    if move.kind == DRAW:
+        if game.phase == "penalty":
+            return f"Seat {seat} takes its penalty, one card at a time."
+        if not fits:
+            return f"No card of seat {seat} fits, so it draws."
+        return "These rules let a player draw even when a card fits."
+    if move.kind == PASS:
+        if game.phase in ("penalty", "lost"):
+            return f"Seat {seat} loses the turn: it passes."
+        if not fits:
+            return f"Nothing of seat {seat} fits and it may not draw more, so it passes."
+        return "Passing is allowed now."
+    if game.phase == "drop":
+        return "A Queen's drops are optional: it may end the turn instead."
+    return f"Seat {seat} has played or drawn this turn, so it may end it."
+
+
+def _pending(game: Game) -> dict[int, tuple[int, int]]:
+    """The hits waiting in a position: seat -> (cards still to draw, hits)."""
+    out: dict[int, tuple[int, int]] = {}
+    for entry in game.public_extra().get("pending", ()):
+        seat, left, hits = entry
+        out[int(seat)] = (int(left), int(hits))
+    return out
+
+
+def _seats_label(seats: list[int]) -> str:
+    if len(seats) == 1:
+        return f"Seat {seats[0]}"
+    return "Seats " + ", ".join(str(s) for s in seats[:-1]) + f" and {seats[-1]}"
+
+
+def _move_question(before: Game, move: Move) -> Question:
+    """Pick the next move: one button per card of the hand (a card with several legal moves
+    asks which next: a stack, a call, a pile), then draw / pass / end."""
+    legal = before.legal_moves()
+    hand = before.hands[before.to_play]
+    cards = sorted(set(hand) | {m.card for m in legal if m.kind == PLAY}, key=sort_key)
+    options = []
+    for c in cards:
+        mine = [m for m in legal if m.kind == PLAY and m.card == c]
+        value = str(mine[0]) if len(mine) == 1 else f"card:{c}"
+        label = _move_words(mine[0]) if len(mine) == 1 else c.display.replace(*JOKER)
+        options.append((label, value))
+    others = [m.kind for m in legal if m.kind != PLAY]
+    if before.phase in ("play", "chain") and DRAW not in others and hand:
+        others.insert(0, DRAW)  # a learner may think so: refused with the engine's reason
+    options += [(k, k) for k in dict.fromkeys(others)]
+    who = f"Seat {before.to_play}"
+    return Question("move", f"{who} is to play. What does it do next?", options, str(move),
+                    _move_words(move), why_legal(before, move), before)
+
+
+def questions(frames: list[Frame], i: int) -> list[Question]:
+    """What the learner is asked before step ``i`` is shown (none for a step without a move,
+    or for a forced penalty draw that goes on): the next move, whether a tried move is
+    accepted, then who a new hit lands on and how many cards each hit seat draws."""
+    if i <= 0 or i >= len(frames):
+        return []
+    frame = frames[i]
+    before, after = frames[i - 1].game, frame.game
+    step = frame.step
+    out: list[Question] = []
+    if step is not None and step.move is not None and not before.over:
+        if frame.error is not None:
+            try:
+                tried = _move_words(before.canonical(step.move))
+            except Exception:
+                tried = step.move
+            out.append(Question(
+                "accepted", f"Seat {before.to_play} tries {tried}. Does the engine accept it?",
+                [("Yes, it is legal", "yes"), ("No, it is refused", "no")], "no",
+                "No, it is refused", frame.error))
+        else:
+            move = before.accepted(before.canonical(step.move))
+            legal = before.legal_moves()
+            forced = len(legal) == 1 and before.phase not in ("play", "chain")
+            if move is not None and not forced:
+                out.append(_move_question(before, move))
+    was = _pending(frames[i - 1].game) if i > 1 else {}
+    now = _pending(after) if i > 1 else _pending(before) | _pending(after)
+    new = {s: v for s, v in now.items() if s not in was or v[1] > was[s][1]}
+    if new:
+        events = list(frame.new_events) + (list(frames[0].new_events) if i == 1 else [])
+        hits = [e.describe() for e in events if e.kind == "penalty" and e.seat in new]
+        why = " ".join(hits) or describe_hits(new)
+        seats = sorted(new)
+        actor = before.to_play
+        others = [s for s in range(after.n) if s != actor] or list(range(after.n))
+        choices = [[s] for s in others]
+        choices += [[a, b] for k, a in enumerate(others) for b in others[k + 1:]]
+        if seats not in choices:
+            choices.append(seats)
+        if len(choices) > 1:  # with two players the hit has one place to go: not asked
+            out.append(Question(
+                "who", "Who is hit, and must draw or lose the turn?",
+                [(_seats_label(c), ",".join(map(str, c))) for c in choices],
+                ",".join(map(str, seats)), _seats_label(seats), why))
+        for s in seats:
+            left = new[s][0]
+            if not left:
+                continue
+            top = max(8, left + 2)
+            out.append(Question(
+                "count", f"How many cards must seat {s} draw?",
+                [(str(k), str(k)) for k in range(1, top + 1)], str(left),
+                f"{left} card{'s' if left != 1 else ''}", why))
+    return out
+
+
+def describe_hits(new: dict[int, tuple[int, int]]) -> str:
+    return " ".join(f"Seat {s} must draw {left} and lose the turn." if left else
+                    f"Seat {s} loses the turn." for s, (left, _hits) in sorted(new.items()))
+
+
+@dataclass
+class _Quiz:
+    """The predictions of one step: the questions, the answers so far, the verdicts."""
+
+    questions: list[Question]
+    at: int = 0
+    results: list[str] = field(default_factory=list)
+    verdicts: list[str] = field(default_factory=list)  # HTML, one per answered question
+    refused: list[str] = field(default_factory=list)  # HTML: illegal picks of the open one
+    card: str = ""  # a card picked that has several legal moves: which of them?
+
+    @property
+    def done(self) -> bool:
+        return self.at >= len(self.questions)
+
+    @property
+    def question(self) -> Question | None:
+        return None if self.done else self.questions[self.at]
+
+
 class ExamplePicker(ErrorReporting, anywidget.AnyWidget):
     """The grouped list of examples (a ``<select>`` with ``<optgroup>``\\ s), and the
     explainer's keys: ``explainer.js`` sends ← → Home End pressed inside the explainer, and
@@ -444,9 +632,11 @@ class StepExplainer(ErrorReporting, w.VBox):
     :meth:`go`. ``choices`` limits the list to some examples (a lesson's)."""
 
     def __init__(self, example: str | dict[str, Any] | Example | None = None, step: int = 0,
-                 *, choices: list[str] | None = None, four_colour: bool = False) -> None:
+                 *, choices: list[str] | None = None, four_colour: bool = False,
+                 predict: bool = False) -> None:
         self.errors: list[str] = []
         self.four_colour = four_colour
+        self._quiz: dict[int, _Quiz] = {}
         self.example: Example | None = None
         self.frames: list[Frame] = []
         self.notices: list[str] = []
@@ -471,6 +661,17 @@ class StepExplainer(ErrorReporting, w.VBox):
             "<span style='font-size:0.8em;color:#666'>Keys: ← → step, Home / End: the setup "
             "and the last step (click the explainer first)</span>")
         self.error_area = ErrorArea()
+        self.predict_toggle = w.ToggleButton(
+            value=predict, description="Predict first", icon="question",
+            tooltip="Guess each step (the next move, who is hit, how many cards) before the "
+                    "explainer shows it", layout=w.Layout(width="auto"))
+        self.score_html = w.HTML()
+        self.quiz_html = w.HTML()
+        self.options_box = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        self.quiz_box = w.VBox([self.quiz_html, self.options_box],
+                               layout=w.Layout(display="none"))
+        self.quiz_box.add_class("cl-predict")
+        self.predict_toggle.observe(self._on_predict, "value")
         self.prev_button.on_click(self._on_prev)
         self.next_button.on_click(self._on_next)
         self.slider.observe(self._on_slider, "value")
@@ -480,7 +681,9 @@ class StepExplainer(ErrorReporting, w.VBox):
             self.notice_html, self.picker, self.title_html,
             w.HBox([self.prev_button, self.slider, self.next_button],
                    layout=w.Layout(flex_flow="row wrap", align_items="center")),
-            self.keys_html,
+            w.HBox([self.predict_toggle, self.score_html, self.keys_html],
+                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            self.quiz_box,
             w.HBox([w.VBox([self.say_html, self.changes_html], layout=_column),
                     w.VBox([self.position_html, self.link_html], layout=_column)],
                    layout=w.Layout(flex_flow="row wrap", align_items="flex-start")),
@@ -525,6 +728,8 @@ class StepExplainer(ErrorReporting, w.VBox):
                 target = name
             else:
                 notices.append("")  # filled in below, once the example shown is known
+        if "predict" in q:
+            self.predict = q["predict"].strip().lower() in ("1", "true", "yes", "on")
         step = 0
         if "step" in q:
             try:
@@ -576,7 +781,12 @@ class StepExplainer(ErrorReporting, w.VBox):
         self.slider.value = max(0, min(step, self.slider.max))
 
     def next(self) -> None:
-        self.go(self.index + 1)
+        """The next step; in predict mode, a step not answered yet is shown first (its
+        open questions count as skipped)."""
+        if self.predict and not self.revealed(self.index):
+            self.skip()
+        else:
+            self.go(self.index + 1)
 
     def previous(self) -> None:
         self.go(self.index - 1)
@@ -586,6 +796,10 @@ class StepExplainer(ErrorReporting, w.VBox):
         """What a key pressed in the explainer does: ← previous, → next, Home the setup,
         End the last step (other keys: nothing)."""
         action = KEYS.get(key)
+        if len(key) == 1 and key in "123456789":
+            if self.predict and not self.revealed(self.index):
+                self.pick(int(key) - 1)
+            return
         if action == "previous":
             self.previous()
         elif action == "next":
@@ -601,6 +815,7 @@ class StepExplainer(ErrorReporting, w.VBox):
         ex = example if isinstance(example, Example) else load_example(example)
         self.example = ex
         self.frames = ex.frames()
+        self._quiz = {}
         if isinstance(example, str) and example in self.picker.names:
             self.picker.unobserve(self._on_pick, "value")
             self.picker.value = example
@@ -638,6 +853,211 @@ class StepExplainer(ErrorReporting, w.VBox):
             self.notice()
             self.load(change["new"], 0)
 
+    # -- predict, then see -----------------------------------------------------------------
+
+    @property
+    def predict(self) -> bool:
+        """Predict mode: each step asks first and shows after (the "Predict first" toggle)."""
+        return bool(self.predict_toggle.value)
+
+    @predict.setter
+    def predict(self, on: bool) -> None:
+        self.predict_toggle.value = bool(on)
+
+    @guarded
+    def _on_predict(self, _change: Any = None) -> None:
+        self.show()
+
+    def quiz(self, step: int | None = None) -> _Quiz:
+        """The predictions of a step (the current one by default)."""
+        i = self.index if step is None else step
+        if i not in self._quiz:
+            self._quiz[i] = _Quiz(questions(self.frames, i))
+        return self._quiz[i]
+
+    @property
+    def question(self) -> Question | None:
+        """The open question of the current step (``None`` when predicting is off or the
+        step is shown)."""
+        if not self.predict or not self.frames:
+            return None
+        return self.quiz().question
+
+    @property
+    def options(self) -> list[tuple[str, str]]:
+        """The answers offered now, ``(label, value)``: the open question's, or the moves of
+        a card picked that has several."""
+        q = self.question
+        if q is None:
+            return []
+        z = self.quiz()
+        if q.kind == "move" and z.card and q.game is not None:
+            card = Card.parse(z.card)
+            moves = [m for m in q.game.legal_moves() if m.kind == PLAY and m.card == card]
+            return [(_move_words(m), str(m)) for m in moves] + [("another card", "back")]
+        return list(q.options)
+
+    def revealed(self, step: int | None = None) -> bool:
+        """Whether a step's narration and legal moves are shown: always unless predicting;
+        when predicting, once its questions are answered (or skipped)."""
+        i = self.index if step is None else step
+        return not self.predict or i == 0 or self.quiz(i).done
+
+    @property
+    def score(self) -> dict[str, int]:
+        """This example's predictions so far: how many were right, legal but not the
+        example's, wrong, skipped, and asked (the sum)."""
+        out = {RIGHT: 0, LEGAL: 0, WRONG: 0, SKIPPED: 0}
+        for z in self._quiz.values():
+            for r in z.results:
+                out[r] += 1
+        out["asked"] = sum(out.values())
+        return out
+
+    def score_text(self) -> str:
+        s = self.score
+        if not s["asked"]:
+            return "No predictions yet."
+        extra = [f"{s[k]} {_RESULT_WORDS[k]}" for k in (LEGAL, SKIPPED) if s[k]]
+        more = f" ({', '.join(extra)})" if extra else ""
+        return f"{s[RIGHT]} of {s['asked']} predicted{more}."
+
+    @guarded
+    def pick(self, index: int) -> None:
+        """Answer with the ``index``-th option offered (a button, or the key ``index + 1``)."""
+        offered = self.options
+        if 0 <= index < len(offered):
+            self.answer(offered[index][1])
+
+    @guarded
+    def answer(self, choice: str) -> None:
+        """Answer the open question: an option's value or label, or (the next move) any move
+        text such as ``8S:D``, which the engine judges."""
+        q = self.question
+        if q is None:
+            return
+        z = self.quiz()
+        for label, value in self.options:
+            if choice == label:
+                choice = value
+        if q.kind != "move":
+            if choice not in {v for _, v in q.options}:
+                return
+            good = choice == q.answer
+            if good:
+                verdict = f"<b>Right:</b> {html.escape(q.answer_label)}. {words_html(q.why)}"
+            else:
+                verdict = (f"<b>Not this time:</b> {html.escape(_lower_first(q.answer_label))},"
+                           f" because {words_html(_lower_first(q.why))}")
+            self._close(z, RIGHT if good else WRONG, verdict)
+            return
+        assert q.game is not None
+        game = q.game
+        if choice == "back":
+            z.card = ""
+        elif choice.startswith("card:"):
+            card = Card.parse(choice[5:])
+            if any(m.kind == PLAY and m.card == card for m in game.legal_moves()):
+                z.card = str(card)  # which of its moves? (a stack, a call, a pile)
+            else:
+                self._refuse(z, card.display, game.explain(str(card)))
+        else:
+            try:
+                picked = game.canonical(choice)
+            except ValueError as e:
+                self._refuse(z, choice, str(e))
+            else:
+                legal = game.accepted(picked)
+                if legal is None:
+                    self._refuse(z, _move_words(picked), game.explain(picked))
+                else:
+                    self._judge(z, q, legal)
+        self.show()
+
+    def _refuse(self, z: _Quiz, what: str, why: str) -> None:
+        z.card = ""
+        z.refused.append(f"<b>Not legal:</b> {html.escape(what)}. {words_html(why)} "
+                         "Pick another move.")
+
+    def _judge(self, z: _Quiz, q: Question, picked: Move) -> None:
+        assert q.game is not None
+        example = q.game.accepted(q.game.canonical(q.answer)) or Move.parse(q.answer)
+        ex_words = html.escape(q.answer_label)
+        if _same(picked, example):
+            self._close(z, RIGHT, f"<b>Right:</b> the example played {ex_words}. "
+                                  f"{words_html(q.why)}")
+        else:
+            mine = _move_words(picked)
+            self._close(z, LEGAL, (
+                f"<b>Legal, but not this time:</b> the example played {ex_words}, because "
+                f"{words_html(_lower_first(q.why))} Your {html.escape(mine)} is legal too: "
+                f"{words_html(_lower_first(why_legal(q.game, picked)))}"))
+
+    def _close(self, z: _Quiz, result: str, verdict: str) -> None:
+        z.results.append(result)
+        z.verdicts.append(verdict)
+        z.refused = []
+        z.card = ""
+        z.at += 1
+        self.show()
+
+    @guarded
+    def skip(self) -> None:
+        """Show the current step without answering: its open questions count as skipped."""
+        z = self.quiz()
+        while not z.done:
+            q = z.questions[z.at]
+            z.results.append(SKIPPED)
+            z.verdicts.append(f"<b>Skipped:</b> {html.escape(q.prompt)} "
+                              f"{html.escape(q.answer_label)}. {words_html(q.why)}")
+            z.at += 1
+        z.refused, z.card = [], ""
+        self.show()
+
+    def _show_quiz(self) -> None:
+        """The quiz above the narration: the verdicts so far, the open question and its
+        answers as buttons (keys 1 to 9), the score."""
+        on = self.predict and self.index > 0
+        self.quiz_box.layout.display = "flex" if on and self.quiz().questions else "none"
+        self.score_html.value = (
+            f"<span class='cl-predict-score' style='margin:0 12px'>{self.score_text()}</span>"
+            if self.predict else "")
+        if not on:
+            self.options_box.children = ()
+            self.quiz_html.value = ""
+            return
+        z = self.quiz()
+        q = z.question
+        parts = [f"<div class='cl-verdict cl-verdict-{r}'>{v}</div>"
+                 for r, v in zip(z.results, z.verdicts, strict=False)]
+        parts += [f"<div class='cl-verdict cl-refused' role='alert'>{v}</div>"
+                  for v in z.refused[-1:]]
+        if q is not None:
+            which = f" {html.escape(_move_words(Move.parse(z.card)))}: which move?" if z.card \
+                else ""
+            parts.append(f"<div class='cl-question' role='status' aria-live='polite'>"
+                         f"<b>Predict:</b> {html.escape(q.prompt)}{which}</div>")
+        self.quiz_html.value = "".join(parts)
+        buttons = []
+        for n, (label, value) in enumerate(self.options):
+            key = f" (key {n + 1})" if n < 9 else ""
+            b = w.Button(description=label, tooltip=f"{label}{key}",
+                         layout=w.Layout(width="auto", margin="2px 4px 2px 0"))
+            b.add_class("cl-answer")
+            b.on_click(self._answer_button(value))
+            buttons.append(b)
+        old = self.options_box.children
+        self.options_box.children = tuple(buttons)
+        for b in old:
+            b.close()
+
+    def _answer_button(self, value: str) -> Any:
+        @guarded
+        def click(_self: StepExplainer, _b: Any = None) -> None:
+            _self.answer(value)
+
+        return lambda b: click(self, b)
+
     @guarded
     def show(self) -> None:
         """Draw the current frame."""
@@ -647,7 +1067,15 @@ class StepExplainer(ErrorReporting, w.VBox):
         frame = self.frames[i]
         n = len(self.frames) - 1
         self.prev_button.disabled = i == 0
-        self.next_button.disabled = i == n
+        hidden = not self.revealed(i)
+        self.next_button.disabled = i == n and not hidden
+        self.next_button.description = "Show ▶" if hidden else "Next ▶"
+        self.next_button.tooltip = ("Show this step without predicting (→)" if hidden
+                                    else "Next step (→)")
+        self._show_quiz()
+        if hidden:
+            self._show_hidden(i, n)
+            return
         move = ""
         if frame.step is None:
             say = "The starting position. Press <b>Next ▶</b> (or →) to play the first step."
@@ -690,7 +1118,26 @@ class StepExplainer(ErrorReporting, w.VBox):
         self.position_html.value = game_html(
             frame.game, four_colour=self.four_colour, highlight=highlight,
             title=RULE_SET_NAMES.get(frame.game.rules.name, frame.game.rules.name)) + legal_text
-        href = step_link(self.example.name, i)
+        self._show_link(i)
+
+    def _show_hidden(self, i: int, n: int) -> None:
+        """A step not predicted yet: the position before it, no narration, no changes, no
+        legal moves (none of them reaches the browser)."""
+        before = self.frames[i - 1].game
+        self.say_html.value = (
+            f"<div role='status' aria-live='polite' style='font-size:1.05em'><b>Step {i} of "
+            f"{n}: predict first</b><div style='margin:4px 0;color:#555'>The position before "
+            "this step. Answer above to see what happens and why; <b>Show ▶</b> (or →) shows "
+            "it without an answer.</div></div>")
+        self.changes_html.value = ""
+        self.position_html.value = game_html(
+            before, four_colour=self.four_colour,
+            title=RULE_SET_NAMES.get(before.rules.name, before.rules.name))
+        self._show_link(i)
+
+    def _show_link(self, i: int) -> None:
+        assert self.example is not None
+        href = step_link(self.example.name, i) + ("&predict=1" if self.predict else "")
         self.link_html.value = (
             f"<div style='font-size:0.85em;color:#555'><a class='cl-step-link' "
             f"href='{html.escape(href)}'>Link to this step</a> "
@@ -705,6 +1152,10 @@ class StepExplainer(ErrorReporting, w.VBox):
             return _move_words(Move.parse(text))
         except Exception:
             return text
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def _params(query: str | None) -> dict[str, str]:
