@@ -253,3 +253,46 @@ def test_an_anywidget_slow_to_load_keeps_its_messages(late_server, page):
         "() => document.querySelector('.slow-widget').textContent === 'answered'",
         timeout=15_000)
     assert not log.problems, log.problems
+
+
+@pytest.mark.browser
+def test_a_page_whose_kernel_is_gone_says_so(late_server, page, screenshot):
+    """The kernel is shut down under an open page (as the idle culler does): within seconds
+    the page says that it no longer answers and offers to load itself again."""
+    page.goto(late_server.render("slow_picker.ipynb"), timeout=LOAD_TIMEOUT_MS)
+    page.locator('.clp-card[data-card="8D"]').wait_for(timeout=LOAD_TIMEOUT_MS)
+    box = page.locator("#crazylab-retry")
+    assert box.is_hidden()
+    status = page.evaluate("""async () => {
+      const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
+      const data = new FormData();
+      data.append('_xsrf', (document.cookie.match('\\\\b_xsrf=([^;]*)\\\\b') || [])[1] || '');
+      const r = await fetch(`${config.baseUrl}voila/api/shutdown/${config.kernelId}`,
+                            {method: 'POST', body: data});
+      return r.status;
+    }""")
+    assert status < 400
+    box.wait_for(state="visible", timeout=60_000)
+    assert "connection to the server was lost" in box.text_content()
+    screenshot(page)
+    with page.expect_navigation(timeout=30_000):
+        box.get_by_role("button", name="Load the page again").click()
+    page.locator('.clp-card[data-card="8D"]').wait_for(timeout=LOAD_TIMEOUT_MS)
+    assert page.locator("#crazylab-retry").is_hidden()
+
+
+@pytest.mark.browser
+def test_a_model_a_few_seconds_late_is_drawn_without_an_error(late_server, page):
+    """ipywidgets' manager gives a view 2 s to find its model; the template lets it wait longer
+    (a busy page blocks its main thread for seconds): a model made 3 s after the page is drawn
+    shows without "Error displaying widget" and without a console error."""
+    log = PageLog(page)
+    page.goto(late_server.render("late.ipynb"), timeout=LOAD_TIMEOUT_MS)
+    maker = page.get_by_role("button", name="Make the late widget")
+    maker.wait_for(timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_timeout(3000)
+    maker.click()
+    page.get_by_role("button", name="I arrived late").wait_for(timeout=30_000)
+    first = page.locator(f'[data-crazylab-model="{LATE_ID}"] .jp-OutputArea-output')
+    assert first.get_attribute("data-crazylab-redrawn") is None  # Voilà's own view drew it
+    assert not log.problems, log.problems
