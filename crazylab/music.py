@@ -39,12 +39,11 @@ from .engine.cards import Card
 from .engine.events import Event
 from .engine.pitch import (
     LETTER_PITCH,
-    PITCH_NAMES,
+    card_pitch_name,
     describe_interval,
     frequency,
     midi_note,
     parse_pitch,
-    pretty,
 )
 from .engine.rules import RuleSet
 from .engine.rules import rules as get_rules
@@ -165,7 +164,9 @@ class Note:
     @property
     def name(self) -> str:
         """``E``, ``F♯``; an unpitched wild is shown as its card (``8♣``)."""
-        return self.card.display if self.pc is None else pretty(PITCH_NAMES[self.pc])
+        if self.pc is None:
+            return self.card.display
+        return card_pitch_name(self.pc, None if self.called else self.card)
 
 
 @dataclass
@@ -200,15 +201,15 @@ class Melody:
     def steps(self) -> list[str]:
         """The interval from each pitched note to the next one of the same voice, in words."""
         out: list[str] = []
-        last: dict[int, int] = {}  # voice → its last pitch
+        last: dict[int, Note] = {}  # voice → its last pitched note
         for n in self.notes:
             if n.pc is None:
                 continue
             before = last.get(n.voice)
-            if before is not None:
-                out.append(f"{pretty(PITCH_NAMES[before])} → {n.name}: "
-                           f"{describe_interval(n.pc - before)}")
-            last[n.voice] = n.pc
+            if before is not None and before.pc is not None:
+                out.append(f"{before.name} → {n.name}: "
+                           f"{describe_interval(n.pc - before.pc)}")
+            last[n.voice] = n
         return out
 
     def describe(self, limit: int = 24) -> str:

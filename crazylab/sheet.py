@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from .engine.options import FIELDS
-from .engine.pitch import PITCH_NAMES
+from .engine.pitch import both_names, describe_intervals
 from .engine.rules import PRESETS, RuleSet
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -121,9 +121,11 @@ def _match(rs: RuleSet) -> list[str]:
         lines.append(f"Play a card of the same **suit** or the same **pitch** as the top card "
                      f"(the same rank sounds the same pitch in every suit), or {wild} (wild).")
     elif matching == "letter_step":
+        same = ("a card of the same letter fits too"
+                if _get(rs, "allow_unison_in_levels", False) else "the same letter does not fit")
         lines.append("Play a card **one letter step** up or down from the top card in "
                      "A B C D E F G (which loops: on A, G or B), or a wild. Suits do not count; "
-                     "the same letter does not fit.")
+                     f"{same}.")
     else:
         steps = sorted(set(_get(rs, "intervals", ())))
         ups = [i for i in steps if i <= 7]
@@ -131,8 +133,11 @@ def _match(rs: RuleSet) -> list[str]:
             words = ", ".join(f"{INTERVAL_NAMES[i]} up ({i} semitones)" for i in steps)
         else:
             words = " or ".join(f"{INTERVAL_NAMES[i]}" for i in ups) + " up or down"
+        unison = ("a card of the top card's own pitch (a unison) fits too"
+                  if _get(rs, "allow_unison_in_levels", False)
+                  else "the same pitch (a unison) does not fit")
         lines.append(f"Play a card **{words}** from a top card's pitch, or a wild. Suits do "
-                     "not count; the same pitch (unison) does not fit.")
+                     f"not count; {unison}.")
     piles = _get(rs, "piles", 1)
     if piles > 1:
         lines.append(f"There are {piles} discard piles: a card may go on any pile it fits.")
@@ -143,9 +148,30 @@ def _match(rs: RuleSet) -> list[str]:
                      + ("; a joker **calls** a suit" if jokers else "") + ".")
     else:
         what = {"suit": "a suit", "letter": "a letter A–G", "pitch": "one of the 12 pitches"}[kind]
-        lines.append(f"Whoever plays {wild} **calls** {what}; the next card must follow the call "
-                     f"(or be wild). A wild as the last card needs no call.")
+        lines.append(f"Whoever plays {wild} **calls** {what}; " + _after_call(rs, kind)
+                     + " A wild as the last card needs no call.")
     return lines
+
+
+def _after_call(rs: RuleSet, kind: str) -> str:
+    """What the card after a wild must be. A called suit is followed; in the levels a called
+    letter or pitch is the pile's new reference, and the card played on it must be a step of
+    the level's interval from it (the called pitch itself is a unison: it does not fit)."""
+    if kind == "suit":
+        return "the next card must follow the call (or be wild)."
+    unison = _get(rs, "allow_unison_in_levels", False)
+    if kind == "letter":
+        step = "one letter step up or down from that letter"
+        same = "the same letter fits too" if unison else "the called letter itself does not fit"
+        noun = "letter"
+    else:
+        step = describe_intervals(i for i in _get(rs, "intervals", ()) if i % 12)
+        step = f"{step.replace(', up or down', ' up or down')} from that pitch"
+        same = ("the called pitch fits too (a unison)" if unison
+                else "the called pitch itself is a unison and does not fit")
+        noun = "pitch"
+    return (f"the called {noun} becomes that pile's top: the next card there must be {step} "
+            f"(or be wild); {same}.")
 
 
 def _turn(rs: RuleSet) -> list[str]:
@@ -365,7 +391,8 @@ def rules_sheet(rs: RuleSet) -> str:
         out += [""]
     out += ["**The end.**", ""] + [f"* {line}" for line in _end(rs)]
     if rs.call_kind == "pitch":
-        out += ["", "Pitches: " + " ".join(PITCH_NAMES) + "."]
+        out += ["", "Pitches: " + ", ".join(both_names(pc) for pc in range(12))
+                + " (♦ and ♣ cards are named with sharps, ♥ and ♠ cards with flats)."]
     return "\n".join(out) + "\n"
 
 

@@ -138,7 +138,7 @@ def fit_reason(r: RuleSet, card: Card, ref: Reference) -> str:
         return (f"{name} is {LETTERS[mine]}, {describe_letter_step(theirs, mine)} from "
                 f"{LETTERS[theirs]} in the musical alphabet (MU-31).")
     return (f"{name} ({sounds}) is {describe_interval(r.pitches.pitch(card) - pc)} from "
-            f"{pretty(PITCH_NAMES[pc])}: this level accepts {describe_intervals(r.intervals)} "
+            f"{r.pitches.spell(pc, ref.top)}: this level accepts {describe_intervals(r.intervals)} "
             "(MU-26).")
 
 

@@ -10,7 +10,6 @@ from crazylab.engine.game import Game
 from crazylab.engine.moves import PLAY, Move
 from crazylab.engine.pitch import (
     LETTERS,
-    PITCH_NAMES,
     describe_interval,
     describe_letter_step,
     pretty,
@@ -93,7 +92,7 @@ def _fits(game: Game, c: Card, p: int) -> str:
     # named the way the level's rule names its steps: on D♯, D is "a semitone down" (level
     # 2), never "a major seventh up"; the same words as the refusals (describe_interval)
     return (f"{c.display} ({pretty(r.pitches.spelling(c))}) is {describe_interval(pc - ref)} "
-            f"from {pretty(PITCH_NAMES[ref])}")
+            f"from {r.pitches.spell(ref, top)}")
 
 
 def _suit(c: Card) -> str:

@@ -17,7 +17,6 @@ from .cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display, so
 from .moves import DRAW, END, PASS, PLAY, Move, MoveError
 from .pitch import (
     LETTERS,
-    PITCH_NAMES,
     PitchError,
     describe_interval,
     describe_intervals,
@@ -268,7 +267,7 @@ def mismatch(game: PileView, c: Card, pile: int | None) -> str:
                 reasons.append(f"{c.display} has no pitch in the {r.pitch_map} pitch map, so it "
                                "never fits (only eights and jokers are wild)")
                 continue
-            ref_name = pretty(PITCH_NAMES[ref])
+            ref_name = r.pitches.spell(ref, top)
             rel = (f"the same pitch as {ref_name}{where}, and a unison never counts "
                    "(MU-29)" if pc == ref else
                    f"{describe_interval((pc - ref) % 12)} from {ref_name}{where}")

@@ -89,6 +89,13 @@ def pretty(name: str) -> str:
     return name[:1] + name[1:].replace("#", "♯").replace("b", "♭")
 
 
+def card_pitch_name(pc: int, card: Card | None = None) -> str:
+    """Pitch class ``pc`` in display form as ``card`` spells it: ♦ and ♣ cards with sharps,
+    ♥ and ♠ cards with flats (MU-Q32, as the lessons spell them); with no card (a pitch a
+    wild announced) with a sharp."""
+    return pretty(pitch_name(pc, flat=card is not None and card.suit in (2, 3)))
+
+
 def both_names(pc: int) -> str:
     """Both spellings of a black key, one of a white key: ``C♯/D♭``, ``E``."""
     sharp, flat = PITCH_NAMES[pc % 12], FLAT_NAMES[pc % 12]
@@ -230,6 +237,13 @@ class PitchMap:
         if pc is None:
             return ""
         return pitch_name(pc, flat=c.suit in (2, 3))
+
+    def spell(self, pc: int, card: Card | None = None) -> str:
+        """Pitch class ``pc`` as a learner reads it beside ``card`` (display form): spelt as
+        the card spells it when the card sounds it (``F♯`` for Q♦, ``G♭`` for Q♠), else (an
+        announced pitch, a wild's) with a sharp, as a call is stored (MU-Q32)."""
+        return card_pitch_name(pc, card if card is not None and self._pitch[card] == pc % 12
+                               else None)
 
     def cards_of(self, pc: int) -> tuple[Card, ...]:
         """Every card (of a full deck) that sounds pitch class ``pc``."""
