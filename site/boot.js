@@ -6,12 +6,41 @@
 // IPython, the widgets, crazylab and the kernel's shell already made) instead of from nothing,
 // then writes the wheels' files back into site-packages from one pack (boot.json lists them). If anything about the
 // snapshot fails, Python starts the ordinary way (every wheel of `options.packages` installed
-// from the site's pyodide-lock.json), only slower.
+// from the site's pyodide-lock.json), only slower. The snapshot and the pack are kept in the
+// browser's Cache Storage (CACHE) under their versions, so a later visit reads them from there.
 (function () {
   "use strict";
 
-  async function bytes(url, gunzip) {
+  //: the Cache Storage of the snapshot and the pack: a browser's HTTP cache may not keep files
+  //: this big (a private window's keeps none over a few MB) and asks the server again when they
+  //: are new; this keeps them until boot.json names other versions
+  const CACHE = "crazylab-boot";
+
+  async function fromCache(url) {
+    let cache = null;
+    try {
+      cache = await caches.open(CACHE);
+      const hit = await cache.match(url);
+      if (hit) {
+        return hit;
+      }
+    } catch (err) {
+      cache = null; // no Cache Storage here (an opaque origin, storage switched off)
+    }
     const response = await fetch(url);
+    if (cache && response.ok) {
+      const path = new URL(url).pathname;
+      cache.put(url, response.clone())
+        .then(() => cache.keys())
+        .then((keys) => Promise.all(keys.filter((k) => k.url !== url &&
+          new URL(k.url).pathname === path).map((k) => cache.delete(k))))
+        .catch((err) => console.warn("crazylab: could not keep", url, err));
+    }
+    return response;
+  }
+
+  async function bytes(url, gunzip) {
+    const response = gunzip ? await fromCache(url) : await fetch(url);
     if (!response.ok || !response.body) {
       throw new Error(`${response.status} ${response.statusText}: ${url}`);
     }

@@ -14,6 +14,7 @@
 // boot.js hands over the new ones. Then the snapshot is restored here once and runs a cell
 // through the kernel, so a snapshot that cannot start the kernel fails the build.
 import { loadPyodide } from "./node_modules/pyodide/pyodide.mjs";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -94,6 +95,11 @@ const snapshot = py.makeMemorySnapshot({
 const gz = zlib.gzipSync(snapshot, { level: 6 });
 fs.writeFileSync(out, gz);
 manifest.home = home;
+// versions in the names boot.js fetches and keeps in Cache Storage: a new build, new names
+const version = (data) => crypto.createHash("sha256").update(data).digest("hex").slice(0, 16);
+manifest.snapshot = `${path.basename(out)}?v=${version(gz)}`;
+const packFile = fs.readFileSync(path.join(pyodideDir, manifest.pack));
+manifest.pack = `${manifest.pack}?v=${version(packFile)}`;
 fs.writeFileSync(manifestPath, JSON.stringify(manifest));
 
 // the check: restore it as boot.js does and run a cell through the kernel

@@ -361,7 +361,9 @@ def test_site_boots_python_from_its_snapshot(built_site):
     files = {path for path, _, _ in manifest["files"]}
     assert f"{build.SITE_PACKAGES}/crazylab/widgets/table.js" in files
     assert f"{build.SITE_PACKAGES}/pyodide_kernel/__init__.pyc" in files
-    assert (pyodide / manifest["snapshot"]).stat().st_size > 1e6
+    for name in (manifest["snapshot"], manifest["pack"]):  # versioned: name?v=sha256 prefix
+        assert re.fullmatch(r"[\w.-]+\?v=[0-9a-f]{16}", name), name
+        assert (pyodide / name.split("?")[0]).stat().st_size > 1e6
     # the kernel's start finds every package it would install under the name it looks for
     lite = json.loads((built_site / "jupyter-lite.json").read_text())
     kernel = lite["jupyter-config-data"]["litePluginSettings"][build.KERNEL_SETTINGS]
