@@ -625,6 +625,8 @@ class ExamplePicker(ErrorReporting, anywidget.AnyWidget):
 
 
 KEYS = {"ArrowLeft": "previous", "ArrowRight": "next", "Home": "first", "End": "last"}
+KEYS_TEXT = ("<span style='font-size:0.8em;color:#666'>Keys: ← → step, Home / End: the setup "
+             "and the last step{} (click the explainer first)</span>")
 
 
 class StepExplainer(ErrorReporting, w.VBox):
@@ -657,9 +659,7 @@ class StepExplainer(ErrorReporting, w.VBox):
         self.changes_html = w.HTML()
         self.position_html = w.HTML()
         self.link_html = w.HTML()
-        self.keys_html = w.HTML(
-            "<span style='font-size:0.8em;color:#666'>Keys: ← → step, Home / End: the setup "
-            "and the last step (click the explainer first)</span>")
+        self.keys_html = w.HTML(KEYS_TEXT.format(""))
         self.error_area = ErrorArea()
         self.predict_toggle = w.ToggleButton(
             value=predict, description="Predict first", icon="question",
@@ -976,8 +976,10 @@ class StepExplainer(ErrorReporting, w.VBox):
 
     def _refuse(self, z: _Quiz, what: str, why: str) -> None:
         z.card = ""
-        z.refused.append(f"<b>Not legal:</b> {html.escape(what)}. {words_html(why)} "
-                         "Pick another move.")
+        said = words_html(why)
+        if not plain_words(why)[0].startswith(what):  # "3♦ matches neither…" names it
+            said = f"{html.escape(what)}. {said}"
+        z.refused.append(f"<b>Not legal:</b> {said} Pick another move.")
 
     def _judge(self, z: _Quiz, q: Question, picked: Move) -> None:
         assert q.game is not None
@@ -1019,6 +1021,7 @@ class StepExplainer(ErrorReporting, w.VBox):
         answers as buttons (keys 1 to 9), the score."""
         on = self.predict and self.index > 0
         self.quiz_box.layout.display = "flex" if on and self.quiz().questions else "none"
+        self.keys_html.value = KEYS_TEXT.format(", 1 to 9: answer" if self.predict else "")
         self.score_html.value = (
             f"<span class='cl-predict-score' style='margin:0 12px'>{self.score_text()}</span>"
             if self.predict else "")
