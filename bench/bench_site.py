@@ -60,9 +60,11 @@ def build_baseline(ref: str, dest: Path) -> Path:
     try:
         (tree / "site" / "node_modules").symlink_to(ROOT / "site" / "node_modules")
         print(f"building the baseline site of {ref} (its own site/build.py) ...", flush=True)
-        subprocess.run([sys.executable, "site/build.py", "--output", str(dest / "_site"),
-                        "--work", str(dest / "work")], cwd=tree, check=True,
-                       stdout=subprocess.DEVNULL)
+        done = subprocess.run([sys.executable, "site/build.py", "--output",
+                               str(dest / "_site"), "--work", str(dest / "work")],
+                              cwd=tree, capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(f"the baseline's build failed:\n{done.stderr[-3000:]}")
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
                        check=False, capture_output=True)
