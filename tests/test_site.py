@@ -414,3 +414,30 @@ def test_site_second_visit_comes_from_the_cache_and_the_snapshot(site_server, br
     assert snapshot == [True, True]
     assert sent[0] > 10e6  # the runtime, the snapshot and the wheels' pack
     assert sent[1] < sent[0] / 20, f"second visit sent {sent[1]} bytes"
+
+
+# -- the explain page's predict mode (issue 20 item 5) --------------------------------------
+
+@pytest.mark.site
+def test_site_explain_predict_mode(site_server, offline_page):
+    """``&predict=1`` reaches the worker's kernel through the browser: the step asks first
+    (no narration, no legal moves), an illegal card is refused with the engine's reason, the
+    example's move is right, and only then the narration shows; → steps on."""
+    page = offline_page
+    page.goto(f"{site_server.url}/voici/render/explain.html"
+              "?example=sr-t1-t2-worked-turn-eight-calls-diamonds&step=3&predict=1")
+    page.wait_for_selector("text=Step 3 of 7: predict first", timeout=180_000)
+    box = page.locator(".crazylab-explainer")
+    assert box.get_by_text("you play 8♠ and call diamonds").count() == 0
+    assert box.get_by_text("may:").count() == 0
+    box.locator("button.cl-answer", has_text="3♦").click()
+    page.wait_for_selector("text=3♦ matches neither the rank nor the suit of 6♥", timeout=60_000)
+    box.locator("button.cl-answer", has_text="8♠").click()
+    box.locator("button.cl-answer", has_text="8♠ calling ♦").click(timeout=60_000)
+    page.wait_for_selector("text=Right: the example played 8♠ calling ♦", timeout=60_000)
+    page.wait_for_selector("text=you play 8♠ and call diamonds", timeout=60_000)
+    page.wait_for_selector("text=1 of 1 predicted.", timeout=60_000)
+    save_screenshot(page, "site_explain_predict")
+    box.locator("h3").click()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("text=Step 4 of 7", timeout=60_000)
