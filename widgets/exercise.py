@@ -17,6 +17,18 @@ Each factory returns an :class:`Exercise`; ``check(answer)`` is what the **Check
 (or a choice button) runs, so the lessons and the tests can ask it from Python too. A choice
 exercise (:func:`choice_exercise`, :func:`is_legal_exercise`) is answered by clicking a
 button: real ``<button>`` elements, reached with Tab and pressed with Enter or Space.
+
+Feedback teaches before it tells: every exercise has a **Hint** button (the lesson's ``hint=``,
+or the text of the first rule it practises); a wrong answer is told the *first* thing that is
+wrong and why (the engine's reason, or a targeted sentence for a known misconception, see
+:func:`misconception`), never the whole solution; the solution comes after
+:data:`TRIES` wrong tries or on request (**Show the answer**). An empty or unreadable answer
+is told how to write one and counts as no try.
+
+Answers are read generously: card text in any case, with suit symbols or letters, in any
+order, separated by spaces, commas or semicolons; a stack (``9H+9C``) is one move; the choice
+of a note accepts each of its names where the question is about sound (``answer=("E♭",
+"D♯")``) and ``Eb``/``D#`` typed.
 """
 
 from __future__ import annotations
@@ -28,28 +40,49 @@ from typing import Any
 
 import ipywidgets as w
 
+from crazylab import rulebook
 from crazylab.engine.cards import Card, CardError, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
 
 from ._common import ErrorArea, ErrorReporting, guarded
 from .reasons import legal_reason, verdicts
-from .scoring import score_hands
+from .scoring import card_value, score_hands
 
-Checker = Callable[[str], tuple[bool, str]]
+#: a checker returns (True, text) for a right answer, (False, text) for a wrong one, and
+#: (None, text) for no answer at all (empty or unreadable: told how to answer, no try counted)
+Checker = Callable[[str], tuple[bool | None, str]]
 RULE_ID = re.compile(r"^(C|SR|AP|MU|BR)-(?:[DTQM]?\d+)$")
 WORDS = {DRAW: "draw", PASS: "pass", END: "end"}
+#: wrong tries before the solution is shown without asking
+TRIES = 3
+
+
+def default_hint(ids: Sequence[str]) -> str:
+    """A hint from the rulebook: the text of the first rule the exercise practises."""
+    for rid in ids:
+        try:
+            entry = rulebook.entry(rid)
+        except (KeyError, rulebook.RulebookError):
+            continue
+        body = " ".join(entry.body.split())
+        if body:
+            return f"Rule {rid}, {entry.title.rstrip('.')}: {body}"
+    return "Read the rules this exercise names again: " + ", ".join(ids) + "."
 
 
 class Exercise(ErrorReporting, w.VBox):
-    """One question with a checked answer and a hidden solution.
+    """One question with a checked answer, a hint and a solution shown on request.
 
     ``checker(answer)`` returns ``(right, feedback)``; an answer it cannot read should come
-    back as ``(False, "a sentence saying why")``, never as an exception."""
+    back as ``(None, "a sentence saying how to answer")``, never as an exception.
+    ``kind`` and ``right_answers`` say what a right answer looks like (the tests spell it in
+    every equivalent way); ``game`` is the position asked about, if any."""
 
     def __init__(self, question: str, checker: Checker, solution: str, *, rules: str,
                  placeholder: str = "", hint: str = "",
-                 choices: Sequence[str] = ()) -> None:
+                 choices: Sequence[str] = (), kind: str = "text",
+                 right_answers: Sequence[str] = (), game: Game | None = None) -> None:
         ids = rules.split()
         bad = [i for i in ids if not RULE_ID.match(i)]
         if not ids or bad:
@@ -60,15 +93,30 @@ class Exercise(ErrorReporting, w.VBox):
         self.rule_ids = tuple(ids)
         self.solution = solution
         self.checker = checker
+        self.kind = kind
+        self.right_answers = tuple(right_answers)
+        self.game = game
+        self.hint = hint or default_hint(ids)
+        self.hint_written = bool(hint)  # written by the lesson, not taken from the rulebook
+        self.tries = 0  # wrong answers so far
         self.answers: list[tuple[str, bool]] = []  # every answer checked, and whether right
         self.prompt = w.HTML(f"<div class='crazylab-question'><b>Exercise.</b> {question}</div>")
         self.answer_box = w.Text(placeholder=placeholder or "your answer",
                                  continuous_update=False,
                                  layout=w.Layout(width="22em"))
+        self.example = placeholder
         self.check_button = w.Button(description="Check", button_style="primary",
                                      tooltip="Check your answer")
         self.feedback = w.HTML("")
-        self.reveal = w.HTML(_solution_html(solution, hint, self.rule_ids))
+        self.hint_button = w.Button(description="Hint", tooltip="A hint, not the answer",
+                                    icon="lightbulb-o", layout=w.Layout(width="auto"))
+        self.answer_button = w.Button(description="Show the answer",
+                                      tooltip="Show the solution and why",
+                                      layout=w.Layout(width="auto"))
+        self.hint_area = w.HTML("")
+        self.reveal = w.HTML("")
+        self.hint_button.on_click(lambda _b: self._on_hint())
+        self.answer_button.on_click(lambda _b: self._on_answer())
         self.error_area = ErrorArea()
         self.check_button.on_click(lambda _b: self._on_check())
         self.answer_box.observe(lambda _c: self._on_check(), names="value")
@@ -90,18 +138,53 @@ class Exercise(ErrorReporting, w.VBox):
             parts = [self.prompt, w.HTML(CHOICE_STYLE), answer_row]
         else:
             parts = [self.prompt, w.HBox([self.answer_box, self.check_button])]
-        super().__init__([*parts, self.feedback, self.reveal, self.error_area])
+        helps = w.HBox([self.hint_button, self.answer_button])
+        helps.add_class("crazylab-helps")
+        super().__init__([*parts, self.feedback, helps, self.hint_area, self.reveal,
+                          self.error_area])
         self.add_class("crazylab-exercise")
 
     def check(self, answer: str) -> str:
         """Check ``answer`` and return the feedback (also shown under the answer box)."""
-        right, text = self.checker(answer.strip())
+        given = answer.strip()
+        if not given:
+            right: bool | None = None
+            text = self.how_to_answer()
+        else:
+            right, text = self.checker(given)
+        if right is None:  # not an answer: say how to write one, count no try
+            self.feedback.value = (f"<div style='color:#8a5a00'>? "
+                                   f"{html.escape(text).replace(chr(10), '<br>')}</div>")
+            return text
         self.answers.append((answer, right))
-        self._mark_choice(answer.strip(), right)
+        self._mark_choice(given, right)
+        if not right:
+            self.tries += 1
+            if self.tries >= TRIES and not self.reveal.value:
+                self.show_answer()
+                text += f"\nAfter {self.tries} tries, the answer is shown below."
         colour, mark = ("#1b6e20", "✔") if right else ("#9c1c1c", "✘")
         self.feedback.value = (f"<div style='color:{colour}'>{mark} "
                                f"{html.escape(text).replace(chr(10), '<br>')}</div>")
         return text
+
+    def how_to_answer(self) -> str:
+        if self.kind == "cards":
+            return f"Type some cards, e.g. {self.example or '6C KH'}."
+        if self.choices:
+            return "Pick one of: " + ", ".join(self.choices) + "."
+        return f"Type an answer, e.g. {self.example}." if self.example else "Type an answer."
+
+    def show_hint(self) -> str:
+        """Show the hint (the **Hint** button) and return it."""
+        self.hint_area.value = (f"<div class='crazylab-hint' style='padding:4px 0'>💡 <b>Hint."
+                                f"</b> {html.escape(self.hint)}</div>")
+        return self.hint
+
+    def show_answer(self) -> str:
+        """Show the solution (the **Show the answer** button) and return it."""
+        self.reveal.value = _solution_html(self.solution, self.rule_ids)
+        return self.solution
 
     def choose(self, choice: str) -> str:
         """Click the button of ``choice`` (what a learner does), and return the feedback."""
@@ -112,12 +195,12 @@ class Exercise(ErrorReporting, w.VBox):
 
     def _mark_choice(self, answer: str, right: bool) -> None:
         """Colour the button of the answer given (green right, red wrong), the others plain."""
-        given = answer.lower()
+        given = _norm(answer)
         if given.isdigit() and 1 <= int(given) <= len(self.choices) and not any(
-                c.lower() == given for c in self.choices):
-            given = self.choices[int(given) - 1].lower()
+                _norm(c) == given for c in self.choices):
+            given = _norm(self.choices[int(given) - 1])
         for c, b in zip(self.choices, self.choice_buttons, strict=True):
-            chosen = c.lower() == given
+            chosen = _norm(c) == given
             b.button_style = ("success" if right else "danger") if chosen else ""
 
     @guarded
@@ -129,9 +212,17 @@ class Exercise(ErrorReporting, w.VBox):
     def _on_choice(self, choice: str) -> None:
         self._last_text = self.check(choice)
 
+    @guarded
+    def _on_hint(self) -> None:
+        self.show_hint()
+
+    @guarded
+    def _on_answer(self) -> None:
+        self.show_answer()
+
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        """The widget, plus an HTML copy (question and hidden solution) for pages that show
-        no widgets, such as GitHub."""
+        """The widget, plus an HTML copy (question, hint and hidden solution) for pages that
+        show no widgets, such as GitHub."""
         bundle = super()._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         if isinstance(data, dict):
@@ -139,7 +230,9 @@ class Exercise(ErrorReporting, w.VBox):
                 f"<li>{html.escape(c)}</li>" for c in self.choices) + "</ol>"
                 if self.choices else "")
             data["text/html"] = (self.prompt.value + listed
-                                 + _solution_html(self.solution, "", self.rule_ids))
+                                 + f"<details><summary>Hint</summary>{html.escape(self.hint)}"
+                                 "</details>"
+                                 + _solution_html(self.solution, self.rule_ids, folded=True))
         return bundle
 
 
@@ -152,37 +245,64 @@ CHOICE_STYLE = """<style>
 </style>"""
 
 
-def _solution_html(solution: str, hint: str, ids: Sequence[str]) -> str:
+def _solution_html(solution: str, ids: Sequence[str], folded: bool = False) -> str:
     body = html.escape(solution).replace("\n", "<br>")
-    hint_html = (f"<details><summary>Hint</summary>{html.escape(hint)}</details>"
-                 if hint else "")
-    return (f"{hint_html}<details class='crazylab-solution'><summary>Show the solution"
-            f"</summary><div style='padding:4px 0 4px 1em'>{body}<br>"
-            f"<small>Rules: {', '.join(ids)}</small></div></details>")
+    inner = (f"<div style='padding:4px 0 4px 1em'>{body}<br>"
+             f"<small>Rules: {', '.join(ids)}</small></div>")
+    if folded:
+        return (f"<details class='crazylab-solution'><summary>Show the solution</summary>"
+                f"{inner}</details>")
+    return f"<div class='crazylab-solution'><b>Solution.</b>{inner}</div>"
 
 
 # --------------------------------------------------------------------------- answers
 
+SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♤": "s", "♡": "h", "♢": "d", "♧": "c"}
+
+
+def _norm(text: str) -> str:
+    """A choice or typed answer compared loosely: case, spaces, ♯/#, ♭/b, suit symbols,
+    the minus sign and a full stop at the end do not matter."""
+    t = text.strip().rstrip(".").lower().replace("♯", "#").replace("♭", "b")
+    t = t.replace("−", "-").replace("–", "-")
+    for sym, letter in SUIT_LETTERS.items():
+        t = t.replace(sym, letter)
+    return " ".join(t.split())
+
 
 def _tokens(answer: str) -> list[str]:
-    return [t for t in re.split(r"[\s,;]+", answer) if t]
+    return [t for t in re.split(r"[\s,;]+", answer.strip().rstrip(".")) if t]
 
 
-def _read_moves(answer: str) -> tuple[set[str], str]:
-    """The cards (as ``10H``) and words (draw, pass, end) of an answer, or a complaint."""
-    found: set[str] = set()
+def _clean(token: str) -> str:
+    """A move typed any way, in the notation's own spelling: ``8s:d`` → ``8S:D``, ``9♥`` →
+    ``9H`` (a pitch call keeps its flat: ``8S:Db``)."""
+    head, colon, call = token.partition(":")
+    head = head.upper()
+    if colon:
+        call = call[:1].upper() + call[1:]
+        for sym, letter in SUIT_LETTERS.items():
+            call = call.replace(sym, letter.upper())
+    return head + colon + call
+
+
+def _read_moves(answer: str) -> tuple[list[tuple[str, Move | None]], str]:
+    """The moves of an answer: (key, move) with the key ``10H`` for a play (its first card:
+    a stack is one move) or a word (draw, pass, end); or a complaint."""
+    found: list[tuple[str, Move | None]] = []
     for token in _tokens(answer):
         if token.lower() in WORDS.values():
-            found.add(token.lower())
+            found.append((token.lower(), None))
             continue
         try:
-            m = Move.parse(token)
+            m = Move.parse(_clean(token))
         except (MoveError, CardError, ValueError) as e:
-            return set(), f"I could not read {token!r}: {e}"
+            return [], (f"I could not read {token!r} as a card or a move ({e}). Write cards "
+                        "like 6C or 6♣, a stack as 9H+9C, and the words draw, pass, end.")
         if m.kind == PLAY:
-            found.update(str(c) for c in m.cards)
+            found.append((str(m.cards[0]), m))
         else:
-            found.add(WORDS.get(m.kind, m.kind))
+            found.append((WORDS.get(m.kind, m.kind), None))
     return found, ""
 
 
@@ -194,6 +314,26 @@ def _expected_moves(game: Game) -> set[str]:
         else:
             out.add(WORDS.get(m.kind, m.kind))
     return out
+
+
+def _same_move(game: Game, m: Move) -> bool:
+    """Whether a play as typed (a stack in any order after its first card, a call, a pile)
+    is one of the legal moves."""
+    text = str(m)
+    call = text.partition(":")[2].split("@")[0].lower()
+    pile = text.partition("@")[2]
+    for x in game.legal_moves():
+        if x.kind != PLAY or x.cards[0] != m.cards[0]:
+            continue
+        if sorted(x.cards[1:]) != sorted(m.cards[1:]):
+            continue
+        xt = str(x)
+        if call and xt.partition(":")[2].split("@")[0].lower() != call:
+            continue
+        if pile and xt.partition("@")[2] != pile:
+            continue
+        return True
+    return False
 
 
 def _show(items: set[str]) -> str:
@@ -209,7 +349,10 @@ def _display(token: str) -> str:
     try:
         return Card.parse(token).display
     except (CardError, ValueError):
-        return token
+        try:
+            return Move.parse(token).display
+        except (MoveError, CardError, ValueError):
+            return token
 
 
 def _why(game: Game, token: str) -> str:
@@ -221,6 +364,43 @@ def _why(game: Game, token: str) -> str:
         if v.card == c:
             return v.reason
     return game.explain(token) or f"{c.display} is not in the hand."
+
+
+def misconception(game: Game, move: str, reason: str = "") -> str:
+    """A sentence for a known misconception behind playing ``move`` (or ``""``): the eight's
+    printed suit after a call, an eight called in the musical main game, a unison in the
+    levels, going down in Level 4. ``reason`` is the engine's why-not, if known."""
+    reason = reason or game.explain(move)
+    if not reason:
+        return ""
+    try:
+        m = Move.parse(move)
+    except (MoveError, CardError, ValueError):
+        return ""
+    rs = game.rules
+    if m.kind == PLAY and ":" in move and "own suit" in reason:
+        return (f"In the musical main game an eight takes its own suit: there is no call "
+                f"(MU-12). Play {m.cards[0].display} with no call.")
+    if m.kind != PLAY or m.cards[0].is_joker:
+        return ""
+    card = m.cards[0]
+    if "unison" in reason:
+        return (f"{card.display} sounds the very pitch it would follow: a unison never fits "
+                "in the levels, not even the pitch an eight announced (MU-29).")
+    if rs.matching == "interval" and "only up" in reason and " down from" in reason:
+        return (f"This level climbs: only an interval UP fits, never down (MU-32). "
+                f"{card.display} would go down.")
+    top = game.top
+    if (rs.matching not in ("interval", "letter_step") and top is not None and top.rank == 8
+            and not top.is_joker and card.rank != 8 and card.suit == top.suit
+            and game.suit != top.suit):
+        return (f"After an eight the called suit counts, not the eight's printed suit: "
+                f"{_suit_symbol(game.suit)} was called, so {card.display} does not fit.")
+    return ""
+
+
+def _suit_symbol(suit: str | None) -> str:
+    return {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(suit or "", suit or "?")
 
 
 def _word_reason(game: Game, word: str) -> str:
@@ -242,42 +422,76 @@ def _word_reason(game: Game, word: str) -> str:
 
 
 def legal_moves_exercise(game: Game, question: str | None = None, *, rules: str,
-                         hint: str = "") -> Exercise:
+                         hint: str = "", cards_only: bool = False) -> Exercise:
     """"Which moves are legal?": the answer lists cards (``6C KH``, a called eight as
-    ``8S`` or ``8S:D``) and the words ``draw``, ``pass``, ``end`` where they apply."""
-    expected = _expected_moves(game)
+    ``8S`` or ``8S:D``, a stack as ``9H+9C``: one move, counted by its first card) and the
+    words ``draw``, ``pass``, ``end`` where they apply. ``cards_only``: the question asks
+    which *cards* may be played, so the words are neither needed nor judged."""
+    game = game.copy()  # the position asked about, whatever the lesson does next
+    legal = _expected_moves(game)
+    expected = {t for t in legal if t not in WORDS.values()} if cards_only else legal
     hand = " ".join(c.display for c in sorted(game.hands[game.to_play], key=sort_key))
     tops = ", ".join(p[-1].display for p in game.piles)
-    question = question or (f"Seat {game.to_play} holds {hand}; the top card is {tops}. "
-                            "Which moves are legal? List the cards (and <code>draw</code> if "
-                            "drawing is allowed).")
+    question = question or (
+        f"Seat {game.to_play} holds {hand}; the top card is {tops}. "
+        + ("Which cards may you play?" if cards_only else
+           "Which moves are legal? List the cards (and <code>draw</code> if drawing is "
+           "allowed)."))
+    order = [str(c) for c in sorted(set(game.hands[game.to_play]), key=sort_key)]
 
-    def checker(answer: str) -> tuple[bool, str]:
-        given, problem = _read_moves(answer)
+    def rank(t: str) -> tuple[int, str]:
+        return (order.index(t), t) if t in order else (len(order), t)
+
+    def checker(answer: str) -> tuple[bool | None, str]:
+        found, problem = _read_moves(answer)
         if problem:
-            return False, problem
-        if given == expected:
+            return None, problem
+        if cards_only:
+            found = [(k, m) for k, m in found if k not in WORDS.values()]
+        if not found:
+            return None, ("Type some cards, e.g. 6C KH (or 6♣ K♥)"
+                          + ("." if cards_only else ", and draw if you may draw."))
+        for key, m in sorted(found, key=lambda f: rank(f[0])):  # the first thing wrong
+            if key not in expected:
+                why = _why(game, key)
+                text = m.display if m is not None and len(m.cards) > 1 else _display(key)
+                special = misconception(game, str(m) if m is not None else key, why)
+                return False, f"Not quite: {text} is not legal. " + (special or why)
+            if m is not None and len(m.cards) + (":" in str(m)) + ("@" in str(m)) > 1 \
+                    and not _same_move(game, m):
+                why = game.explain(str(m)) or "that is not one of the legal moves."
+                special = misconception(game, str(m), why)
+                return False, f"Not quite: {m.display} is not legal. " + (special or why)
+        given = {k for k, _ in found}
+        missing = expected - given
+        if not missing:
             return True, "Right: " + _show(expected) + "."
-        lines = []
-        for t in sorted(given - expected):
-            lines.append(f"{_display(t)} is not legal: {_why(game, t)}")
-        for t in sorted(expected - given):
-            lines.append(f"You missed {_display(t)}: {_why(game, t)}")
-        return False, "Not quite.\n" + "\n".join(lines)
+        words = sorted(missing & set(WORDS.values()))
+        cards = len(missing) - len(words)
+        parts = []
+        if cards:
+            parts.append(f"{cards} more card{'s' * (cards != 1)} of your hand may be played: "
+                         "check each card against the top card again.")
+        for word in words:
+            parts.append(f"You missed {word}: {_why(game, word)}")
+        return False, "Not quite: " + " ".join(parts)
 
-    every = [str(c) for c in sorted(set(game.hands[game.to_play]), key=sort_key)]
-    every += sorted(expected - set(every))
+    every = order + sorted(legal - set(order))
     solution = "Legal: " + _show(expected) + ".\n" + "\n".join(
-        f"{_display(t)}: {_why(game, t)}" for t in every)
+        f"{_display(t)}: {_why(game, t)}" for t in every if not cards_only
+        or t not in WORDS.values())
     return Exercise(question, checker, solution, rules=rules, hint=hint,
-                    placeholder="e.g. 6C KH draw")
+                    placeholder="e.g. 6C KH" if cards_only else "e.g. 6C KH draw",
+                    kind="cards", right_answers=sorted(expected, key=rank), game=game)
 
 
 def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rules: str,
                       hint: str = "") -> Exercise:
-    """"Is this move legal?": answer yes or no; the engine's explanation is the feedback."""
+    """"Is this move legal?": answer yes or no; the engine's explanation is the feedback,
+    with a targeted sentence when a wrong "yes" is a known misconception."""
     why = game.explain(move)
     legal = why == ""
+    special = "" if legal else misconception(game, move, why)
     if legal:
         m = Move.parse(move)
         if m.kind == PLAY:
@@ -291,39 +505,70 @@ def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rul
     question = question or f"The top card is {tops}. Is <b>{html.escape(shown)}</b> legal?"
     verdict = "Yes" if legal else "No"
 
-    def checker(answer: str) -> tuple[bool, str]:
-        a = answer.lower()
+    def checker(answer: str) -> tuple[bool | None, str]:
+        a = _norm(answer)
         if a not in ("yes", "no", "y", "n"):
-            return False, "Answer yes or no."
+            return None, "Answer yes or no."
         right = a.startswith("y") == legal
         head = "Right:" if right else "Not right: the answer is"
-        return right, f"{head} {verdict.lower()}. {why}"
+        reason = f"{special} {why}" if special and not right else why
+        return right, f"{head} {verdict.lower()}. {reason}"
 
     return Exercise(question, checker, f"{verdict}. {why}", rules=rules, hint=hint,
-                    placeholder="yes or no", choices=("yes", "no"))
+                    placeholder="yes or no", choices=("yes", "no"), kind="choice",
+                    right_answers=(verdict.lower(),), game=game.copy())
 
 
 def score_exercise(rules_name: str, hands: list[list[str]], winner: int, seat: int | None = None,
-                   question: str | None = None, *, rules: str, hint: str = "") -> Exercise:
+                   question: str | None = None, *, rules: str, hint: str = "",
+                   mistakes: dict[int, str] | None = None) -> Exercise:
     """"What does the winner score?" (or ``seat``): a whole number, checked against the
-    engine's scores, with the calculator's working as the solution."""
+    engine's scores, with the calculator's working as the solution. The known mistakes get
+    their own sentence: an eight counted at its face value, only the largest (or one) hand
+    counted; ``mistakes`` adds others (``{22: "why 22 is wrong"}``)."""
     scored = score_hands(rules_name, [list(h) for h in hands], winner)
     seat = winner if seat is None else seat
     expected = scored.scores[seat]
     working = "\n".join(scored.working())  # each rule set counted its own way
     question = question or f"Seat {winner} went out. What does seat {seat} score?"
+    targeted = dict(mistakes or {})
+    rs = scored.rules
+    if rs.scoring == "winner_collects" and seat == winner:
+        eights = [(c, p) for h in scored.hands for c, p in zip(h, _points(scored, h),
+                                                                strict=True)
+                  if not c.is_joker and c.rank == 8 and p != 8]
+        if eights:
+            face = expected - sum(p - 8 for _, p in eights)
+            targeted.setdefault(face, f"an eight counts {eights[0][1]} points here, not 8 "
+                                      "(its face value): count each eight as "
+                                      f"{eights[0][1]}.")
+        held = [s for s, h in enumerate(scored.hands) if h and s != winner]
+        if len(held) > 1:
+            for s in held:
+                targeted.setdefault(scored.totals[s], (
+                    f"that is only seat {s}'s hand. The winner collects the points of every "
+                    "opponent's cards: add all the hands left."))
+    targeted.pop(expected, None)
 
-    def checker(answer: str) -> tuple[bool, str]:
+    def checker(answer: str) -> tuple[bool | None, str]:
         try:
-            given = int(answer.replace("−", "-"))
+            given = int(_norm(answer).replace(" ", "").lstrip("+"))
         except ValueError:
-            return False, f"Answer with a whole number, not {answer!r}."
+            return None, f"Answer with a whole number, e.g. 12, not {answer!r}."
         if given == expected:
             return True, f"Right: {expected}.\n{working}"
-        return False, f"Not {given}. Count again: each card's points are in the rules."
+        if given in targeted:
+            return False, f"Not {given}: {targeted[given]}"
+        side = "high" if given > expected else "low"
+        return False, (f"Not {given}: that is too {side}. Count again card by card: "
+                       "each card's points are in the rules.")
 
     return Exercise(question, checker, f"{expected}.\n{working}", rules=rules, hint=hint,
-                    placeholder="a number")
+                    placeholder="a number", kind="number", right_answers=(str(expected),))
+
+
+def _points(scored: Any, hand: Sequence[Card]) -> list[int]:
+    return [card_value(scored.rules, c) for c in hand]
 
 
 def next_top_exercise(game: Game, moves: Sequence[str], question: str | None = None, *,
@@ -339,38 +584,56 @@ def next_top_exercise(game: Game, moves: Sequence[str], question: str | None = N
     question = question or f"After {said}, what is the top card of the discard pile?"
     narration = f"After {', '.join(moves)} the top card is {top.display}."
 
-    def checker(answer: str) -> tuple[bool, str]:
+    def checker(answer: str) -> tuple[bool | None, str]:
+        words = _tokens(answer)
         try:
-            given = Card.parse(answer.split(":")[0])
+            if len(words) != 1:
+                raise ValueError("give one card")
+            given = Card.parse(_clean(words[0]).split(":")[0])
         except (CardError, ValueError) as e:
-            return False, f"I could not read {answer!r} as a card: {e}"
+            return None, f"Type one card, e.g. 7H or 7♥ ({answer!r}: {e})."
         if given == top:
             return True, f"Right: {narration}"
         return False, f"Not {given.display}. Play the moves in your head one at a time."
 
     return Exercise(question, checker, narration, rules=rules, hint=hint,
-                    placeholder="a card, e.g. 7H")
+                    placeholder="a card, e.g. 7H", kind="card", right_answers=(str(top),))
 
 
-def choice_exercise(question: str, choices: Sequence[str], answer: str, explanation: str, *,
-                    rules: str, hint: str = "") -> Exercise:
-    """A question with a few answers, one button each; ``answer`` is the right one.
-    ``check`` also takes an answer typed (the choice, or its number for long choices)."""
-    norm = {c.lower(): c for c in choices}
-    if answer.lower() not in norm:
-        raise ValueError(f"the answer {answer!r} is not one of the choices {list(choices)}")
+def choice_exercise(question: str, choices: Sequence[str], answer: str | Sequence[str],
+                    explanation: str, *, rules: str, hint: str = "",
+                    wrong: dict[str, str] | None = None) -> Exercise:
+    """A question with a few answers, one button each; ``answer`` is the right one (or a
+    tuple of right ones: two names of one note). ``wrong`` maps a wrong choice to a sentence
+    on the misconception behind it (else the feedback is the hint). ``check`` also takes an
+    answer typed (loosely: case, ♯/#, ♭/b; or its number for long choices)."""
+    rights = (answer,) if isinstance(answer, str) else tuple(answer)
+    norm = {_norm(c): c for c in choices}
+    for a in rights:
+        if _norm(a) not in norm:
+            raise ValueError(f"the answer {a!r} is not one of the choices {list(choices)}")
+    right_set = {_norm(a) for a in rights}
+    told = {_norm(k): v for k, v in (wrong or {}).items()}
+    for k in told:
+        if k not in norm:
+            raise ValueError(f"wrong= names {k!r}, which is not one of the choices")
     numbered = any(len(c) > 12 for c in choices)  # long answers are picked by number
+    ex: Exercise
 
-    def checker(given: str) -> tuple[bool, str]:
-        g = given.lower()
-        if numbered and g.isdigit() and 1 <= int(g) <= len(choices):
-            g = choices[int(g) - 1].lower()
+    def checker(given: str) -> tuple[bool | None, str]:
+        g = _norm(given)
+        if numbered and g.isdigit() and 1 <= int(g) <= len(choices) and g not in norm:
+            g = _norm(choices[int(g) - 1])
         if g not in norm:
-            return False, "Answer one of: " + ", ".join(choices) + "."
-        if g == answer.lower():
+            return None, "Answer one of: " + ", ".join(choices) + "."
+        if g in right_set:
             return True, f"Right: {explanation}"
-        return False, f"Not {norm[g]}. Think again, or open the solution."
+        if g in told:
+            return False, f"Not {norm[g]}: {told[g]}"
+        return False, f"Not {norm[g]}. Hint: {ex.hint}"
 
     hint_words = f"1 to {len(choices)}" if numbered else " / ".join(choices)
-    return Exercise(question, checker, f"{answer}. {explanation}", rules=rules,
-                    hint=hint, placeholder=hint_words, choices=choices)
+    ex = Exercise(question, checker, f"{' or '.join(rights)}. {explanation}", rules=rules,
+                  hint=hint, placeholder=hint_words, choices=choices, kind="choice",
+                  right_answers=rights)
+    return ex

@@ -90,20 +90,25 @@ two = cl.new_game("crazy-eights", players=2, seed=5)
 choice_exercise("Two players are dealt five cards each and the starter is turned up. How many "
                 "cards are left in the stock?", ["41", "42", "47"], str(len(two.stock)),
                 "52 − 2 × 5 − 1 = 41: ten cards in the hands, one starter (SR-3, SR-T10).",
-                rules="SR-T10 SR-3")
+                rules="SR-T10 SR-3",
+                hint="Count the cards dealt (players × hand size) and the starter, and take them "
+                     "from 52.")
 
 # %%
 three = cl.Game.new("crazy-eights", 3, seed=2, dealer=1)
 choice_exercise("Three players; seat 1 deals. Who plays first?", ["seat 0", "seat 1", "seat 2"],
                 f"seat {three.to_play}", "The player left of the dealer starts, and play goes "
-                "clockwise: seat 2, then seat 0, then seat 1 (SR-8).", rules="SR-8")
+                "clockwise: seat 2, then seat 0, then seat 1 (SR-8).", rules="SR-8",
+                hint="Play starts with the player to the dealer's left, the next seat up.")
 
 # %%
 choice_exercise("After the deal, where does the first card of the discard pile come from?",
                 ["the top of the stock", "the dealer's hand", "the bottom of the stock"],
                 "the top of the stock", "The undealt cards are the face-down stock, and its top "
                 "card is turned up as the starter (SR-4, SR-5, SR-6).",
-                rules="SR-4 SR-5 SR-6")
+                rules="SR-4 SR-5 SR-6",
+                hint="Once the hands are dealt, the rest is the stock; where is its first card "
+                     "turned?")
 
 # %%
 try:
@@ -113,19 +118,24 @@ except cl.SetupError:
     six = "no"
 choice_exercise("The site rules use a 52-card deck without jokers. May six people play?",
                 ["yes", "no"], six, "The site rules are for 2–5 players (SR-1, SR-2).",
-                rules="SR-1 SR-2")
+                rules="SR-1 SR-2",
+                hint="The deck is not the limit here: read how many players the site rules are "
+                     "written for.")
 
 # %%
 choice_exercise("The starter is 8♣. Where does it go?",
                 ["it stays: the first player calls", "into the stock, anywhere but the top",
                  "to the bottom of the stock"], "into the stock, anywhere but the top",
                 "A starter eight is buried (SR-7), at a random place other than the top, so the "
-                "next card turned is never that eight (house ruling SR-Q1).", rules="SR-7 SR-Q1")
+                "next card turned is never that eight (house ruling SR-Q1).", rules="SR-7 SR-Q1",
+                hint="An eight can't be the starter: the rules put it back and turn another card."
+                     " Where?")
 
 # %%
 choice_exercise("How many cards are in the stock after dealing to 3 players?",
                 ["36", "37", "41"], str(len(cl.new_game("crazy-eights", players=3, seed=5).stock)),
-                "52 cards − 3 × 5 dealt − 1 starter = 36 (SR-3, SR-7).", rules="SR-3 SR-7")
+                "52 cards − 3 × 5 dealt − 1 starter = 36 (SR-3, SR-7).", rules="SR-3 SR-7",
+                hint="Three hands of five, plus one starter, out of 52.")
 
 # %% [markdown]
 # Seat 0 plays first. The engine lists every legal move in the notation of the rulebook: a card
@@ -144,7 +154,9 @@ game.legal()
 # while the stock lasts. You never *have* to draw while a card fits.
 
 # %%
-legal_moves_exercise(game, rules="SR-10 SR-17 SR-Q2")
+legal_moves_exercise(game, rules="SR-10 SR-17 SR-Q2",
+                     hint="A card fits if it shares the top card's suit or rank, or is an eight. "
+                          "Is drawing allowed while a card fits?")
 
 # %% [markdown]
 # ## 2. The worked turn of the rules
@@ -170,11 +182,13 @@ print(worked.explain("3D"))
 print(worked.explain("6C+KH"))
 
 # %%
-is_legal_exercise(worked, "3D", rules="SR-10 SR-T1")
+is_legal_exercise(worked, "3D", rules="SR-10 SR-T1",
+                  hint="Compare 3♦ with 6♥: same suit? same rank? an eight?")
 
 # %%
 is_legal_exercise(worked, "6C+KH", "On 6♥, may you play 6♣ and K♥ together, as "
-                  "<code>6C+KH</code>?", rules="SR-9 SR-T7")
+                  "<code>6C+KH</code>?", rules="SR-9 SR-T7",
+                  hint="How many cards may you play in one turn?")
 
 # %% [markdown]
 # ## 3. Eights are wild
@@ -190,16 +204,21 @@ StepExplainer("sr-t1-t2-worked-turn-eight-calls-diamonds")
 
 # %%
 is_legal_exercise(worked, "8S:C", "On 6♥ you hold 6♣ and K♥, which fit. May you play 8♠ "
-                  "(calling clubs) anyway?", rules="SR-13")
+                  "(calling clubs) anyway?", rules="SR-13",
+                  hint="Is an eight allowed only when nothing else fits?")
 
 # %%
 after_eight = position("crazy-eights", top="8S", hand="3D KS 9C 8H QD", call="D")
 legal_moves_exercise(after_eight, "The top card is 8♠ and <b>diamonds</b> were called. You hold "
-                     "3♦ K♠ 9♣ 8♥ Q♦. Which cards may you play?", rules="SR-11 SR-12 SR-T2")
+                     "3♦ K♠ 9♣ 8♥ Q♦. Which cards may you play?", rules="SR-11 SR-12 SR-T2",
+                     cards_only=True,
+                     hint="After an eight, the called suit counts, not the eight's own suit. "
+                          "Eights are still wild.")
 
 # %%
 is_legal_exercise(after_eight, "KS", "8♠ called diamonds. Is K♠ legal (it has the eight's suit)?",
-                  rules="SR-11 SR-T2")
+                  rules="SR-11 SR-T2",
+                  hint="Which suit was called? The eight's own printed suit no longer counts.")
 
 # %% [markdown]
 # Twos, queens, aces and jacks do nothing special in these rules (SR-14): with a 2 on top, the
@@ -211,7 +230,10 @@ StepExplainer("sr-t7-t8-one-card-and-no-action-cards")
 # %%
 two_on_top = position("crazy-eights", top="2C", hand="5C 2H 9D")
 legal_moves_exercise(two_on_top, "A 2♣ was just played. You hold 5♣ 2♥ 9♦. Which cards may "
-                     "you play (and do you draw two first)?", rules="SR-14 SR-T8")
+                     "you play? (Think first: does the 2 make you draw?)", rules="SR-14 SR-T8",
+                     cards_only=True,
+                     hint="Do twos do anything special in the site rules? Then match suit or rank"
+                          " as usual.")
 
 # %% [markdown]
 # ## 4. When nothing fits: draw until you can play
@@ -230,14 +252,17 @@ StepExplainer("sr-t3-draw-until-playable")
 turn = cl.Game.from_position("crazy-eights", 2, hands=[["3D", "5H"], ["4S", "9S"]],
                              stock=["2H", "JC", "9D"], discard=["KC"])
 legal_moves_exercise(turn, "The top card is K♣; you hold 3♦ 5♥ and the stock is 2♥, J♣, 9♦ "
-                     "(top first). What are your legal moves now?", rules="SR-15")
+                     "(top first). What are your legal moves now?", rules="SR-15",
+                     hint="Does any card of your hand fit K♣? If not, what must you do?")
 
 # %%
+played = turn.copy()  # the position above stays as it was (run this cell twice: same)
 for move in ["draw", "draw", "JC"]:
-    turn.push(move)
+    played.push(move)
 choice_exercise("You draw 2♥, then J♣, and play J♣. How many cards are left in your hand?",
-                ["2", "3", "4"], str(len(turn.hands[0])),
-                "2♥ stays in the hand with 3♦ and 5♥ (SR-16, SR-T3).", rules="SR-16 SR-T3")
+                ["2", "3", "4"], str(len(played.hands[0])),
+                "2♥ stays in the hand with 3♦ and 5♥ (SR-16, SR-T3).", rules="SR-16 SR-T3",
+                hint="You drew two cards and played one. Start from the two you held.")
 
 # %% [markdown]
 # With voluntary drawing off (`cl.rules("crazy-eights", voluntary_draw=False)`), the engine makes
@@ -254,7 +279,9 @@ forced = cl.Game.from_position(cl.rules("crazy-eights", voluntary_draw=False), 2
 forced.push("draw")
 forced.push("draw")
 is_legal_exercise(forced, "draw", "Voluntary drawing is off. On K♣ you drew 2♥, then J♣. May "
-                  "you draw again?", rules="SR-Q3 SR-16")
+                  "you draw again?", rules="SR-Q3 SR-16",
+                  hint="With voluntary drawing off, you must play a card that fits as soon as you"
+                       " draw it. Does J♣ fit?")
 
 # %% [markdown]
 # ## 5. When the stock is empty
@@ -272,22 +299,26 @@ StepExplainer("sr-t9-blocked-hand-is-void")
 stuck = cl.Game.from_position("crazy-eights", 2, hands=[["3D", "5H"], ["4S", "9S"]],
                               stock=[], discard=["KC"])
 legal_moves_exercise(stuck, "The stock is empty, the top card is K♣ and you hold 3♦ 5♥. What "
-                     "may you do?", rules="SR-18 SR-19")
+                     "may you do?", rules="SR-18 SR-19",
+                     hint="Nothing fits and the stock is empty: can you draw? Then what is left?")
 
 # %%
 must = cl.Game.from_position("crazy-eights", 2, hands=[["3D", "5C"], ["4S", "9S"]], stock=[],
                              discard=["KC"])
 is_legal_exercise(must, "pass", "The stock is empty, the top card is K♣ and you hold 3♦ 5♣. "
-                  "May you pass?", rules="SR-Q5 SR-18")
+                  "May you pass?", rules="SR-Q5 SR-18",
+                  hint="Passing is allowed only when you have no legal card. Does 5♣ fit K♣?")
 
 # %%
-stuck.push("pass")
-stuck.push("pass")
+blocked = stuck.copy()  # the position above stays as it was
+blocked.push("pass")
+blocked.push("pass")
 choice_exercise("Both players passed in a row with an empty stock. Seat 1 holds 4♠ 9♠, worth 13 "
                 "points; seat 0 holds 3♦ 5♥, worth 8. How many points does seat 0 score?",
                 ["0", "5", "13"],
-                str(max(stuck.scores)), f"The hand ended as {stuck.end_reason}: no points, and "
-                "the same dealer deals again (SR-20, SR-T9).", rules="SR-20 SR-T9 SR-Q7")
+                str(max(blocked.scores)), f"The hand ended as {blocked.end_reason}: no points, and "
+                "the same dealer deals again (SR-20, SR-T9).", rules="SR-20 SR-T9 SR-Q7",
+                hint="What happens to a blocked hand in the site rules: is it scored, or void?")
 
 # %% [markdown]
 # ## 6. Going out and scoring: the winner collects
@@ -310,17 +341,22 @@ StepExplainer("sr-t4-scoring-64")
 # %%
 choice_exercise("You are down to one card. Must you announce it?", ["yes", "no"], "no",
                 "No announcement is required, and the site rules play a single hand (SR-23, "
-                "SR-24).", rules="SR-23 SR-24")
+                "SR-24).", rules="SR-23 SR-24",
+                hint="Do the site rules ask anything of a player with one card left?")
 
 # %%
 score_exercise("crazy-eights", [[], ["8D", "3C"], ["QH", "AS"]], winner=0,
                question="Seat 0 went out. Seat 1 holds 8♦ 3♣, seat 2 holds Q♥ A♠. What does "
-               "seat 0 score?", rules="SR-22 SR-T4 SR-T6")
+               "seat 0 score?", rules="SR-22 SR-T4 SR-T6",
+               hint="Eights count 50; K, Q, J and 10 count 10; aces 1; other cards their face "
+                    "value. Add up every loser's hand.")
 
 # %%
 score_exercise("crazy-eights", [["KS", "8C", "2D"], [], ["AH", "10C"]], winner=1,
                question="Seat 1 went out on an eight. Seat 0 holds K♠ 8♣ 2♦, seat 2 holds A♥ "
-               "10♣. What does seat 1 score?", rules="SR-21 SR-22 SR-T5")
+               "10♣. What does seat 1 score?", rules="SR-21 SR-22 SR-T5",
+               hint="The winner collects the points of every other hand. An eight left in a hand "
+                    "counts 50.")
 
 # %% [markdown]
 # The calculator works any hand out; type cards or click them.
@@ -349,7 +385,9 @@ choice_exercise("The top card is 8♥ with clubs called. A player lays 7♥ on i
                 "\"it's a heart, like the eight\". Which common mistake is it?",
                 ["printed-suit", "two-cards", "action-card", "eight-scoring"], "printed-suit",
                 position("crazy-eights", top="8H", hand="7H", call="C").explain("7H"),
-                rules="SR-11 SR-25")
+                rules="SR-11 SR-25",
+                hint="What did the player look at: the suit that was called, or the eight's own "
+                     "suit?")
 
 # %% [markdown]
 # ## 8. Explore

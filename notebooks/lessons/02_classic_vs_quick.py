@@ -84,13 +84,16 @@ try:
 except cl.SetupError:
     five = "no"
 choice_exercise("The app is you against 1 to 3 computer players. May five play?", ["yes", "no"],
-                five, "2–4 players: the user and 1–3 computer opponents (AP-1).", rules="AP-1")
+                five, "2–4 players: the user and 1–3 computer opponents (AP-1).", rules="AP-1",
+                hint="How many computer players can the app deal in, besides you?")
 
 # %%
 choice_exercise("Two players, classic rule: how many cards are left in the stock after the deal "
                 "and the starter?", ["37", "41", "36"],
                 str(len(cl.new_game("crazy-eights-classic", players=2, seed=9).stock)),
-                "52 − 2 × 7 − 1 = 37 (AP-3, AP-T1).", rules="AP-3 AP-4 AP-T1")
+                "52 − 2 × 7 − 1 = 37 (AP-3, AP-T1).", rules="AP-3 AP-4 AP-T1",
+                hint="In the classic rule each of two players gets seven cards; then one card is "
+                     "turned as the starter.")
 
 # %%
 app_deck = cl.rules("crazy-eights-classic").deck
@@ -99,7 +102,8 @@ choice_exercise("How many cards does the app's deck hold, and how many of them a
                 f"{len(app_deck)}, " + ("no joker" if not any(c.is_joker for c in app_deck)
                                         else "jokers"),
                 "A regular 52-card deck, without jokers: there are no action cards (AP-2).",
-                rules="AP-2")
+                rules="AP-2",
+                hint="Count the jokers in the app's deck: does the app use any?")
 
 # %%
 buried_deck = ["3H", "4H", "5H", "6H", "7H", "9H", "10H", "2C", "3C", "4C", "5C", "6C", "7C",
@@ -110,14 +114,17 @@ choice_exercise("Two players get the top 14 cards of the deck; the next card is 
                 "after it K♦. What is the starter?", ["8♠", "K♦", "another card"],
                 buried.top.display, "A starter eight is buried in the stock (anywhere but the "
                 "top) and the next card is turned (house ruling AP-Q1, AP-4).",
-                rules="AP-Q1 AP-4")
+                rules="AP-Q1 AP-4",
+                hint="If the card after the hands is an eight, the app does not start with it. "
+                     "What does it do?")
 
 # %%
 dealt_by_two = cl.Game.new("crazy-eights-classic", 4, seed=3, dealer=2)
 choice_exercise("Four players; seat 2 deals. Who plays first?",
                 ["seat 0", "seat 2", "seat 3"], f"seat {dealt_by_two.to_play}",
                 "The player left of the dealer starts, and play goes clockwise (house ruling "
-                "AP-5).", rules="AP-5")
+                "AP-5).", rules="AP-5",
+                hint="The player to the dealer's left starts.")
 
 # %% [markdown]
 # ## 3. Matching is the same; drawing while you can play is not
@@ -136,12 +143,15 @@ with pd.option_context("display.max_colwidth", None, "display.width", 200):
 StepExplainer("ap-t2-legal-on-nine-of-hearts")
 
 # %%
-legal_moves_exercise(nine, rules="AP-6 AP-7 AP-T2 AP-8")
+legal_moves_exercise(nine, rules="AP-6 AP-7 AP-T2 AP-8",
+                     hint="Match the suit or the rank of 9♥, or play an eight. In the app, may "
+                          "you draw while a card fits?")
 
 # %%
 choice_exercise("A 2♣ is on top under the app's rules. Does the next player draw two?",
                 ["yes", "no"], "no", "The basic game has no draw-two, no reverse and nothing to "
-                "call at one card (AP-18).", rules="AP-18")
+                "call at one card (AP-18).", rules="AP-18",
+                hint="Which cards are action cards in the app's rules? Is the 2 one of them?")
 
 # %% [markdown]
 # The app only lets you draw "if you can't play": a card that fits **must** be played
@@ -153,7 +163,8 @@ choice_exercise("A 2♣ is on top under the app's rules. Does the next player dr
 can_play = cl.Game.from_position("crazy-eights-classic", 2, hands=[["9C", "2H"], ["4S"]],
                                  stock=["5S", "6S"], discard=["9H"])
 is_legal_exercise(can_play, "draw", "On 9♥ you hold 9♣ and 2♥, and the stock has cards. Is "
-                  "<code>draw</code> legal?", rules="AP-9 AP-Q5")
+                  "<code>draw</code> legal?", rules="AP-9 AP-Q5",
+                  hint="In the app: with a legal card in your hand, may you still draw?")
 
 # %% [markdown]
 # ## 4. Drawing: classic vs quick
@@ -179,7 +190,9 @@ quick = cl.Game.from_position("crazy-eights-quick", 2, hands=[["3D", "5H"], ["4S
 for move in ["draw", "draw", "draw"]:
     quick.push(move)
 legal_moves_exercise(quick, "Quick rule, top card K♣. You held 3♦ 5♥ and drew 2♠, 7♦ and 9♠. "
-                     "What may you do now?", rules="AP-11 AP-T3")
+                     "What may you do now?", rules="AP-11 AP-T3",
+                     hint="The quick rule stops the drawing after three cards. Did any of them "
+                          "fit K♣?")
 
 # %%
 second = cl.Game.from_position("crazy-eights-quick", 2, hands=[["3D", "5H"], ["4S"]],
@@ -187,7 +200,9 @@ second = cl.Game.from_position("crazy-eights-quick", 2, hands=[["3D", "5H"], ["4
 second.push("draw")
 second.push("draw")
 legal_moves_exercise(second, "Quick rule, top card K♣. You drew 2♠, then Q♣. Which moves are "
-                     "legal now (is there a third draw)?", rules="AP-11 AP-T4 AP-Q3")
+                     "legal now (is there a third draw)?", rules="AP-11 AP-T4 AP-Q3",
+                     hint="Under the quick rule how many cards may you draw? Q♣ was your second. "
+                          "Does it fit K♣?")
 
 # %%
 found = cl.Game.from_position("crazy-eights-classic", 2, hands=[["3D", "5H"], ["4S"]],
@@ -195,7 +210,9 @@ found = cl.Game.from_position("crazy-eights-classic", 2, hands=[["3D", "5H"], ["
 for move in ["draw", "draw", "draw"]:
     found.push(move)
 legal_moves_exercise(found, "Classic rule, top card K♣. You drew 2♠, 7♦ and then Q♣, which "
-                     "fits. What may you do now?", rules="AP-10 AP-Q2")
+                     "fits. What may you do now?", rules="AP-10 AP-Q2",
+                     hint="In the classic rule you draw until a card fits. Once one fits, what "
+                          "must you do?")
 
 # %% [markdown]
 # ## 5. The reshuffle, under both rules
@@ -225,7 +242,9 @@ is_legal_exercise(past, "pass", "Classic rule, top card 7♣. The stock was empt
                   "were reshuffled into a new stock; you drew "
                   + " ".join(c.display for c in past.hands[0] if str(c) not in ("3D", "5S"))
                   + ", which does not fit. Is <code>pass</code> legal now?",
-                  rules="AP-T5 AP-10")
+                  rules="AP-T5 AP-10",
+                  hint="Passing comes only when you can draw no more. Is anything left in the new"
+                       " stock?")
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -241,7 +260,8 @@ choice_exercise("The stock is empty and the discards are 2♣ 9♥ 5♠ 7♣ (7�
                 "reshuffle, what is on the discard pile?", ["nothing", "7♣", "2♣"],
                 g.top.display, "The top card stays, with any called suit, and only the cards "
                 "under it are shuffled, at the moment a draw needs them (AP-12, house rulings "
-                "AP-Q6 and AP-Q7).", rules="AP-12 AP-Q6 AP-Q7 AP-T6")
+                "AP-Q6 and AP-Q7).", rules="AP-12 AP-Q6 AP-Q7 AP-T6",
+                hint="A reshuffle takes the discards under the top card. Which card stays?")
 
 # %%
 used_up = cl.Game.from_position(cl.rules("crazy-eights-classic", max_reshuffles=0), 2,
@@ -249,7 +269,8 @@ used_up = cl.Game.from_position(cl.rules("crazy-eights-classic", max_reshuffles=
                                 discard=["2C", "9S", "KC"])
 legal_moves_exercise(used_up, "The three reshuffles of this hand are used up (set here with "
                      "<code>max_reshuffles=0</code>), the stock is empty, the top card is K♣ "
-                     "and you hold 3♦ 5♥. What may you do?", rules="AP-12 AP-13 AP-T6")
+                     "and you hold 3♦ 5♥. What may you do?", rules="AP-12 AP-13 AP-T6",
+                     hint="No reshuffle is left, the stock is empty and nothing fits.")
 
 # %% [markdown]
 # ## 6. Does the quick rule make hands shorter?
@@ -284,13 +305,16 @@ StepExplainer("ap-t8-match-to-100")
 # %%
 score_exercise("crazy-eights-classic", [[], ["JD", "9C", "AH"], ["8S"]], winner=0,
                question="Seat 0 went out. Seat 1 holds J♦ 9♣ A♥, seat 2 holds 8♠. What does "
-               "seat 0 score?", rules="AP-14 AP-15")
+               "seat 0 score?", rules="AP-14 AP-15",
+               hint="Add up every loser's hand: eights 50, faces and tens 10, aces 1, the rest "
+                    "face value.")
 
 # %%
 choice_exercise("The match scores are 95 and 40; seat 0 wins a hand worth 7. Is the match over?",
                 ["yes", "no"], "yes" if 95 + last_game("ap-t8-match-to-100").scores[0] >= 100
                 else "no", "95 + 7 = 102 ≥ 100, so seat 0 wins the match (AP-16, AP-T8).",
-                rules="AP-16 AP-T8")
+                rules="AP-16 AP-T8",
+                hint="A match ends when a player reaches 100 points or more after a hand.")
 
 # %% [markdown]
 # When the stock is empty, no reshuffle is left and everyone passes in a row, the game is
@@ -308,7 +332,9 @@ choice_exercise("Blocked: the hands hold 12, 3 and 30 points. Who wins, and what
                 "under the difference ruling?",
                 ["seat 1 scores 42", "seat 1 scores 36", "seat 0 scores 27"],
                 f"seat {blocked.winner} scores {blocked.scores[blocked.winner]}",
-                "(12 − 3) + (30 − 3) = 36 (AP-17, AP-T7).", rules="AP-17 AP-T7 AP-Q12")
+                "(12 − 3) + (30 − 3) = 36 (AP-17, AP-T7).", rules="AP-17 AP-T7 AP-Q12",
+                hint="The lowest hand wins a blocked hand; under the difference ruling it scores "
+                     "each other hand minus its own.")
 
 # %%
 tie = cl.Game.from_position(cl.rules("crazy-eights-classic", max_reshuffles=0), 2,
@@ -318,7 +344,9 @@ choice_exercise("Blocked: seat 0 holds 4♣ 3♦ 3♠ (10 points), seat 1 holds 
                 "wins?", ["seat 0", "seat 1", "nobody: a draw"],
                 f"seat {tie.winner}" if tie.winner is not None else "nobody: a draw",
                 "The points tie, so the fewest cards win: seat 1 with one card; the difference "
-                "it scores is 0 (house ruling AP-Q11, AP-17).", rules="AP-Q11 AP-17")
+                "it scores is 0 (house ruling AP-Q11, AP-17).", rules="AP-Q11 AP-17",
+                hint="Blocked hands are won by the fewest points; when points tie, what breaks "
+                     "the tie?")
 
 # %% [markdown]
 # ## 8. Explore

@@ -69,12 +69,12 @@ print("final scores:", match.scores, "- the winner is seat", match.winner)
 # %% [markdown]
 # ## 3. Other rule sets at the same table
 #
-# The table works for every rule set: try the quick rule, Crazy Breens (stacks, penalties and
-# Jack counters) or a music level (pitches instead of suits) from the *Rules* menu above, or
-# start one directly:
+# The table works for every rule set of lessons 1 and 2: try the quick rule (you may stop
+# drawing after three cards) from the *Rules* menu above, or start it directly. Crazy Breens and
+# the musical games get their own tables once their lessons have taught them.
 
 # %%
-GameTable("crazy-8s-music", opponents=1, seed=2)
+GameTable("crazy-eights-quick", opponents=1, seed=2)
 
 # %% [markdown]
 # ## 4. Check yourself
@@ -86,38 +86,43 @@ GameTable("crazy-8s-music", opponents=1, seed=2)
 # %%
 from crazylab.widgets.exercise import choice_exercise, legal_moves_exercise, score_exercise
 
-first, second = match.hands[0], match.hands[1]
-choice_exercise(f"Hand 1 of the match was dealt by seat {first.dealer}. Who deals hand 2, and "
-                "who plays first in it?",
-                [f"seat {d} deals, seat {(d + 1) % 3} starts" for d in range(3)],
-                f"seat {second.dealer} deals, seat {(second.dealer + 1) % 3} starts",
+# another match, not shown above: four players this time
+other = Match("crazy-eights-classic", players=4, seed=11).play_random(11)
+first, second = other.hands[0], other.hands[1]
+choice_exercise(f"In another match, of four players, hand 1 was dealt by seat {first.dealer}. "
+                "Who deals hand 2, and who plays first in it?",
+                [f"seat {d} deals, seat {(d + 1) % 4} starts" for d in range(4)],
+                f"seat {second.dealer} deals, seat {(second.dealer + 1) % 4} starts",
                 "The deal moves one seat to the left each hand, and the first player sits left "
-                "of the dealer (C-2).", rules="C-2 AP-5")
+                "of the dealer (C-2).", rules="C-2 AP-5",
+                hint="The deal moves one seat to the left each hand, and the player left of the "
+                     "dealer starts.")
 
 # %%
 choice_exercise("Only the winner of a hand scores. Can two players reach 100 in the same hand?",
                 ["yes", "no"], "no", "One player scores per hand, so only one total can pass "
-                "100 after it; that player wins the match (AP-16).", rules="AP-16")
+                "100 after it; that player wins the match (AP-16).", rules="AP-16",
+                hint="In a hand, how many players score points?")
 
 # %%
 score_exercise("crazy-eights-classic", [["QS", "4H"], ["8C", "8D", "AH"], []], winner=2,
                question="Seat 2 went out. Seat 0 holds Q♠ 4♥, seat 1 holds 8♣ 8♦ A♥. What does "
-               "seat 2 score?", rules="AP-15 C-16")
+               "seat 2 score?", rules="AP-15 C-16",
+               hint="The app's values: eights 50, K Q J 10 count 10, aces 1, others face value. "
+                    "Add every loser's cards.")
 
 # %% [markdown]
-# At your table (section 1): without opening the hint, which of your first cards may you play?
-# The exercise copies the first position (your hand and the top card), so playing at the table
-# does not change it.
+# The table of section 1 marks the cards you may play. Here is a hand no table shows: decide
+# yourself, then check.
 
 # %%
 from crazylab.widgets import position
 
-first_hand = " ".join(c["card"] for c in table.view["hand"])
-legal_moves_exercise(position("crazy-eights-classic", top=table.view["piles"][0]["top"],
-                              hand=first_hand),
-                     f"Your first hand at the table is {first_hand} and the top card is "
-                     f"{table.view['piles'][0]['display']}. Which cards may you play?",
-                     rules="AP-6 AP-7 AP-9")
+legal_moves_exercise(position("crazy-eights-classic", top="9H", hand="9C 4H 8S KD 2S"),
+                     "App rules: the top card is 9♥ and you hold 9♣ 4♥ 8♠ K♦ 2♠. Which cards "
+                     "may you play?", rules="AP-6 AP-7 AP-9", cards_only=True,
+                     hint="A card fits if it shares the suit or the rank of 9♥; an eight always "
+                          "fits.")
 
 # %% [markdown]
 # ## Recap

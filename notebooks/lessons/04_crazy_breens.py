@@ -99,18 +99,22 @@ deal = cl.new_game("crazy-breens", players=5, seed=3)
 choice_exercise("Five players: how many cards does each get?", ["5", "7", "10"],
                 str(len(deal.hands[0])), "7 cards each whatever the number of players (BR-3); "
                 "the rest is the draw pile (BR-4), whose top card the dealer turns up (BR-5).",
-                rules="BR-3 BR-4 BR-5")
+                rules="BR-3 BR-4 BR-5",
+                hint="Look up the deal of Crazy Breens: the number of cards depends on the number"
+                     " of players.")
 
 # %%
 choice_exercise("May you ask how many cards an opponent holds?", ["yes", "no"], "yes",
                 "Hand sizes are public: \"watch your opponents' card counts\" (BR-29).",
-                rules="BR-29")
+                rules="BR-29",
+                hint="Is the number of cards in a hand secret in Crazy Breens?")
 
 # %%
 breens = cl.rules("crazy-breens")
 choice_exercise("How many cards does the Crazy Breens deck hold?", ["52", "53", "54"],
                 str(breens.deck_size), f"52 cards and {breens.jokers} jokers: the seed names the "
-                "joker but not how many (house ruling BR-Q1, BR-1).", rules="BR-Q1 BR-1")
+                "joker but not how many (house ruling BR-Q1, BR-1).", rules="BR-Q1 BR-1",
+                hint="A standard deck and its jokers.")
 
 # %%
 try:
@@ -121,13 +125,15 @@ except cl.SetupError:
 choice_exercise("May seven play Crazy Breens?", ["yes", "no"], seven,
                 f"{breens.min_players}–{breens.max_players} players: six hands of 7 and the "
                 "starter leave an 11-card draw pile (house ruling BR-Q2, BR-2).",
-                rules="BR-Q2 BR-2")
+                rules="BR-Q2 BR-2",
+                hint="How many players do the rules allow at most?")
 
 # %%
 compulsory = replay("br-t19-compulsory-play")
 is_legal_exercise(compulsory, "draw", f"The top card is {compulsory.top.display} and seat 0 holds "
                   + " ".join(c.display for c in compulsory.hands[0])
-                  + ". Is <code>draw</code> legal?", rules="BR-9 BR-10 BR-T19")
+                  + ". Is <code>draw</code> legal?", rules="BR-9 BR-10 BR-T19",
+                  hint="In Crazy Breens, may you draw while a card of your hand fits?")
 
 # %%
 explain("br-t20-draw-until-then-stack")
@@ -136,8 +142,11 @@ explain("br-t20-draw-until-then-stack")
 until = replay("br-t20-draw-until-then-stack", 2)
 legal_moves_exercise(until, "On 5♥ no card of seat 0 fits; it draws until one does and now "
                      "holds " + " ".join(c.display for c in until.hands[0])
-                     + ". Which moves are legal (list first cards; a stack is written 9H+9C)?",
-                     rules="BR-11 BR-T20")
+                     + ". Which moves are legal? List each card you may start a move with; a stack "
+                     "may be written whole (9H+9C), as one move.",
+                     rules="BR-11 BR-T20",
+                     hint="Which card of the hand fits 5♥ now? A stack starts with one card that "
+                          "fits, and the rest share its rank.")
 
 # %% [markdown]
 # ## 1. The 8 is wild
@@ -156,7 +165,9 @@ print(f"{game.top.display} with {suit(game)} called: seat {game.to_play} may pla
 
 # %%
 legal_moves_exercise(replay("br-seed-eight-wild"), "Seat 0 played 8♠ and called diamonds. "
-                     "Which cards may seat 1 play?", rules="BR-16")
+                     "Which cards may seat 1 play?", rules="BR-16", cards_only=True,
+                     hint="Diamonds were called after the eight. Which of seat 1's cards is a "
+                          "diamond or an eight?")
 
 # %%
 eights = cl.Game.from_position("crazy-breens", 2, hands=[["8S", "8D", "5C"], ["4H", "9S"]],
@@ -165,7 +176,8 @@ eights.push("8S+8D:H")
 calls = sum(1 for e in eights.events if e.kind == "called")
 choice_exercise("Seat 0 stacks 8♠+8♦ on 6♥. How many suits does it call?", ["1", "2"],
                 str(calls), "One call, made after the whole stack is down: the move is written "
-                "8S+8D:H (house ruling BR-15).", rules="BR-15 BR-12")
+                "8S+8D:H (house ruling BR-15).", rules="BR-15 BR-12",
+                hint="A stack of eights still names only one suit.")
 
 # %% [markdown]
 # ## 2. The joker: wild, and draw 4
@@ -191,7 +203,8 @@ explain("br-t9-two-jokers")
 
 # %%
 legal_moves_exercise(replay("br-t8-joker-countered", 1), "Seat 0 played a joker. Seat 1 holds "
-                     "a Jack. What may seat 1 do?", rules="BR-Q14 BR-T8 BR-T9")
+                     "a Jack. What may seat 1 do?", rules="BR-Q14 BR-T8 BR-T9",
+                     hint="A Jack may counter a penalty. What else may a hit player do?")
 
 # %%
 choice_exercise("Seat 0 plays a joker and calls diamonds. How many cards does seat 1 draw, and "
@@ -199,7 +212,8 @@ choice_exercise("Seat 0 plays a joker and calls diamonds. How many cards does se
                 ["2, then plays", "4, then plays", "4, and loses the turn"],
                 "4, and loses the turn",
                 effects.describe_pending(replay("br-t8-joker-draw-four", 2)) + " (BR-17, BR-T8).",
-                rules="BR-17 BR-T8")
+                rules="BR-17 BR-T8",
+                hint="A joker hits the next player: how many cards, and is the turn lost too?")
 
 # %% [markdown]
 # ## 3. The 2: draw two
@@ -218,7 +232,9 @@ print(f"starter {game.top.display}: {effects.describe_pending(game)}")
 
 # %%
 legal_moves_exercise(replay("br-t15-starter-two", 0), "The starter is 2♣ and seat 0 holds no "
-                     "Jack. What may seat 0 do?", rules="BR-18 BR-6 BR-T15")
+                     "Jack. What may seat 0 do?", rules="BR-18 BR-6 BR-T15",
+                     hint="A starter 2 hits the first player. Without a Jack, there is no "
+                          "counter.")
 
 # %% [markdown]
 # ## 4. The Ace: skip
@@ -242,7 +258,8 @@ print(f"starter {game.top.display}: {effects.describe_pending(game)}; seat 0 may
 # %%
 legal_moves_exercise(replay("br-t14-seed-starter-ace-skips-first-player", 0),
                      "The starter is A♣. What may seat 0, the first player, do?",
-                     rules="BR-19 BR-T14")
+                     rules="BR-19 BR-T14",
+                     hint="An Ace skips the next player; a starter Ace skips the first player.")
 
 # %% [markdown]
 # ## 5. The King: play the top card of the deck, and King chains
@@ -271,14 +288,16 @@ for name in ["br-t10-king-deck-play", "br-t10-seed-king-chain"]:
 king = cl.Game.from_position("crazy-breens", 2, hands=[["KS", "3D", "4D"], ["4C", "5C"]],
                              stock=["7H", "9C", "6D"], discard=["2S"])
 next_top_exercise(king, ["KS"], "Seat 0 plays K♠ on 2♠; the draw pile's top card is 7♥. "
-                  "What is the top card of the discard pile afterwards?", rules="BR-20 BR-T10")
+                  "What is the top card of the discard pile afterwards?", rules="BR-20 BR-T10",
+                  hint="A King turns the next card of the deck onto the pile.")
 
 # %%
 flip_two = replay("br-t10-king-flips-two", 1)
 choice_exercise("A King turns 2♣ from the deck. Does it turn another card?", ["yes", "no"],
                 "no" if turned(flip_two).count(" then ") == 0 else "yes",
                 f"Only a King turns again (house ruling BR-Q10): {turned(flip_two)} is the "
-                f"King's play, and {effects.describe_pending(flip_two)}.", rules="BR-Q10 BR-T10")
+                f"King's play, and {effects.describe_pending(flip_two)}.", rules="BR-Q10 BR-T10",
+                hint="A King turns one card; does the turned card act?")
 
 # %% [markdown]
 # **The starter King.** A King turned up as the starter is the dealer's play too: the dealer
@@ -291,7 +310,9 @@ explain("br-t17-seed-initial-king")
 # %%
 initial = replay("br-t17-seed-initial-king", 0)
 legal_moves_exercise(initial, f"The starter was a King; the dealer turned {initial.top.display} "
-                     "onto it. What may seat 0, the first player, do?", rules="BR-7 BR-T17")
+                     "onto it. What may seat 0, the first player, do?", rules="BR-7 BR-T17",
+                     hint="A starter King turned A♦ onto it: what does an Ace do to the next "
+                          "player?")
 
 # %% [markdown]
 # ## 6. The Queen: drop any card
@@ -323,21 +344,24 @@ choice_exercise("Seat 0 holds Q♥ 5♠ on a heart, plays Q♥ and drops 5♠. W
                 ["nobody yet", "seat 0", "seat 1"],
                 f"seat {replay('br-t13-queen-drop-last-card-wins').winner}",
                 "A dropped last card empties the hand: the round ends (BR-T13, house ruling "
-                "BR-Q32).", rules="BR-T13 BR-Q32 BR-28")
+                "BR-Q32).", rules="BR-T13 BR-Q32 BR-28",
+                hint="A Queen lets you drop a card. If that was your last card, is the hand over?")
 
 # %%
 explain("br-seed-queen-drops-two")
 
 # %%
 legal_moves_exercise(replay("br-t12-seed-queen-drops-ace", 1), "Seat 0 played Q♥ and holds A♣ "
-                     "9♠. What may seat 0 do now?", rules="BR-21 BR-T12")
+                     "9♠. What may seat 0 do now?", rules="BR-21 BR-T12",
+                     hint="After a Queen you may drop any one card, or end without dropping.")
 
 # %%
 choice_exercise("After Q♥, seat 0 drops 2♣. What happens to seat 1?",
                 ["nothing", "draws 2 and loses the turn", "is skipped"],
                 "draws 2 and loses the turn",
                 effects.describe_pending(replay("br-seed-queen-drops-two", 2))
-                + ": the dropped card's effect is the dropper's (BR-21).", rules="BR-21")
+                + ": the dropped card's effect is the dropper's (BR-21).", rules="BR-21",
+                hint="A dropped card acts as if played: what does a 2 do?")
 
 # %% [markdown]
 # ## 7. The Jack: the counter
@@ -361,13 +385,15 @@ print(f"after 2♦+2♠: {effects.describe_pending(hit)}. After J♥: "
 # %%
 legal_moves_exercise(replay("br-t5-counter-from-hand", 1), "Seat 0 played 2♦+2♠: seat 1 and "
                      "seat 2 are hit. Seat 1 holds a Jack. What may seat 1 do?",
-                     rules="BR-22 BR-T5")
+                     rules="BR-22 BR-T5",
+                     hint="When you are hit, you may take the penalty or counter with a Jack.")
 
 # %%
 ordinary = cl.Game.from_position("crazy-breens", 2, hands=[["JS", "4D"], ["4C", "5C"]],
                                  stock=["7H", "9C"], discard=["6H"])
 is_legal_exercise(ordinary, "JS", "Nobody is hit. The top card is 6♥. Is J♠ legal?",
-                  rules="BR-23")
+                  rules="BR-23",
+                  hint="A Jack counters only a hit. Is anyone hit now? Then does J♠ match 6♥?")
 
 # %% [markdown]
 # ### The mid-draw counter
@@ -392,7 +418,9 @@ print(f"J♠ drawn first: seat 1 may {drew.legal()}; it counters and keeps "
 # %%
 legal_moves_exercise(replay("br-t7-seed-mid-draw-counter", 2), "Seat 1 is hit by a 2 and has "
                      "drawn one penalty card: J♠. What may seat 1 do now?",
-                     rules="BR-26 BR-T7")
+                     rules="BR-26 BR-T7",
+                     hint="A Jack counters at any point of the penalty, even after you have drawn"
+                          " some cards.")
 
 # %% [markdown]
 # ## 8. Stacking
@@ -420,8 +448,11 @@ print("after 2C+2H+2S:", effects.describe_pending(replay("br-t2-seed-three-twos-
 
 # %%
 legal_moves_exercise(replay("br-t2-seed-three-twos-draw-six", 0),
-                     "Seat 0 may stack. Which first cards (and stacks) may it play? List the "
-                     "first cards.", rules="BR-12 BR-13 BR-T2")
+                     "Seat 0 may stack. Which moves may it play? List each card it may start "
+                     "with; a stack may be written whole (2C+2H+2S), as one move.",
+                     rules="BR-12 BR-13 BR-T2",
+                     hint="A stack starts with a card that fits (suit or rank); the other cards "
+                          "of the stack share its rank.")
 
 # %% [markdown]
 # ### Stacked 2s hit the players in turn
@@ -437,7 +468,8 @@ four = replay("br-t1-seed-stacked-twos-hit-in-turn", 2)
 choice_exercise("Four players: seat 0 plays 2♣+2♥+2♠. How many players draw, and how many cards "
                 "each?", ["one player, 6", "three players, 2 each", "two players, 2 and 4"],
                 "three players, 2 each", effects.describe_pending(four) + " (BR-T1).",
-                rules="BR-T1 BR-24")
+                rules="BR-T1 BR-24",
+                hint="Each 2 of a stack hits the next player in turn, two cards each.")
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -449,7 +481,8 @@ wrap = replay("br-t3-three-players-wrap-around", 1)
 choice_exercise("Three players: seat 0 plays 2♣+2♥+2♠. How many cards does seat 1 draw?",
                 ["2", "4", "6"], "4", effects.describe_pending(wrap)
                 + ": hits 1 and 3 land on seat 1, hit 2 on seat 2 (BR-24, BR-T3).",
-                rules="BR-24 BR-T3 BR-M3 BR-Q12")
+                rules="BR-24 BR-T3 BR-M3 BR-Q12",
+                hint="With three players, three 2s go round: seat 1, seat 2, then seat 1 again.")
 
 # %% [markdown]
 # ### Ace stacking
@@ -470,7 +503,8 @@ aces = replay("br-t4-seed-ace-stacking", 2)
 choice_exercise("Four players: seat 0 plays A♦+A♠. Who plays next?",
                 ["seat 1", "seat 2", "seat 3"], "seat 3",
                 effects.describe_pending(aces) + "; then seat 3 plays (BR-25, BR-T4).",
-                rules="BR-25 BR-T4")
+                rules="BR-25 BR-T4",
+                hint="Each Ace of a stack skips one player in turn.")
 
 # %% [markdown]
 # ### King and Queen stacking
@@ -494,7 +528,8 @@ print(f"K♥+K♣ turns {turned(kings)} only; after Q♥+Q♣ seat 0 may drop on
 # %%
 choice_exercise("Seat 0 plays K♥+K♣. How many cards are turned from the deck?", ["1", "2"],
                 str(len(turned(kings).split(" then "))), "A stack of Kings acts once: only the "
-                "last King plays the deck (BR-14, BR-T11).", rules="BR-14 BR-T11")
+                "last King plays the deck (BR-14, BR-T11).", rules="BR-14 BR-T11",
+                hint="Kings stacked together: how many times is a card turned?")
 
 # %% [markdown]
 # ### Going out and the counter that breaks the cycle
@@ -510,7 +545,9 @@ explain("br-t21-going-out-on-twos")
 choice_exercise("Seat 0 holds only 2♣ and 2♥ and plays both on 7♣. Does seat 1 draw 4?",
                 ["yes", "no"], "no" if replay("br-t21-going-out-on-twos").over else "yes",
                 "Seat 0 has no cards left: the round ends at once and no hit is dealt "
-                "(BR-28, BR-T21).", rules="BR-28 BR-T21")
+                "(BR-28, BR-T21).", rules="BR-28 BR-T21",
+                hint="A hand ends the moment a player's last card is played. Is there anyone left"
+                     " to hit?")
 
 # %%
 explain("br-t6-counter-by-later-victim")
@@ -521,7 +558,8 @@ choice_exercise("Four players: seat 0 hits seats 1 and 2. Seat 1 draws its two c
                 "counters with J♣. Who plays next?", ["seat 0", "seat 1", "seat 3"],
                 f"seat {later.to_play}", "The counter ends the cycle and is seat 2's turn, so "
                 "seat 3 plays; seat 1 keeps its cards (BR-27, BR-T6).",
-                rules="BR-27 BR-T6 BR-M4")
+                rules="BR-27 BR-T6 BR-M4",
+                hint="A countered hit is cancelled; play goes on from the player who countered.")
 
 # %% [markdown]
 # ## The starter: any card is the dealer's play
@@ -550,7 +588,9 @@ explain("br-t18-starter-queen")
 # %%
 queen_start = replay("br-t18-starter-queen", 0)
 legal_moves_exercise(queen_start, "The starter is Q♣. It is the dealer's play. What may the "
-                     f"dealer (seat {queen_start.to_play}) do?", rules="BR-6 BR-T18 BR-Q7")
+                     f"dealer (seat {queen_start.to_play}) do?", rules="BR-6 BR-T18 BR-Q7",
+                     hint="A starter Queen lets the dealer drop a card. Which cards fit Q♣, and "
+                          "may the dealer stop?")
 
 # %%
 eight_start = replay("br-t16-starter-eight", 0)
@@ -560,7 +600,9 @@ choice_exercise(f"The starter is {eight_start.top.display}. Who calls the suit?"
                 f"The starter is the dealer's play, so the dealer (seat {eight_start.dealer}) "
                 f"calls: the engine asks seat {eight_start.to_play} for "
                 + ", ".join(eight_start.legal()) + " (house ruling BR-Q5, BR-T16).",
-                rules="BR-Q5 BR-T16")
+                rules="BR-Q5 BR-T16",
+                hint="A starter eight needs a suit before anyone has played. Who has already "
+                     "taken part at that moment?")
 
 # %%
 joker_start = replay("br-t16-starter-joker", 2)
@@ -568,7 +610,8 @@ choice_exercise("The starter is a joker; the dealer called hearts. What happens 
                 ["nothing", "draws 4 and loses the turn", "draws 2"],
                 "draws 4 and loses the turn", effects.describe_pending(joker_start)
                 + ": a starter joker is a real dealer's play (house ruling BR-Q6).",
-                rules="BR-Q6 BR-T16")
+                rules="BR-Q6 BR-T16",
+                hint="A starter joker hits the first player as a played joker would.")
 
 # %% [markdown]
 # ## 9. Your turn: play against the computer

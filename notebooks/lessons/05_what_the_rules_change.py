@@ -99,7 +99,9 @@ choice_exercise("At a table of two, which rule set has the longest hands (most t
                 "The table below has the means: " + ", ".join(
                     f"{name} {mean:.1f} turns" for name, mean in two.items())
                 + ". Seven cards for two (AP-3) and drawing until a card fits (AP-10) both "
-                "make hands longer.", rules="SR-3 AP-3 AP-10")
+                "make hands longer.", rules="SR-3 AP-3 AP-10",
+                hint="Read the turns column of the simulation above: which rule set's hands take "
+                     "the most turns?")
 
 # %%
 lab.summary(hands)
@@ -141,7 +143,9 @@ choice_exercise("Does the quick rule (at most 3 draws, AP-11) draw fewer cards p
                 f"The paired difference is {drawn.diff:+.2f} cards per hand, 95% interval "
                 f"[{drawn.low:+.2f}, {drawn.high:+.2f}]: "
                 + ("it lies below 0." if drawn.high < 0 else "it is not below 0."),
-                rules="AP-10 AP-11")
+                rules="AP-10 AP-11",
+                hint="Look at the intervals for cards drawn per hand: if the two do not overlap, "
+                     "the difference is beyond luck.")
 
 # %% [markdown]
 #
@@ -160,7 +164,9 @@ blocked = hands.groupby("rules")["blocked"].mean()
 choice_exercise("Which rule set blocks most often?", list(blocked.index), blocked.idxmax(),
                 "Blocked share of hands: " + ", ".join(f"{n} {v:.1%}" for n, v in blocked.items())
                 + ". Without a reshuffle (SR-19) the stock runs dry for good.",
-                rules="SR-19 SR-20 AP-12 C-13")
+                rules="SR-19 SR-20 AP-12 C-13",
+                hint="Which rule set never reshuffles the discards, so that its stock runs out "
+                     "for good?")
 
 # %%
 app_blocked = cl.Game.from_position(cl.rules("crazy-eights-classic", max_reshuffles=0), 3,
@@ -172,7 +178,9 @@ choice_exercise("App rules, blocked: seat 0 holds K♣ 2♦ (12 points), seat 1 
                 "Q♠ 10♣ 3♦ (23). Who wins the hand?", ["seat 0", "seat 1", "seat 2"],
                 f"seat {app_blocked.winner}", "The fewest points in hand win a blocked hand, not "
                 f"the fewest cards; seat 0 scores {app_blocked.scores[0]} (AP-17).",
-                rules="AP-17")
+                rules="AP-17",
+                hint="In the app's rules the lowest hand wins a blocked hand: count each hand's "
+                     "points.")
 
 # %% [markdown]
 # ## 5. What is a hand worth?
@@ -200,7 +208,8 @@ choice_exercise("At a table of two (quick rule), does the 95% interval of seat 0
                 "yes" if first_seat["low"] > 0.5 or first_seat["high"] < 0.5 else "no",
                 f"Seat 0 won {first_seat['rate']:.1%} of {int(first_seat['hands'])} hands, 95% "
                 f"interval [{first_seat['low']:.1%}, {first_seat['high']:.1%}].",
-                rules="SR-8 AP-5")
+                rules="SR-8 AP-5",
+                hint="Does the interval of seat 0's win rate contain 0.5?")
 
 # %% [markdown]
 # **Question:** at a table of two, is the first seat's advantage bigger than the interval's
@@ -228,7 +237,9 @@ rules_bot = table[table["bot"] == "rules"].iloc[0]
 choice_exercise("Do the rules of thumb beat random play, beyond luck?", ["yes", "no"],
                 "yes" if rules_bot["low"] > 0.5 else "no",
                 f"The rules of thumb won {rules_bot['rate']:.1%} of the hands, 95% interval "
-                f"[{rules_bot['low']:.1%}, {rules_bot['high']:.1%}].", rules="AP-11 AP-6")
+                f"[{rules_bot['low']:.1%}, {rules_bot['high']:.1%}].", rules="AP-11 AP-6",
+                hint="Compare the intervals of the two win rates (rules of thumb, random): do "
+                     "they overlap?")
 
 # %% [markdown]
 # The Monte Carlo bot (`"mc"`) wins most often of the three, but each of its moves plays many

@@ -91,21 +91,28 @@ print([r.pitches.pitch(c) for c in tens], [r.pitches.spelling(c) for c in tens])
 
 # %%
 choice_exercise("Which note does J♥ sound?", ["D♯", "E♭", "E"],
-                pretty(r.pitches.spelling(cl.card("JH"))),
-                "J is the black key between D and E; hearts and spades spell it with a flat "
-                "(MU-D3).", rules="MU-D3 MU-D4 MU-Q1")
+                (pretty(r.pitches.spelling(cl.card("JH"))), "D♯"),
+                "J is the black key between D and E. D♯ and E♭ are two names of that one "
+                "note; hearts and spades spell it with a flat, E♭ (MU-D3).",
+                rules="MU-D3 MU-D4 MU-Q1",
+                wrong={"E": "E is a white key. J sounds the black key just below E, between D "
+                       "and E."},
+                hint="J stands for a black key. Which black key, between which two white keys? "
+                     "One key can have two names.")
 
 # %%
 choice_exercise("Do 10♦ (C♯) and 10♠ (D♭) sound the same pitch?", ["yes", "no"],
                 "yes" if r.pitches.pitch(cl.card("10D")) == r.pitches.pitch(cl.card("10S"))
                 else "no", "They are the same key, spelled two ways (MU-D5, MU-D6).",
-                rules="MU-D5 MU-D6 MU-D2")
+                rules="MU-D5 MU-D6 MU-D2",
+                hint="Two names, one key: is the sound different?")
 
 # %%
 music_deck = cl.rules("crazy-8s-music").deck
 choice_exercise("How many cards does the musical deck hold?", ["52", "54", "34"],
                 str(len(music_deck)), "The full deck, including the jokers: 52 + "
-                f"{sum(c.is_joker for c in music_deck)} = 54 (MU-D1, MU-2).", rules="MU-D1 MU-2")
+                f"{sum(c.is_joker for c in music_deck)} = 54 (MU-D1, MU-2).", rules="MU-D1 MU-2",
+                hint="The musical game uses the full deck, jokers included.")
 
 # %% [markdown]
 # ## 2. The deal
@@ -128,13 +135,16 @@ print("seed card:", game.top.display, "| hands:", game.hand_sizes, "| draw pile:
 # %%
 choice_exercise("Three players: how many cards are in the draw pile after the deal and the seed "
                 "card?", ["38", "43", "46"], str(len(game.stock)),
-                "54 − 3 × 5 − 1 = 38 (MU-1, MU-2, MU-3).", rules="MU-1 MU-2 MU-3 MU-4")
+                "54 − 3 × 5 − 1 = 38 (MU-1, MU-2, MU-3).", rules="MU-1 MU-2 MU-3 MU-4",
+                hint="54 cards, 3 hands of 5, and one seed card.")
 
 # %%
 seed_eight = frame("mu-3-joker-seed-buried-eight-kept")
 legal_moves_exercise(seed_eight, f"The seed card is {seed_eight.top.display} (a joker seed was "
                      "buried first). You hold " + " ".join(c.display for c in seed_eight.hands[0])
-                     + ". Which moves are legal?", rules="MU-Q3 MU-Q4")
+                     + ". Which moves are legal?", rules="MU-Q3 MU-Q4",
+                     hint="What does the seed card ask for: its suit or its pitch? Does any card "
+                          "of the hand fit?")
 
 # %% [markdown]
 # ## 3. Suit or pitch
@@ -160,7 +170,14 @@ explain("mu-t1-main-game-suit-or-pitch")
 # %%
 legal_moves_exercise(main, "The top card is 5♥ (E). You hold 5♦ K♥ 6♣ 3♣ 8♠ and a joker. Which "
                      "moves are legal? (List the cards, and <code>draw</code> if you may.)",
-                     rules="MU-5 MU-T1 MU-Q8")
+                     rules="MU-5 MU-T1 MU-Q8",
+                     hint="A card fits by suit or by pitch; an 8 and a joker are wild. May you "
+                          "draw while a card fits?")
+
+# %%
+is_legal_exercise(main, "8S:D", "On 5♥ you play 8♠ and call diamonds, as in the site rules. Is "
+                  "<code>8S:D</code> legal here?", rules="MU-12 MU-T2",
+                  hint="Does an 8 of the musical main game name a suit, or keep its own?")
 
 # %% [markdown]
 # The interval explorer shows it on the piano: click a key to see its cards, and a card to see
@@ -195,7 +212,9 @@ explain("mu-t2-eight-takes-its-own-suit")
 
 # %%
 legal_moves_exercise(frame("mu-t2-eight-takes-its-own-suit", 2), "You played 8♣ on 5♥ and go on "
-                     "with your chain. Which moves are legal now?", rules="MU-12 MU-T2 MU-Q30")
+                     "with your chain. Which moves are legal now?", rules="MU-12 MU-T2 MU-Q30",
+                     hint="In the musical main game an 8 takes its own suit: no call. What fits "
+                          "8♣? And may you stop the chain?")
 
 # %%
 explain("mu-t3-joker-announces-a-suit")
@@ -207,7 +226,8 @@ choice_exercise("Seat 0 plays a joker and announces ♦. How many cards does sea
                                        "4, and keeps its turn"],
                 f"{after.hand_sizes[1] - before.hand_sizes[1]}, and keeps its turn",
                 "The joker's victim draws two at once and plays normally on its turn (MU-13, "
-                "MU-T3, MU-Q12).", rules="MU-13 MU-T3 MU-Q12")
+                "MU-T3, MU-Q12).", rules="MU-13 MU-T3 MU-Q12",
+                hint="A joker makes the next player draw two at once. Is the turn lost?")
 
 # %%
 two_jokers = cl.Game.from_position("crazy-8s-music", 2, hands=[["JK", "JK", "5C", "9D"], ["4H"]],
@@ -216,7 +236,8 @@ two_jokers.push_many("JK:H JK:D")
 choice_exercise("In one chain seat 0 plays both jokers (announcing ♥, then ♦). How many cards "
                 "does seat 1 draw in all?", ["2", "4", "0"], str(two_jokers.hand_sizes[1] - 1),
                 "Each joker of the chain hits again: 2 + 2 = 4 cards, and seat 0 keeps the turn "
-                "(house ruling MU-14, MU-13).", rules="MU-14 MU-13")
+                "(house ruling MU-14, MU-13).", rules="MU-14 MU-13",
+                hint="Each joker of a chain hits again.")
 
 # %% [markdown]
 # ## 5. The turn: a chain, or draw two
@@ -239,7 +260,8 @@ after_draw = cl.Game.from_position("crazy-8s-music", 2, hands=[["5D", "6C"], ["2
 after_draw.push("draw")
 legal_moves_exercise(after_draw, "On 5♥ you held 5♦ 6♣ and chose to draw two: 3♠ and J♣. Which "
                      "moves are legal now? (5♦ fits 5♥, but is it allowed?)",
-                     rules="MU-7 MU-8 MU-Q9 MU-T4 MU-9")
+                     rules="MU-7 MU-8 MU-Q9 MU-T4 MU-9",
+                     hint="After choosing to draw two, may you play any card in that same turn?")
 
 # %%
 explain("mu-t4-neither-drawn-card-fits")
@@ -247,7 +269,9 @@ explain("mu-t4-neither-drawn-card-fits")
 # %%
 chain = frame("mu-t4-draw-two-then-a-drawn-card", 4)
 is_legal_exercise(chain, "end", "You drew, played the drawn 5♦ and could go on with 9♦. Is "
-                  "<code>end</code> legal (may you stop the chain)?", rules="MU-6 MU-10 MU-11")
+                  "<code>end</code> legal (may you stop the chain)?", rules="MU-6 MU-10 MU-11",
+                  hint="A chain may stop after any card. May it stop after a drawn card was "
+                       "played?")
 
 # %% [markdown]
 # ## 6. The draw pile runs out
@@ -264,7 +288,8 @@ StepExplainer("mu-16-reshuffle-keeps-each-pile-top")
 choice_exercise("The draw pile is empty and you must draw two. What becomes the new draw pile?",
                 ["every discard", "every discard but the top card", "nothing: you draw none"],
                 "every discard but the top card", "The top card stays to be matched; the rest is "
-                "shuffled, with no limit (MU-16).", rules="MU-16")
+                "shuffled, with no limit (MU-16).", rules="MU-16",
+                hint="The top card stays to be matched.")
 
 # %%
 nothing_left = cl.Game.from_position("crazy-8s-music", 2, hands=[["3C", "4D"], ["4H"]], stock=[],
@@ -274,7 +299,8 @@ choice_exercise("The draw pile is empty and the discard pile is only its top car
                 "plays nothing and must draw two. How many cards does it get?", ["0", "1", "2"],
                 str(len(nothing_left.hands[0]) - 2), "There is nothing to reshuffle, so you draw "
                 "what exists: here nothing; then you end the turn (house ruling MU-17, MU-16).",
-                rules="MU-17 MU-16")
+                rules="MU-17 MU-16",
+                hint="Nothing to reshuffle: you draw what exists.")
 
 # %% [markdown]
 # ## 7. The end and the score
@@ -291,7 +317,8 @@ explain("mu-t11-scoring-minus-one-per-card")
 # %%
 score_exercise("crazy-8s-music", [[], ["3C", "4C", "5C"], ["6C", "7C", "9C", "10C", "JC", "QC"]],
                winner=0, seat=2, question="Seat 0 went out. Seat 1 holds 3 cards and seat 2 holds "
-               "6. What does seat 2 score?", rules="MU-19 MU-T11")
+               "6. What does seat 2 score?", rules="MU-19 MU-T11",
+               hint="In the musical game each card left in a hand counts minus one.")
 
 # %%
 StepExplainer("mu-20-blocked-fewest-cards")
@@ -306,7 +333,8 @@ choice_exercise("Blocked: nothing fits and nothing can be drawn. Seat 0 holds 2 
                 ["seat 0; seat 1 scores -3", "seat 1; seat 1 scores 0", "seat 0; seat 1 scores 3"],
                 f"seat {stuck.winner}; seat 1 scores {stuck.scores[1]}",
                 f"The fewest cards win; every player scores minus its cards: {stuck.scores[0]} "
-                f"and {stuck.scores[1]} (house ruling MU-20, MU-19).", rules="MU-20 MU-19")
+                f"and {stuck.scores[1]} (house ruling MU-20, MU-19).", rules="MU-20 MU-19",
+                hint="The fewest cards win a blocked game; the others score minus their cards.")
 
 # %%
 explain("mu-15-joker-as-the-last-card")
@@ -316,7 +344,8 @@ choice_exercise("Seat 0 goes out with a joker. Does seat 1 still draw two?", ["y
                 "yes" if frame("mu-15-joker-as-the-last-card").hand_sizes[1]
                 > frame("mu-15-joker-as-the-last-card", 0).hand_sizes[1] else "no",
                 "The draw-two is part of playing the joker, so it applies, and then the game "
-                "ends (MU-18; house ruling MU-15).", rules="MU-18 MU-15")
+                "ends (MU-18; house ruling MU-15).", rules="MU-18 MU-15",
+                hint="A joker's draw-two is part of playing it.")
 
 # %% [markdown]
 # ## 8. Your turn: play against the computer

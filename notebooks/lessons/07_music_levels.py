@@ -88,7 +88,9 @@ for name, level in LEVELS.items():
 # %%
 is_legal_exercise(position("crazy-8s-level-3", top="3D", hand="3H 5S"), "3H",
                   "Level 3, the top card is 3♦ (C). Is 3♥ (also C) legal?",
-                  rules="MU-29 MU-23 MU-Q22")
+                  rules="MU-29 MU-23 MU-Q22",
+                  hint="Compare the two pitches: are they different notes? A level's interval "
+                       "never includes the same note.")
 
 # %% [markdown]
 # **8s and jokers announce a pitch.** In the levels, whoever plays an 8 or a joker **must announce
@@ -105,18 +107,22 @@ announced = load_example("mu-t10-level-2-eight-announces-f-sharp").frames()[3].g
 legal_moves_exercise(announced, "Level 2: the piles show 3♦ (C) and an 8♠ that announced F♯. You "
                      "hold " + " ".join(c.display for c in announced.hands[0])
                      + ". Which moves are legal (cards, and <code>end</code>)?",
-                     rules="MU-24 MU-T10 MU-26")
+                     rules="MU-24 MU-T10 MU-26",
+                     hint="The 8 made F♯ its pile's reference: a card fits a semitone up or down "
+                          "from F♯, or from the other pile's C.")
 
 # %%
 choice_exercise("In Level 3, seat 0 plays a joker and announces A. What happens to seat 1?",
                 ["nothing", "draws 2 at once", "draws 2 and loses a turn"], "draws 2 at once",
                 "Jokers are still wild draw-two cards in the levels; the victim keeps its turn "
-                "(MU-24, MU-Q12).", rules="MU-24 MU-13")
+                "(MU-24, MU-Q12).", rules="MU-24 MU-13",
+                hint="Jokers keep their draw-two in the levels. Does the victim lose its turn?")
 
 # %%
 level1 = position("crazy-8s-level-1", top="7D", hand="8S 5C")
 is_legal_exercise(level1, "8S:C#", "Level 1, the top card is 7♦ (G). You play 8♠ and announce "
-                  "C♯. Is <code>8S:C#</code> legal?", rules="MU-25 MU-24")
+                  "C♯. Is <code>8S:C#</code> legal?", rules="MU-25 MU-24",
+                  hint="Level 1 plays letter steps. What can an 8 announce in Level 1?")
 
 # %%
 hit = cl.Game.from_position("crazy-8s-level-3", 2, hands=[["JK", "5C", "4D"], ["4H"]],
@@ -125,7 +131,8 @@ hit.push_many("JK:A end")
 choice_exercise("Level 3: seat 0 plays a joker, announces A, and ends its turn. Seat 1 has drawn "
                 "two. Who plays next?", ["seat 0", "seat 1"], f"seat {hit.to_play}",
                 "The joker's victim draws two at once but does not lose its turn (house ruling "
-                "MU-Q12, MU-24).", rules="MU-Q12 MU-24")
+                "MU-Q12, MU-24).", rules="MU-Q12 MU-24",
+                hint="The joker's victim draws two at once. Does it lose its turn?")
 
 # %% [markdown]
 # The seed cards of the piles are dealt from the draw pile, one per pile (MU-22); an 8 or a joker
@@ -146,7 +153,8 @@ choice_exercise("Level 2, two players: after the two hands of five, the deck's n
                 " and ".join(p[-1].display for p in seeds.piles),
                 "The 8♠ has no pitch to start a pile with, so it is buried in the draw pile and "
                 "the next card is dealt, for each pile (house ruling MU-Q34, MU-22).",
-                rules="MU-Q34 MU-22")
+                rules="MU-Q34 MU-22",
+                hint="An 8 has no pitch of its own, so it cannot start a pile.")
 
 # %% [markdown]
 # The first player to discard all their cards wins (MU-30). The seeded games below are played by
@@ -157,13 +165,15 @@ choice_exercise("Level 2, two players: after the two hands of five, the deck's n
 choice_exercise("How many discard piles does Level 4 have?", ["1", "2", "4"],
                 str(cl.rules("crazy-8s-level-4").piles), "Level 4 plays on four piles; Level 2 "
                 "on two; the others on one (MU-22), and all the main game's turn rules stay "
-                "(MU-21).", rules="MU-21 MU-22")
+                "(MU-21).", rules="MU-21 MU-22",
+                hint="Count the piles in the Level 4 rules.")
 
 # %%
 choice_exercise("Who wins a level?", ["the first player out", "the most points",
                                       "the longest chain"], "the first player out",
                 "The winner is the first player to discard all their cards (MU-30).",
-                rules="MU-30")
+                rules="MU-30",
+                hint="The same aim as the main game: get rid of your cards.")
 
 # %%
 tunes = {}
@@ -205,7 +215,9 @@ StepExplainer("mu-t5-level-1-letter-steps")
 choice_exercise("How many cards does the Level 1 deck hold?", ["54", "34", "32"],
                 str(cl.rules("crazy-8s-level-1").deck_size), "The 20 black keys (every 9, 10, "
                 "J, Q and K) leave: A–8 in four suits (32) and the 2 jokers (MU-D1).",
-                rules="MU-D1")
+                rules="MU-D1",
+                hint="Level 1 removes the black keys (9, 10, J, Q and K): count what stays, "
+                     "jokers included.")
 
 # %%
 explorer = IntervalExplorer("crazy-8s-level-1", top="AS")
@@ -218,7 +230,9 @@ print("fits AS:", explorer.playable_names())
 # %%
 legal_moves_exercise(position("crazy-8s-level-1", top="7D", hand="AC 6H 5S 7C 8D"),
                      "Level 1, the top card is 7♦ (G). You hold A♣ 6♥ 5♠ 7♣ 8♦. Which moves are "
-                     "legal (cards, and <code>draw</code>)?", rules="MU-31 MU-T5")
+                     "legal (cards, and <code>draw</code>)?", rules="MU-31 MU-T5",
+                     hint="Level 1 accepts a letter step: the next letter up or down from G (F or"
+                          " A), whatever the sharp or flat.")
 
 # %%
 level_game("crazy-8s-level-1", players=3, seed=21)
@@ -248,7 +262,9 @@ print("fits 3D:", explorer.playable_names())
 legal_moves_exercise(position("crazy-8s-level-2", top="3D KS", hand="2C 10H 7S AD 4C"),
                      "Level 2, the piles show 3♦ (C) and K♠ (A♭). You hold 2♣ 10♥ 7♠ A♦ 4♣. "
                      "Which cards may you play (on some pile), and may you draw?",
-                     rules="MU-T6 MU-26 MU-27")
+                     rules="MU-T6 MU-26 MU-27",
+                     hint="Level 2 accepts a semitone up or down from either pile's top: C and "
+                          "A♭.")
 
 # %%
 level_game("crazy-8s-level-2", players=2, seed=22)
@@ -275,7 +291,9 @@ print("fits 3D:", explorer.playable_names())
 # %%
 legal_moves_exercise(position("crazy-8s-level-3", top="3D", hand="JS 5C KH AD 4D 3C"),
                      "Level 3, the top card is 3♦ (C). You hold J♠ 5♣ K♥ A♦ 4♦ 3♣. Which moves "
-                     "are legal (cards, and <code>draw</code>)?", rules="MU-T7 MU-28")
+                     "are legal (cards, and <code>draw</code>)?", rules="MU-T7 MU-28",
+                     hint="Level 3 accepts a minor or major third, up or down: 3 or 4 semitones "
+                          "from C. Not C itself.")
 
 # %%
 level_game("crazy-8s-level-3", players=3, seed=23)
@@ -305,7 +323,9 @@ print("fits 3C:", explorer.playable_names())
 up_only = position("crazy-8s-level-4", top="2S 3C KD 7H", hand="AC 4D 9H 5S")
 legal_moves_exercise(up_only, "Level 4, the piles show 2♠ (B), 3♣ (C), K♦ (G♯) and 7♥ (G). You "
                      "hold A♣ 4♦ 9♥ 5♠. Which cards may you play (on some pile)?",
-                     rules="MU-T8 MU-32 MU-Q26")
+                     rules="MU-T8 MU-32 MU-Q26", cards_only=True,
+                     hint="Level 4 climbs: a whole tone UP from a pile's top, never down. Check "
+                          "each card against all four piles.")
 
 # %%
 level_game("crazy-8s-level-4", players=2, seed=24)
@@ -332,7 +352,9 @@ print("fits 3C:", explorer.playable_names())
 # %%
 legal_moves_exercise(position("crazy-8s-level-5", top="AS", hand="4C 5D 6H 2S 3D"),
                      "Level 5, the top card is A♠ (A). You hold 4♣ 5♦ 6♥ 2♠ 3♦. Which moves are "
-                     "legal (cards, and <code>draw</code>)?", rules="MU-T9")
+                     "legal (cards, and <code>draw</code>)?", rules="MU-T9",
+                     hint="Level 5 accepts a fourth or a fifth, up or down: 5 or 7 semitones from"
+                          " A.")
 
 # %%
 level_game("crazy-8s-level-5", players=3, seed=25)
@@ -370,7 +392,8 @@ for name, tune in tunes.items():
 choice_exercise("Which level's rule moves by the largest interval?",
                 ["Level 1", "Level 3", "Level 5"], "Level 5",
                 "Fourths and fifths are 5 or 7 semitones; Level 3's thirds 3 or 4; Level 1's "
-                "letter steps 1 or 2 (MU-26, MU-31).", rules="MU-26 MU-31")
+                "letter steps 1 or 2 (MU-26, MU-31).", rules="MU-26 MU-31",
+                hint="Count the semitones each level's rule allows.")
 
 # %% [markdown]
 # ## Your turn: play a level
