@@ -288,9 +288,9 @@ def test_browser_predict_mode(voila_server, page, screenshot):
     question = box.locator(".cl-question")
     question.wait_for(timeout=30_000)
     assert "What does it do next?" in question.inner_text()
-    assert page.get_by_text("you play 8♠ and call diamonds").count() == 0  # the narration
-    assert page.get_by_text("may:").count() == 0  # the legal moves
-    assert page.get_by_text("What changed").count() == 0
+    assert box.get_by_text("you play 8♠ and call diamonds").count() == 0  # the narration
+    assert box.get_by_text("may:").count() == 0  # the legal moves
+    assert box.get_by_text("What changed", exact=True).count() == 0
     toggle = box.get_by_role("button", name="Predict first")
     assert "mod-active" in (toggle.get_attribute("class") or "")
     # the mouse: an illegal card is refused with the engine's reason
@@ -325,3 +325,28 @@ def test_browser_predict_mode(voila_server, page, screenshot):
     for b in page.locator(".crazylab-error").all():
         assert not b.is_visible() or not b.inner_text().strip(), b.inner_text()
     assert errors == [], errors
+
+
+def test_verdicts_say_why_in_each_phase():
+    counter = StepExplainer("br-t6-counter-by-later-victim", 4, predict=True)
+    assert counter.frames[3].game.phase == "penalty"
+    counter.answer("draw")  # legal too: the hit seat may take its penalty
+    said = _text(counter.quiz_html.value)
+    assert "Legal, but not this time: the example played J♣, because seat 2 is hit, and a " \
+           "Jack counters a hit" in said
+    assert "Your draw is legal too: seat 2 takes its penalty" in said
+    drop = StepExplainer("br-seed-queen-drops-two", 2, predict=True)
+    assert drop.frames[1].game.phase == "drop"
+    drop.answer("2C")
+    assert "Right: the example played 2♣. After its Queen, seat 0 may drop another card" \
+        in _text(drop.quiz_html.value)
+    assert [q.kind for q in drop.quiz().questions] == ["move", "who", "count"]
+    drop.answer("1")  # who is hit: seat 1 (four players)
+    drop.answer("3")
+    said = _text(drop.quiz_html.value)
+    assert "Right: Seat 1." in said and "Not this time: 2 cards, because seat 1 is hit" in said
+    tried = StepExplainer(TURN, 2, predict=True)
+    tried.answer("yes")
+    assert "Not this time: the engine refuses it, because 3♦ matches neither the rank nor " \
+           "the suit of 6♥" in _text(tried.quiz_html.value)
+    assert not counter.errors and not drop.errors and not tried.errors

@@ -439,6 +439,16 @@ def _same(a: Move, b: Move) -> bool:
 def why_legal(game: Game, move: Move) -> str:
     """Why ``move`` is allowed now, in words (the rule that lets it through)."""
     seat = game.to_play
+    card = move.card.display.replace(*JOKER) if move.kind == PLAY else ""
+    if move.kind == PLAY and game.phase == "penalty":
+        return (f"Seat {seat} is hit, and a Jack counters a hit: {card} passes it on instead "
+                "of drawing.")
+    if move.kind == PLAY and game.phase == "drop":
+        return f"After its Queen, seat {seat} may drop another card: {card}."
+    if move.kind == PLAY and game.phase == "declare":
+        return f"Seat {seat} names what its card calls: {_move_words(move)}."
+    if move.kind == PLAY and game.phase not in ("play", "chain"):
+        return f"{_move_words(move)} is one of the moves allowed now."
     if move.kind == PLAY:
         from .reasons import card_moves, legal_reason
 
@@ -517,7 +527,7 @@ def questions(frames: list[Frame], i: int) -> list[Question]:
             out.append(Question(
                 "accepted", f"Seat {before.to_play} tries {tried}. Does the engine accept it?",
                 [("Yes, it is legal", "yes"), ("No, it is refused", "no")], "no",
-                "No, it is refused", frame.error))
+                "the engine refuses it", frame.error))
         else:
             move = before.accepted(before.canonical(step.move))
             legal = before.legal_moves()
@@ -529,8 +539,8 @@ def questions(frames: list[Frame], i: int) -> list[Question]:
     new = {s: v for s, v in now.items() if s not in was or v[1] > was[s][1]}
     if new:
         events = list(frame.new_events) + (list(frames[0].new_events) if i == 1 else [])
-        hits = [e.describe() for e in events if e.kind == "penalty" and e.seat in new]
-        why = " ".join(hits) or describe_hits(new)
+        hits = {e.seat: e.describe() for e in events if e.kind == "penalty" and e.seat in new}
+        why = " ".join(hits.values()) or describe_hits(new)
         seats = sorted(new)
         actor = before.to_play
         others = [s for s in range(after.n) if s != actor] or list(range(after.n))
@@ -551,7 +561,7 @@ def questions(frames: list[Frame], i: int) -> list[Question]:
             out.append(Question(
                 "count", f"How many cards must seat {s} draw?",
                 [(str(k), str(k)) for k in range(1, top + 1)], str(left),
-                f"{left} card{'s' if left != 1 else ''}", why))
+                f"{left} card{'s' if left != 1 else ''}", hits.get(s) or why))
     return out
 
 
@@ -945,7 +955,8 @@ class StepExplainer(ErrorReporting, w.VBox):
                 return
             good = choice == q.answer
             if good:
-                verdict = f"<b>Right:</b> {html.escape(q.answer_label)}. {words_html(q.why)}"
+                said = q.answer_label[:1].upper() + q.answer_label[1:]
+                verdict = f"<b>Right:</b> {html.escape(said)}. {words_html(q.why)}"
             else:
                 verdict = (f"<b>Not this time:</b> {html.escape(_lower_first(q.answer_label))},"
                            f" because {words_html(_lower_first(q.why))}")
