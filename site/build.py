@@ -44,6 +44,10 @@ FONTAWESOME_NPM = NODE / "@fortawesome" / "fontawesome-free"
 
 #: the dashboards published, landing page first
 PAGES = ["index", "play", "explain", "explore", "score", "piano"]
+#: the lessons with their exercises (notebooks/NN_*.ipynb, from notebooks/lessons/NN_*.py)
+LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+#: the markdown pages the lessons link to: the rulebook (a heading per rule id: rulebook.html#ID)
+READING = ["rulebook", "glossary", "sheets"]
 #: the Pyodide runtime files the site serves (the npm package has no packages of its own)
 PYODIDE_FILES = ["pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "package.json"]
@@ -315,13 +319,17 @@ def page_notebook(name: str) -> dict:
     """The site's copy of ``notebooks/<name>.ipynb``: links to the rendered pages, and on the
     landing page a note in place of what only Voilà offers."""
     nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
+    if name in LESSONS:
+        nb["cells"] = lesson_cells(nb["cells"])
     for cell in nb["cells"]:
         if cell["cell_type"] != "markdown":
             continue
-        text = "".join(cell["source"])
-        text = re.sub(r"\]\(([\w-]+)\.ipynb(\?[^)]*)?\)", r"](\1.html)", text)
+        text = site_links("".join(cell["source"]))
         if name == "index":
-            text = re.sub(r"\nDeep links work:.*", "\n" + STATIC_NOTE, text, flags=re.DOTALL)
+            text = re.sub(r"\nDeep links work:.*?\n\n", "\n" + STATIC_NOTE + "\n", text,
+                          flags=re.DOTALL)
+            text = re.sub(r"(\n## Lessons\n.*)", lambda m: m[1].rstrip() + "\n\n"
+                          + lesson_list(), text, flags=re.DOTALL)
         cell["source"] = text
     nb["metadata"]["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)",
                                     "language": "python"}
@@ -331,8 +339,58 @@ def page_notebook(name: str) -> dict:
 STATIC_NOTE = """\
 This is the **static edition**: Python runs in your browser, nothing is sent to a server, and
 the first visit downloads the Python runtime (later visits start from the browser's cache).
-The lessons, the simulation lab and deep links (`?rules=…`) are in the Voilà app.
+The simulation lab (lesson 5 shows its results as they were when the site was built) and deep
+links (`?rules=…`) are in the Voilà app.
 """
+#: ``x.ipynb``, ``x.ipynb?query`` and ``x.ipynb#ID`` in a markdown link (the query is dropped:
+#: the site's pages read none but explain's, whose links the widgets write themselves)
+IPYNB_LINK = re.compile(r"\]\(([\w-]+)\.ipynb(\?[^)#]*)?(#[^)]*)?\)")
+
+
+def site_links(text: str) -> str:
+    """Markdown links to notebooks pointed at the site's pages, keeping a ``#fragment``
+    (``rulebook.ipynb#SR-17`` -> ``rulebook.html#SR-17``)."""
+    return IPYNB_LINK.sub(lambda m: f"]({m[1]}.html{m[3] or ''})", text)
+
+
+def lesson_title(name: str) -> str:
+    """A lesson's title: the first heading of its first cell, without "Lesson N: "."""
+    nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
+    title = "".join(nb["cells"][0]["source"]).splitlines()[0].lstrip("# ").strip()
+    return title.split(": ", 1)[1] if title.startswith("Lesson ") else title
+
+
+def lesson_list() -> str:
+    """The landing page's list of the lessons and the pages they lean on (the Voilà app's
+    landing page lists the lesson files it finds beside it: the site's Python has none)."""
+    items = [f"{i}. [{lesson_title(n)[:1].upper() + lesson_title(n)[1:]}]({n}.html)"
+             for i, n in enumerate(LESSONS, 1)]
+    return ("\n".join(items) + "\n\nAnd the [rulebook](rulebook.html) (every rule by its id), "
+            "the [glossary](glossary.html) and the [rules sheets](sheets.html).\n")
+
+
+#: the first cell of a lesson's site copy: pandas is not part of the site (with numpy, ~10 MB
+#: more for every visit, for four small tables); site/pandas_lite.py stands in for it
+PANDAS_CELL = """\
+# the static site: a stand-in for the few pandas calls the lessons make (site/pandas_lite.py)
+import sys as _sys
+import types as _types
+
+_pandas = _types.ModuleType("pandas")
+exec({source!r}, _pandas.__dict__)
+_sys.modules.setdefault("pandas", _pandas)
+del _sys, _types, _pandas
+"""
+#: what lesson 5 says on the site above its first cell
+PRERENDERED_NOTE = """\
+> **On the static site** this lesson's simulations do not run: they need pandas and plotly,
+> which the browser edition does not carry. The tables and printed results below are the ones
+> the lesson produced when the site was built (every run is seeded: the numbers are the ones
+> you get in the Voilà app, which also draws the figures). The questions are live: the engine
+> checks your answers in your browser.
+"""
+#: what makes a code cell need the simulation lab: these imports, and calling ``simulate``
+LAB_MODULES = ("plotly", "pandas.", "crazylab.lab", "numpy")
 
 
 def write_config(lite: Path, contents: Path, output: Path, extensions: list[Path]) -> None:
@@ -446,13 +504,11 @@ PROGRESS = """
 """
 
 
-def download_mb(pyodide_dir: Path, preload: list[str]) -> float:
-    """The Python runtime and the preloaded wheels, in MB (what step 2 downloads)."""
-    lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text())
-    names = {canonical(n) for n in preload}
+def download_mb(pyodide_dir: Path) -> float:
+    """The Python runtime, its snapshot and the wheels' files, in MB (what step 2 downloads;
+    the wheels themselves only if the snapshot fails)."""
     files = [pyodide_dir / f for f in PYODIDE_FILES if f != "package.json"]
     files += [pyodide_dir / SNAPSHOT, pyodide_dir / PACK]
-    files += [pyodide_dir / e["file_name"] for n, e in lock["packages"].items() if n in names]
     return sum(f.stat().st_size for f in files) / 1e6
 
 
@@ -477,7 +533,7 @@ def fix_pages(output: Path, preload: list[str]) -> None:
         head, sep, tail = html.partition("</h2>")  # the end of Voici's "loading" heading
         if not sep or 'id="loading_text"' not in head:
             raise SystemExit(f"{page}: no loading heading to put the progress under")
-        mb = download_mb(output / "static" / "pyodide", preload)
+        mb = download_mb(output / "static" / "pyodide")
         html = head + sep + PROGRESS.replace("__MB__", f"{mb:.0f}") + tail
         page.write_text(html, encoding="utf-8")
     # Voici's markdown renderer points a relative link `play.html` at the contents folder,
