@@ -250,6 +250,12 @@ def test_deep_link_and_toggle():
     assert x.question is not None and x.quiz_box.layout.display == "flex"
     y = StepExplainer.from_query(f"example={TURN}&step=3")
     assert not y.predict and y.question is None
+    assert y._quiz_widgets is None  # no quiz widgets (models) until predicting is on
+    y.predict_toggle.value = True
+    assert y.quiz_box in y.children and y.question.kind == "move"
+    assert "No predictions yet." in y.score_html.value
+    y.go(4)  # a step without a move: nothing to ask
+    assert y.revealed() and "Nothing to predict at this step" in y.score_html.value
     assert not x.errors and not y.errors
 
 

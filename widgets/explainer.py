@@ -675,12 +675,9 @@ class StepExplainer(ErrorReporting, w.VBox):
             value=predict, description="Predict first", icon="question",
             tooltip="Guess each step (the next move, who is hit, how many cards) before the "
                     "explainer shows it", layout=w.Layout(width="auto"))
-        self.score_html = w.HTML()
-        self.quiz_html = w.HTML()
-        self.options_box = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
-        self.quiz_box = w.VBox([self.quiz_html, self.options_box],
-                               layout=w.Layout(display="none"))
-        self.quiz_box.add_class("cl-predict")
+        # the quiz's widgets are made the first time predicting is on (a lesson shows many
+        # explainers: no models for a mode nobody has switched on)
+        self._quiz_widgets: tuple[w.HTML, w.HTML, w.HBox, w.VBox] | None = None
         self.predict_toggle.observe(self._on_predict, "value")
         self.prev_button.on_click(self._on_prev)
         self.next_button.on_click(self._on_next)
@@ -689,11 +686,9 @@ class StepExplainer(ErrorReporting, w.VBox):
         _column = w.Layout(flex="1 1 380px", min_width="0", margin="0 12px 0 0")
         super().__init__([
             self.notice_html, self.picker, self.title_html,
-            w.HBox([self.prev_button, self.slider, self.next_button],
+            w.HBox([self.prev_button, self.slider, self.next_button, self.predict_toggle],
                    layout=w.Layout(flex_flow="row wrap", align_items="center")),
-            w.HBox([self.predict_toggle, self.score_html, self.keys_html],
-                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
-            self.quiz_box,
+            self.keys_html,
             w.HBox([w.VBox([self.say_html, self.changes_html], layout=_column),
                     w.VBox([self.position_html, self.link_html], layout=_column)],
                    layout=w.Layout(flex_flow="row wrap", align_items="flex-start")),
@@ -1027,15 +1022,50 @@ class StepExplainer(ErrorReporting, w.VBox):
         z.refused, z.card = [], ""
         self.show()
 
+    def _quiz_parts(self) -> tuple[w.HTML, w.HTML, w.HBox, w.VBox]:
+        """The score, the question and verdicts, the answer buttons, and their box (under
+        the keys' line), made on first use."""
+        if self._quiz_widgets is None:
+            score, text = w.HTML(), w.HTML()
+            buttons = w.HBox(layout=w.Layout(flex_flow="row wrap", align_items="center"))
+            box = w.VBox([score, text, buttons], layout=w.Layout(display="none"))
+            box.add_class("cl-predict")
+            self._quiz_widgets = (score, text, buttons, box)
+            kids: list[Any] = list(getattr(self, "children"))  # noqa: B009 (a trait)
+            kids.insert(kids.index(self.keys_html) + 1, box)
+            self.children = tuple(kids)
+        return self._quiz_widgets
+
+    @property
+    def score_html(self) -> w.HTML:
+        return self._quiz_parts()[0]
+
+    @property
+    def quiz_html(self) -> w.HTML:
+        return self._quiz_parts()[1]
+
+    @property
+    def options_box(self) -> w.HBox:
+        return self._quiz_parts()[2]
+
+    @property
+    def quiz_box(self) -> w.VBox:
+        return self._quiz_parts()[3]
+
     def _show_quiz(self) -> None:
-        """The quiz above the narration: the verdicts so far, the open question and its
-        answers as buttons (keys 1 to 9), the score."""
-        on = self.predict and self.index > 0
-        self.quiz_box.layout.display = "flex" if on and self.quiz().questions else "none"
+        """The quiz above the narration: the score, the verdicts so far, the open question
+        and its answers as buttons (keys 1 to 9)."""
         self.keys_html.value = KEYS_TEXT.format(", 1 to 9: answer" if self.predict else "")
+        if self._quiz_widgets is None and not self.predict:
+            return
+        self.quiz_box.layout.display = "flex" if self.predict else "none"
+        on = self.predict and self.index > 0
+        nothing = ("Press <b>Next ▶</b> (or →) to predict the first step." if self.index == 0
+                   else "Nothing to predict at this step: it is shown.")
         self.score_html.value = (
-            f"<span class='cl-predict-score' style='margin:0 12px'>{self.score_text()}</span>"
-            if self.predict else "")
+            f"<span class='cl-predict-score'>{self.score_text()}</span> "
+            + ("" if on and self.quiz().questions else
+               f"<span style='color:#555'>{nothing}</span>"))
         if not on:
             self.options_box.children = ()
             self.quiz_html.value = ""
