@@ -249,3 +249,16 @@ def test_reasons_and_melody_spell_by_suit():
     g3.push("7H@1")
     assert melody(g3).names()[-2:] == ["F♯", "G"]
     assert melody(g3).steps()[-1] == "F♯ → G: a semitone up"
+
+
+def test_the_pile_in_force_names_a_pitch_by_its_card():
+    from crazylab.widgets._common import call_in_force
+
+    g = Game.from_position("crazy-8s-level-2", 2, hands=[["2C", "8S"], ["9S"]],
+                           piles=[["3D"], ["KS"]], to_play=0)
+    assert [call_in_force(g.rules, g, p) for p in (0, 1)] == ["pitch C", "pitch A♭"]
+    g.push("8S@1:Gb")
+    assert call_in_force(g.rules, g, 1) == "called pitch F♯"  # a call is stored with a sharp
+    main = Game.from_position("crazy-8s-music", 2, hands=[["2C", "8S"], ["9S"]],
+                              discard=["KS"], to_play=0)
+    assert call_in_force(main.rules, main, 0) == "suit ♠ spades or pitch A♭"

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs
 import ipywidgets as w
 
 from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from crazylab.engine.pitch import pretty
 from crazylab.engine.rules import RuleSet
 
 log = logging.getLogger("crazylab.widgets")
@@ -111,12 +112,14 @@ def call_in_force(rules: RuleSet, game_or_obs: Any, pile: int) -> str:
             return "anything"
         text = f"suit {SUIT_SYMBOLS[top.suit]} {SUIT_NAMES[top.suit]}"
         if rules.matching == "suit_pitch" and rules.pitches.pitch(top) is not None:
-            text += f" or pitch {rules.pitches.spelling(top)}"
+            text += f" or pitch {pretty(rules.pitches.spelling(top))}"
         return text
     kind = "letter" if rules.call_kind == "letter" else "pitch"
     if call is not None:
-        return f"called {kind} {call}"
+        return f"called {kind} {pretty(call) if kind == 'pitch' else call}"
     ref = rules.reference(top, None)
+    if kind == "pitch":  # as the top card spells it: sharps on ♦ ♣, flats on ♥ ♠ (MU-Q32)
+        return f"pitch {rules.pitches.spell(ref, top)}"
     return f"{kind} {rules.format_call(ref)}"
 
 
