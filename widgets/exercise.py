@@ -82,7 +82,8 @@ class Exercise(ErrorReporting, w.VBox):
     def __init__(self, question: str, checker: Checker, solution: str, *, rules: str,
                  placeholder: str = "", hint: str = "",
                  choices: Sequence[str] = (), kind: str = "text",
-                 right_answers: Sequence[str] = (), game: Game | None = None) -> None:
+                 right_answers: Sequence[str] = (), game: Game | None = None,
+                 optional: Sequence[str] = ()) -> None:
         ids = rules.split()
         bad = [i for i in ids if not RULE_ID.match(i)]
         if not ids or bad:
@@ -96,6 +97,7 @@ class Exercise(ErrorReporting, w.VBox):
         self.kind = kind
         self.right_answers = tuple(right_answers)
         self.game = game
+        self.optional = tuple(optional)  # words an answer may add or leave out
         self.hint = hint or default_hint(ids)
         self.hint_written = bool(hint)  # written by the lesson, not taken from the rulebook
         self.tries = 0  # wrong answers so far
@@ -386,10 +388,10 @@ def misconception(game: Game, move: str, reason: str = "") -> str:
     card = m.cards[0]
     if "unison" in reason:
         return (f"{card.display} sounds the very pitch it would follow: a unison never fits "
-                "in the levels, not even the pitch an eight announced (MU-29).")
+                "in the levels, not even the pitch an eight announced (MU-29, MU-Q22).")
     if rs.matching == "interval" and "only up" in reason and " down from" in reason:
-        return (f"This level climbs: only an interval UP fits, never down (MU-32). "
-                f"{card.display} would go down.")
+        return ("This level climbs: only an interval UP fits, never down (house ruling "
+                f"MU-Q26). {card.display} would go down.")
     top = game.top
     if (rs.matching not in ("interval", "letter_step") and top is not None and top.rank == 8
             and not top.is_joker and card.rank != 8 and card.suit == top.suit
@@ -482,7 +484,8 @@ def legal_moves_exercise(game: Game, question: str | None = None, *, rules: str,
         or t not in WORDS.values())
     return Exercise(question, checker, solution, rules=rules, hint=hint,
                     placeholder="e.g. 6C KH" if cards_only else "e.g. 6C KH draw",
-                    kind="cards", right_answers=sorted(expected, key=rank), game=game)
+                    kind="cards", right_answers=sorted(expected, key=rank), game=game,
+                    optional=tuple(WORDS.values()) if cards_only else ())
 
 
 def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rules: str,
@@ -624,6 +627,7 @@ def choice_exercise(question: str, choices: Sequence[str], answer: str | Sequenc
         g = _norm(given)
         if numbered and g.isdigit() and 1 <= int(g) <= len(choices) and g not in norm:
             g = _norm(choices[int(g) - 1])
+        g = {"y": "yes", "n": "no"}.get(g, g) if g not in norm else g
         if g not in norm:
             return None, "Answer one of: " + ", ".join(choices) + "."
         if g in right_set:
