@@ -328,6 +328,22 @@ def test_browser_predict_mode(voila_server, page, screenshot):
     page.wait_for_selector("text=/Skipped:/", timeout=30_000)
     page.wait_for_selector("text=1 of 2 predicted (1 skipped).", timeout=30_000)
     page.wait_for_function("() => location.search.includes('predict=1')", timeout=30_000)
+    # Crazy Breens from the list, still predicting: the stack of 2s, then how many cards
+    page.locator("select.cl-ex-select").select_option("br-t2-seed-three-twos-draw-six")
+    page.wait_for_selector("text=No predictions yet.", timeout=30_000)
+    box.locator("h3").click()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("text=Step 1 of 8: predict first", timeout=30_000)
+    box.locator("button.cl-answer", has_text="2♣").first.click()
+    box.locator("button.cl-answer", has_text="2♣ + 2♥ + 2♠").click(timeout=30_000)
+    page.wait_for_selector("text=How many cards must seat 1 draw?", timeout=30_000)
+    assert box.get_by_text("What changed", exact=True).count() == 0
+    box.locator("h3").click()
+    page.keyboard.press("6")
+    page.wait_for_selector("text=Right: 6 cards.", timeout=30_000)
+    page.wait_for_selector("text=2 of 2 predicted.", timeout=30_000)
+    page.wait_for_selector("text=What changed", timeout=30_000)
+    screenshot(page, "explain_predict_breens")
     for b in page.locator(".crazylab-error").all():
         assert not b.is_visible() or not b.inner_text().strip(), b.inner_text()
     assert errors == [], errors

@@ -453,7 +453,11 @@ def why_legal(game: Game, move: Move) -> str:
         from .reasons import card_moves, legal_reason
 
         moves = tuple(m for m in card_moves(game, move.card) if m.pile == move.pile) or (move,)
-        return legal_reason(game, move.card, moves)
+        why = legal_reason(game, move.card, moves)
+        if len(move.cards) > 1:  # a stack: the first card must fit, the rest share its rank
+            rest = " + ".join(c.display for c in move.cards[1:]).replace(*JOKER)
+            why = f"{why[:-1]}; {rest} of the same rank go on it as a stack."
+        return why
     fits = [m for m in game.legal_moves() if m.kind == PLAY]
     if move.kind == DRAW:
         if game.phase == "penalty":
