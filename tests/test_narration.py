@@ -262,3 +262,23 @@ def test_the_pile_in_force_names_a_pitch_by_its_card():
     main = Game.from_position("crazy-8s-music", 2, hands=[["2C", "8S"], ["9S"]],
                               discard=["KS"], to_play=0)
     assert call_in_force(main.rules, main, 0) == "suit ♠ spades or pitch A♭"
+
+
+# -- narration that names a draw or a play names what the engine did -------------------------
+
+_DOES = re.compile(r"\b[Ss]eat (\d) (draws|plays) ((?:10|[2-9AJQK])[♣♦♥♠])(?! or\b)")
+
+
+def test_a_narrated_draw_or_play_is_what_the_engine_did():
+    checked = 0
+    for name in EXAMPLES:
+        for frame in load_example(name).frames()[1:]:
+            assert frame.step is not None
+            for m in _DOES.finditer(frame.step.say):
+                kind = "drew" if m.group(2) == "draws" else "played"
+                done = [(e.seat, c.display) for e in frame.new_events if e.kind == kind
+                        for c in e.cards]
+                assert (int(m.group(1)), m.group(3)) in done, \
+                    f"{name} step {frame.index}: {m.group(0)!r}, the engine: {done}"
+                checked += 1
+    assert checked >= 50
