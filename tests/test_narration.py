@@ -282,3 +282,19 @@ def test_a_narrated_draw_or_play_is_what_the_engine_did():
                     f"{name} step {frame.index}: {m.group(0)!r}, the engine: {done}"
                 checked += 1
     assert checked >= 50
+
+
+_REFUSED = re.compile(r"refus|\bnot\b|cannot|never|\bno\b|nowhere|\bonly\b|must|needs?\b",
+                      re.I)
+
+
+def test_a_refused_move_is_narrated_as_refused():
+    refused = 0
+    for name in EXAMPLES:
+        for frame in load_example(name).frames()[1:]:
+            if frame.error is not None:
+                assert frame.step is not None
+                assert _REFUSED.search(frame.step.say), \
+                    f"{name} step {frame.index}: {frame.step.say!r} (the engine: {frame.error})"
+                refused += 1
+    assert refused >= 50
