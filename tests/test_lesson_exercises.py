@@ -250,12 +250,12 @@ def test_common_mistakes_get_a_targeted_message():
     assert "called suit counts" in breens.check("3D KS")
     assert "called suit counts" not in breens.check("3D 5H")  # not in the hand: no such claim
     # the musical main game's 8 takes its own suit: no call
-    mu = find("06_musical_crazy_8s", "MU-12", "MU-T2", kind="choice")
+    mu = find("05_musical_crazy_8s", "MU-12", "MU-T2", kind="choice")
     assert "takes its own suit" in mu.choose("yes")
     # unison in the levels, and Level 4 up only
-    unison = find("07_music_levels", "MU-29", kind="choice")
+    unison = find("06_music_levels", "MU-29", kind="choice")
     assert "unison never fits" in unison.choose("yes")
-    up = find("07_music_levels", "MU-Q26")
+    up = find("06_music_levels", "MU-Q26")
     assert "only an interval UP" in up.check("AC 4D 9H 5S")
 
 
@@ -265,14 +265,14 @@ def test_the_right_answers_issue_20_found_marked_wrong():
     assert stack.check("9h+9c").startswith("Right")
     twos = find("04_crazy_breens", "BR-T2")
     assert twos.check("2C+2H+2S").startswith("Right")
-    note = find("06_musical_crazy_8s", "MU-D3")
+    note = find("05_musical_crazy_8s", "MU-D3")
     assert note.choose("D♯").startswith("Right") and note.choose("E♭").startswith("Right")
     assert not note.choose("E").startswith("Right")
     after_eight = find("01_crazy_eights_basics", "SR-T2", "SR-12")
     assert after_eight.check("3D QD 8H draw").startswith("Right")
     two = find("01_crazy_eights_basics", "SR-T8")
     assert two.check("5C 2H draw").startswith("Right") and two.check("5C 2H").startswith("Right")
-    up = find("07_music_levels", "MU-Q26")
+    up = find("06_music_levels", "MU-Q26")
     assert up.check("AC 4D 9H").startswith("Right")
     comma = find("01_crazy_eights_basics", "SR-10", "SR-17")
     text = comma.check(",")

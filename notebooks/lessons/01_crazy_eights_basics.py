@@ -377,7 +377,7 @@ ScoreCalculator()
 # * giving an eight its face value when **scoring**: it is worth 50 (SR-22).
 #
 # Other versions deal more cards to two players, draw only one card, recycle the discards, call
-# "last card" or add action cards: those are variants, not these rules (SR-25). Lesson 5 and the
+# "last card" or add action cards: those are variants, not these rules (SR-25). Lesson 7 and the
 # options of `cl.rules` try some of them.
 
 # %%

@@ -276,7 +276,7 @@ legal_moves_exercise(used_up, "The three reshuffles of this hand are used up (se
 # ## 6. Does the quick rule make hands shorter?
 #
 # Play 200 seeded random hands under each rule and compare. (Random players are not good
-# players, but the draw rule's effect shows.) Lesson 5 measures it properly.
+# players, but the draw rule's effect shows.) Lesson 7 measures it properly.
 
 # %%
 import random

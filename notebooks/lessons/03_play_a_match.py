@@ -153,7 +153,7 @@ Markdown(rules_sheet(cl.rules("crazy-eights-classic")))
 # <details><summary>What to look for</summary>
 #
 # 1. An eight fits on anything, so it rescues a turn on which nothing else fits; played early it
-#    is gone when you need it. The rules-of-thumb bot of lesson 5 keeps its eights for last, and
+#    is gone when you need it. The rules-of-thumb bot of lesson 7 keeps its eights for last, and
 #    beats random play.
 # 2. Stronger bots keep their eights, follow the suit they hold most of and shed high cards
 #    first: you lose more hands, and the hands you lose cost more points.

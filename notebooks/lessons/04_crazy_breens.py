@@ -12,7 +12,7 @@
 # # Lesson 4: Crazy Breens
 #
 # [← Lesson 3](03_play_a_match.ipynb) · **Lesson 4** ·
-# [Lesson 5 →](05_what_the_rules_change.ipynb) · [Start](index.ipynb) · [Glossary](glossary.ipynb)
+# [Lesson 5 →](05_musical_crazy_8s.ipynb) · [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -690,4 +690,4 @@ Markdown(rules_sheet(cl.rules("crazy-breens")))
 
 # %% [markdown]
 # [← Lesson 3](03_play_a_match.ipynb) · **Lesson 4** ·
-# [Lesson 5: what the rules change →](05_what_the_rules_change.ipynb)
+# [Lesson 5: musical Crazy 8s →](05_musical_crazy_8s.ipynb)

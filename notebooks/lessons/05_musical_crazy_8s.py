@@ -9,10 +9,10 @@
 # ---
 
 # %% [markdown]
-# # Lesson 6: Musical Crazy 8s: match the suit or the pitch
+# # Lesson 5: Musical Crazy 8s: match the suit or the pitch
 #
-# [← Lesson 5](05_what_the_rules_change.ipynb) · **Lesson 6** · [Lesson 7 →](07_music_levels.ipynb)
-# · [Start](index.ipynb) · [Glossary](glossary.ipynb)
+# [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** · [Lesson 6 →](06_music_levels.ipynb) ·
+# [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -421,5 +421,5 @@ from crazylab.sheet import rules_sheet
 Markdown(rules_sheet(cl.rules("crazy-8s-music")))
 
 # %% [markdown]
-# [← Lesson 5](05_what_the_rules_change.ipynb) · **Lesson 6** ·
-# [Lesson 7: the music levels →](07_music_levels.ipynb)
+# [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** ·
+# [Lesson 6: the music levels →](06_music_levels.ipynb)

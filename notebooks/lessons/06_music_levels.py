@@ -9,10 +9,10 @@
 # ---
 
 # %% [markdown]
-# # Lesson 7: the music levels: intervals, piles, and the music you make
+# # Lesson 6: the music levels: intervals, piles, and the music you make
 #
-# [← Lesson 6](06_musical_crazy_8s.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
-# [Glossary](glossary.ipynb)
+# [← Lesson 5](05_musical_crazy_8s.ipynb) · **Lesson 6** ·
+# [Lesson 7 →](07_what_the_rules_change.ipynb) · [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -434,5 +434,5 @@ from crazylab.sheet import rules_sheet
 display(Markdown(rules_sheet(cl.rules("crazy-8s-level-3"))))
 
 # %% [markdown]
-# [← Lesson 6](06_musical_crazy_8s.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
-# [Glossary](glossary.ipynb)
+# [← Lesson 5](05_musical_crazy_8s.ipynb) · **Lesson 6** ·
+# [Lesson 7: what the rules change →](07_what_the_rules_change.ipynb)

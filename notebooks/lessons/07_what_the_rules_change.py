@@ -9,10 +9,10 @@
 # ---
 
 # %% [markdown]
-# # Lesson 5: What the rules change
+# # Lesson 7: What the rules change
 #
-# [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** · [Lesson 6 →](06_musical_crazy_8s.ipynb) ·
-# [Start](index.ipynb) · [Glossary](glossary.ipynb)
+# [← Lesson 6](06_music_levels.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
+# [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -339,5 +339,5 @@ pd.DataFrame(rows)
 # </details>
 
 # %% [markdown]
-# [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** ·
-# [Lesson 6: musical Crazy 8s →](06_musical_crazy_8s.ipynb)
+# [← Lesson 6](06_music_levels.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
+# [Glossary](glossary.ipynb)
