@@ -71,7 +71,7 @@ def move_spellings(ex: Any, token: str) -> list[str]:
     """Other ways to write the move that starts with ``token``: a legal stack written whole
     (its tail in any order), a called eight, a pile named."""
     game = ex.game
-    out = []
+    out: list[str] = []
     if game is None or token in ("draw", "pass", "end"):
         return out
     for m in game.legal_moves():
