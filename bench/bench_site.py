@@ -48,6 +48,10 @@ TARGET_FIRST_S, TARGET_CACHED_S, TARGET_MB = 8.0, 4.0, 20.0
 SNAPSHOT_SAYS = "Python started from its snapshot"
 
 
+class NotPlayable(Exception):
+    """A visit whose table never offered a legal card: counted, and the run left out."""
+
+
 def disk_size(site: Path) -> int:
     return sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
 
@@ -79,11 +83,12 @@ def visit(page, url: str, server, timeout_s: float = 180) -> tuple[float, int]:
     page.goto(url, wait_until="commit")
     try:
         page.wait_for_selector(PLAYABLE, timeout=timeout_s * 1000)
-    except Exception as exc:
+    except Exception:
         status = page.evaluate("(document.getElementById('loading_text') || {}).textContent")
-        raise SystemExit(f"not playable after {timeout_s:.0f} s (page says {status!r}; "
-                         f"{server.sent / 1e6:.1f} MB sent; load average "
-                         f"{os.getloadavg()[0]:.1f}): {exc}") from None
+        table = page.evaluate("JSON.stringify((document.querySelector('.cl-table') || {}).dataset)")
+        raise NotPlayable(f"not playable after {timeout_s:.0f} s (loading text {status!r}, table "
+                          f"{table}; {server.sent / 1e6:.1f} MB sent; load average "
+                          f"{os.getloadavg()[0]:.1f})") from None
     return time.perf_counter() - t0, server.sent
 
 
@@ -136,28 +141,39 @@ def main() -> None:
         sites["this site"] = args.site
         modes = (True, False) if args.plain else (True,)
         results: dict[tuple[str, bool], list[dict[str, float]]] = {}
+        failed: dict[str, int] = {}
         with sync_playwright() as p:
             for i in range(args.runs):
                 for gzip in modes:
                     for name, site in sites.items():  # interleaved: the same machine load
-                        with serve.SiteServer(site, gzip=gzip) as server:
-                            r = run_once(p, server)
+                        try:
+                            with serve.SiteServer(site, gzip=gzip) as server:
+                                r = run_once(p, server)
+                        except NotPlayable as exc:
+                            failed[name] = failed.get(name, 0) + 1
+                            print(f"run {i + 1} {name:9} left out: {exc}", flush=True)
+                            continue
                         results.setdefault((name, gzip), []).append(r)
                         print(f"run {i + 1} {name:9} {'gzip' if gzip else 'plain'}: first visit "
                               f"{r['first_s']:.1f} s, {r['first_bytes'] / 1e6:.1f} MB; second "
                               f"visit {r['cached_s']:.1f} s, {r['cached_bytes'] / 1e6:.2f} MB"
                               f"{'; snapshot' if r['cached_snapshot'] else ''}", flush=True)
-        report(sites, results, modes, args.runs)
+        report(sites, results, modes, failed)
 
 
-def report(sites: dict[str, Path], results: dict, modes: tuple[bool, ...], runs: int) -> None:
+def report(sites: dict[str, Path], results: dict, modes: tuple[bool, ...],
+           failed: dict[str, int]) -> None:
     def figs(name: str, gzip: bool, key: str) -> list[float]:
         return [r[key] for r in results[(name, gzip)]]
 
-    print(f"\nmin / median of {runs} runs; load average {os.getloadavg()[0]:.1f} on "
+    print(f"\nmin / median of the runs; load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores")
     for name, site in sites.items():
-        print(f"{name}: {site} ({disk_size(site) / 1e6:.1f} MB on disk)")
+        runs = len(results.get((name, True), []))
+        print(f"{name}: {site} ({disk_size(site) / 1e6:.1f} MB on disk); {runs} runs"
+              + (f", {failed[name]} left out (never playable)" if failed.get(name) else ""))
+    if any(not results.get((name, True)) for name in sites):
+        raise SystemExit("a site has no run that became playable")
     for gzip in modes:
         print("gzip (most web hosts):" if gzip else "no compression (python -m http.server):")
         for key, label, target in (("first", "first visit ", TARGET_FIRST_S),
