@@ -570,6 +570,7 @@ def questions(frames: list[Frame], i: int) -> list[Question]:
 
 
 def describe_hits(new: dict[int, tuple[int, int]]) -> str:
+    """The new hits in words, when the engine logged no event for them."""
     return " ".join(f"Seat {s} must draw {left} and lose the turn." if left else
                     f"Seat {s} loses the turn." for s, (left, _hits) in sorted(new.items()))
 
@@ -645,7 +646,9 @@ KEYS_TEXT = ("<span style='font-size:0.8em;color:#666'>Keys: ← → step, Home 
 
 class StepExplainer(ErrorReporting, w.VBox):
     """Step through a worked example: Previous / Next / the slider / ← → Home End, or
-    :meth:`go`. ``choices`` limits the list to some examples (a lesson's)."""
+    :meth:`go`. ``choices`` limits the list to some examples (a lesson's). ``predict=True``
+    (or the "Predict first" toggle) asks before each step: :attr:`question`, :attr:`options`,
+    :meth:`answer` / :meth:`pick` (the buttons, keys 1 to 9), :meth:`skip` (→), :attr:`score`."""
 
     def __init__(self, example: str | dict[str, Any] | Example | None = None, step: int = 0,
                  *, choices: list[str] | None = None, four_colour: bool = False,
@@ -1219,6 +1222,7 @@ def _no_such_example(name: str, showing: str) -> str:
             f"grouped by rule set and topic.{meanwhile}")
 
 
-__all__ = ["DEFAULT_EXAMPLE", "Entry", "ExamplePicker", "StepExplainer", "catalogue",
-           "changes", "entry", "groups", "match_words", "moved_cards", "page_query",
-           "plain_words", "readable_title", "step_link", "words_html"]
+__all__ = ["DEFAULT_EXAMPLE", "Entry", "ExamplePicker", "Question", "StepExplainer",
+           "catalogue", "changes", "entry", "groups", "match_words", "moved_cards",
+           "page_query", "plain_words", "questions", "readable_title", "step_link",
+           "why_legal", "words_html"]
