@@ -20,8 +20,9 @@ On top of plain Voilà (every option of ``voila`` works here too):
   seconds after its page was sent, and at the bound such kernels make room for the next
   visitor at once (after ``evict_after`` seconds) instead of the visitor being turned away;
 * **the ``crazylab`` template**: Voilà's ``lab`` template without its Font Awesome CDN links,
-  with a ``main`` landmark, a page that scrolls itself, and a watchdog that says so and
-  reloads when a widget cannot be drawn;
+  with a ``main`` landmark, a page that scrolls itself, and a watchdog that draws a widget
+  that could not be drawn again in place (its model fetched anew), reloading the page only
+  as a last resort; a notice when the page's kernel is gone;
 * **a server secret for seeded links** (``CRAZYLAB_SECRET``): set it to keep ``?seed=``
   links dealing the same cards across restarts; otherwise each start draws a new one.
 """
