@@ -111,7 +111,7 @@ class Exercise(ErrorReporting, w.VBox):
                                      tooltip="Check your answer")
         self.feedback = w.HTML("")
         self.hint_button = w.Button(description="Hint", tooltip="A hint, not the answer",
-                                    icon="lightbulb-o", layout=w.Layout(width="auto"))
+                                    layout=w.Layout(width="auto"))
         self.answer_button = w.Button(description="Show the answer",
                                       tooltip="Show the solution and why",
                                       layout=w.Layout(width="auto"))
