@@ -179,7 +179,7 @@ class Exercise(ErrorReporting, w.VBox):
 
     def show_hint(self) -> str:
         """Show the hint (the **Hint** button) and return it."""
-        self.hint_area.value = (f"<div class='crazylab-hint' style='padding:4px 0'>💡 <b>Hint."
+        self.hint_area.value = (f"<div class='crazylab-hint' style='padding:4px 0'><b>Hint."
                                 f"</b> {html.escape(self.hint)}</div>")
         return self.hint
 
