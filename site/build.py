@@ -22,10 +22,12 @@ gzipped pack written straight into site-packages (no unpacking in Python).
 from __future__ import annotations
 
 import argparse
+import ast
 import base64
 import csv
 import gzip
 import hashlib
+import html
 import io
 import json
 import re
@@ -390,7 +392,133 @@ PRERENDERED_NOTE = """\
 > checks your answers in your browser.
 """
 #: what makes a code cell need the simulation lab: these imports, and calling ``simulate``
-LAB_MODULES = ("plotly", "pandas.", "crazylab.lab", "numpy")
+LAB_MODULES = ("plotly", "crazylab.lab", "numpy")
+
+
+def _code_cell(source: str, n: int) -> dict:
+    return {"cell_type": "code", "execution_count": None, "id": f"crazylab-site-{n}",
+            "metadata": {}, "outputs": [], "source": source}
+
+
+def _needs_lab(stmt: ast.stmt, lab: set[str]) -> bool:
+    """Whether a statement needs the simulation lab (imports it, calls ``simulate`` or reads a
+    name that does); the names it binds join ``lab`` if so."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        base = f"{stmt.module}." if isinstance(stmt, ast.ImportFrom) else ""
+        names = {a.asname or a.name.split(".")[0]: base + a.name for a in stmt.names}
+        hit = {k for k, full in names.items()
+               if any(full == m or full.startswith(m + ".") for m in LAB_MODULES)}
+        lab |= hit
+        return bool(hit)
+    nodes = list(ast.walk(stmt))
+    needs = any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in lab
+                for n in nodes) or any(
+        isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None))
+        == "simulate" for n in nodes)
+    if needs:
+        lab |= _bound(stmt)
+    return needs
+
+
+def _bound(node: ast.AST) -> set[str]:
+    """The names a statement binds (not those of its comprehensions and lambdas)."""
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
+        return set()
+    names = {node.id} if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) else set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    for child in ast.iter_child_nodes(node):
+        names |= _bound(child)
+    return names
+
+
+def _stored_exercise(cell: dict, call: ast.Call) -> str:
+    """A choice exercise whose question, choices and answer were computed from a simulation,
+    as a call with the values the built notebook shows (its HTML copy of the exercise)."""
+    page = "".join(next((o["data"]["text/html"] for o in cell["outputs"]
+                         if "text/html" in o.get("data", {})), []))
+    question = re.search(r"<div class='crazylab-question'><b>Exercise\.</b> (.*?)</div>", page,
+                         re.DOTALL)
+    listed = re.search(r"<ol class='crazylab-choices'>(.*?)</ol>", page, re.DOTALL)
+    solved = re.search(r"<summary>Show the solution</summary><div[^>]*>(.*?)<br><small>Rules: "
+                       r"(.*?)</small>", page, re.DOTALL)
+    hint = re.search(r"<details><summary>Hint</summary>(.*?)</details>", page, re.DOTALL)
+    if not (question and listed and solved):
+        raise SystemExit(f"cell {cell.get('id')}: no stored exercise to show on the site")
+    choices = [html.unescape(c) for c in re.findall(r"<li>(.*?)</li>", listed[1], re.DOTALL)]
+    solution = html.unescape(solved[1].replace("<br>", "\n"))
+    answers = [c for c in choices if solution.startswith(c + ". ")]
+    if not answers:
+        raise SystemExit(f"cell {cell.get('id')}: the stored solution names no choice")
+    answer = max(answers, key=len)
+    rules = " ".join(solved[2].replace(",", " ").split())
+    more = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg == "wrong"}
+    return ("from crazylab.widgets.exercise import choice_exercise\n\n"
+            f"choice_exercise({html.unescape(question[1])!r}, {choices!r}, {answer!r},\n"
+            f"                {solution[len(answer) + 2:]!r},\n"
+            f"                rules={rules!r}, hint={html.unescape(hint[1]) if hint else ''!r}"
+            + "".join(f", {k}={v!r}" for k, v in more.items()) + ")\n")
+
+
+def _stored_outputs(cell: dict) -> str:
+    """Code that shows a cell's stored outputs: tables as HTML, printed text, and a note in
+    place of a plotly figure."""
+    lines = ["from IPython.display import HTML, Markdown, display", ""]
+    for out in cell["outputs"]:
+        if out["output_type"] == "stream":
+            lines.append(f"print({''.join(out['text'])!r}, end='')")
+            continue
+        data = out.get("data", {})
+        if "application/vnd.plotly.v1+json" in data:
+            title = data["application/vnd.plotly.v1+json"].get("layout", {}).get("title", {})
+            name = title.get("text", "") if isinstance(title, dict) else str(title)
+            note = (f"*Figure: {name or 'a plotly figure'}.* The static site draws no plotly "
+                    "figures: the Voilà app shows this one.")
+            lines.append(f"display(Markdown({note!r}))")
+        elif "text/html" in data:
+            lines.append(f"display(HTML({''.join(data['text/html'])!r}))")
+        elif "text/markdown" in data:
+            lines.append(f"display(Markdown({''.join(data['text/markdown'])!r}))")
+        elif "text/plain" in data:
+            lines.append(f"print({''.join(data['text/plain'])!r})")
+    return "\n".join(lines) + "\n"
+
+
+def lesson_cells(cells: list[dict]) -> list[dict]:
+    """A lesson's cells for the site: first the pandas stand-in, then the lesson's cells; a
+    cell that needs the simulation lab (plotly, crazylab.lab, ``simulate`` and what is
+    computed from them) shows what it showed when the notebook was built, its exercises
+    rebuilt from their stored copy so that they stay live, and the lesson says so."""
+    lab: set[str] = set()
+    stand_in = (HERE / "pandas_lite.py").read_text(encoding="utf-8")
+    out = [_code_cell(PANDAS_CELL.format(source=stand_in), 0)]
+    prerendered = False
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "code" or source.lstrip().startswith(("%", "!")):
+            out.append(cell)
+            continue
+        body = ast.parse(source).body
+        needs = [_needs_lab(stmt, lab) for stmt in body]
+        if not any(needs):
+            out.append(cell)
+            continue
+        prerendered = True
+        kept = [stmt for stmt, need in zip(body, needs, strict=True) if not need]
+        calls = [s.value for s, need in zip(body, needs, strict=True) if need
+                 and isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                 and getattr(s.value.func, "id", None) == "choice_exercise"]
+        if calls:
+            out.append(_code_cell(_stored_exercise(cell, calls[-1]), len(out)))
+        elif cell.get("outputs"):
+            out.append(_code_cell(_stored_outputs(cell), len(out)))
+        elif kept:
+            out.append(_code_cell("\n".join(ast.unparse(s) for s in kept) + "\n", len(out)))
+    if prerendered:
+        at = next(i for i, c in enumerate(out) if c["cell_type"] == "markdown") + 1
+        out.insert(at, {"cell_type": "markdown", "id": "crazylab-site-note", "metadata": {},
+                        "source": PRERENDERED_NOTE})
+    return out
 
 
 def write_config(lite: Path, contents: Path, output: Path, extensions: list[Path]) -> None:
@@ -512,6 +640,13 @@ def download_mb(pyodide_dir: Path) -> float:
     return sum(f.stat().st_size for f in files) / 1e6
 
 
+def direct_links(page: str) -> str:
+    """Links between the site's pages straight to the rendered page (Voici points them at the
+    contents folder, ``../../files/x.html``, whose redirect costs a page load)."""
+    names = "|".join(re.escape(n) for n in PAGES + LESSONS + READING)
+    return re.sub(rf'href="\.\./\.\./files/({names})\.html', r'href="\1.html', page)
+
+
 def fix_pages(output: Path, preload: list[str]) -> None:
     """Voici writes the pages' kernel paths as if the pages sat at the site's root; they sit
     two folders down. PyPI is switched off, Font Awesome comes from the site, and the site's
@@ -530,6 +665,7 @@ def fix_pages(output: Path, preload: list[str]) -> None:
         config = config.replace("</", "<\\/")
         html = html[:m.start(2)] + config + html[m.end(2):]
         html = FONTAWESOME_CDN.sub(fa_link, html)
+        html = direct_links(html)
         head, sep, tail = html.partition("</h2>")  # the end of Voici's "loading" heading
         if not sep or 'id="loading_text"' not in head:
             raise SystemExit(f"{page}: no loading heading to put the progress under")
@@ -538,13 +674,22 @@ def fix_pages(output: Path, preload: list[str]) -> None:
         page.write_text(html, encoding="utf-8")
     # Voici's markdown renderer points a relative link `play.html` at the contents folder,
     # files/play.html: a redirect there leads on to the rendered page
-    for name in PAGES:
+    # (a script first, to keep a #fragment such as rulebook.html#SR-17)
+    for name in PAGES + LESSONS + READING:
         (output / "files" / f"{name}.html").write_text(
             "<!doctype html><meta charset='utf-8'><title>crazylab</title>"
             "<link rel='icon' href='data:,'>"
+            f"<script>location.replace('../voici/render/{name}.html' + location.search"
+            " + location.hash)</script>"
             f"<meta http-equiv='refresh' content='0; url=../voici/render/{name}.html'>"
             f"<a href='../voici/render/{name}.html'>{name}</a>\n", encoding="utf-8")
     shutil.rmtree(output / "voici" / "tree", ignore_errors=True)
+    # a lesson's kernel looks up its folder's parent in the contents (JupyterLite asks for
+    # api/contents/../all.json): an empty listing, not a 404 in the console
+    (output / "api" / "all.json").write_text(json.dumps({
+        "name": "", "path": "", "type": "directory", "format": "json", "mimetype": None,
+        "content": [], "created": None, "last_modified": None, "size": None,
+        "writable": False}), encoding="utf-8")
     for index, target in ((output / "index.html", "voici/render/index.html"),
                           (output / "voici" / "index.html", "render/index.html")):
         index.write_text(
@@ -574,7 +719,7 @@ def build(output: Path, work: Path) -> Path:
     contents = work / "contents"
     shutil.rmtree(contents, ignore_errors=True)
     contents.mkdir()
-    for name in PAGES:
+    for name in PAGES + LESSONS + READING:
         (contents / f"{name}.ipynb").write_text(json.dumps(page_notebook(name), indent=1),
                                                 encoding="utf-8")
     write_config(lite, contents, output, extensions)
