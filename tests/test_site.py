@@ -393,16 +393,17 @@ def test_site_second_visit_comes_from_the_cache_and_the_snapshot(site_server, br
             page.on("pageerror", lambda exc, errors=errors: errors.append(f"pageerror {exc}"))
             site_server.reset()
             page.goto(f"{site_server.url}/voici/render/play.html", wait_until="commit")
-            page.wait_for_selector(".cl-table .cl-card.cl-legal", timeout=180_000)
+            page.wait_for_selector(".cl-table .cl-card", timeout=180_000)
+            page.wait_for_function(YOUR_TURN, timeout=60_000)
             sent.append(site_server.sent)
             snapshot.append(any("started from its snapshot" in t for t in said))
             errors.extend(t for t in said if "did not start from its snapshot" in t)
             if len(sent) == 1:
                 page.close()
         seq = page.locator(".cl-table").get_attribute("data-seq")
-        page.locator(".cl-card.cl-legal").first.click()
-        if page.locator(".cl-opt").count():  # an eight: pick a suit
-            page.locator(".cl-opt").first.click()
+        human_step(page)  # a legal card, else the draw button
+        if page.locator(".cl-opt").count():  # an eight opened its suit chooser
+            human_step(page)
         page.wait_for_function(
             f"() => document.querySelector('.cl-table').dataset.seq !== '{seq}'",
             timeout=30_000)
