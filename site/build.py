@@ -341,8 +341,8 @@ def page_notebook(name: str) -> dict:
 STATIC_NOTE = """\
 This is the **static edition**: Python runs in your browser, nothing is sent to a server, and
 the first visit downloads the Python runtime (later visits start from the browser's cache).
-The simulation lab (lesson 5 shows its results as they were when the site was built) and deep
-links (`?rules=…`) are in the Voilà app.
+The simulation lab (the lesson on what the rules change shows its results as they were when
+the site was built) and deep links (`?rules=…`) are in the Voilà app.
 """
 #: ``x.ipynb``, ``x.ipynb?query`` and ``x.ipynb#ID`` in a markdown link (the query is dropped:
 #: the site's pages read none but explain's, whose links the widgets write themselves)
@@ -383,7 +383,7 @@ exec({source!r}, _pandas.__dict__)
 _sys.modules.setdefault("pandas", _pandas)
 del _sys, _types, _pandas
 """
-#: what lesson 5 says on the site above its first cell
+#: what a lesson with simulations (what the rules change) says on the site, under its title
 PRERENDERED_NOTE = """\
 > **On the static site** this lesson's simulations do not run: they need pandas and plotly,
 > which the browser edition does not carry. The tables and printed results below are the ones

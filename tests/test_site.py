@@ -74,23 +74,89 @@ def test_placeholder_wheels(tmp_path):
         ns["connect"](":memory:")
 
 
+def _code(nb: dict) -> list[str]:
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
 def test_pages_are_the_dashboards_with_site_links():
-    """The site's pages are built from notebooks/ itself: the same code cells, links to the
-    rendered .html pages, every published dashboard linked from the landing page."""
-    for name in build.PAGES:
+    """The site's pages are built from notebooks/ itself: the same code cells (a lesson's
+    after the pandas stand-in; the simulations of what the rules change apart), links to the
+    rendered .html pages, every dashboard, lesson and the rulebook linked from the landing
+    page."""
+    assert len(build.LESSONS) == 7 and build.LESSONS[0].startswith("01_")
+    for name in build.PAGES + build.LESSONS + build.READING:
         source = json.loads((REPO_ROOT / "notebooks" / f"{name}.ipynb").read_text())
         page = build.page_notebook(name)
-        def code(nb):
-            return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
-
-        assert code(page) == code(source), name
+        if name in build.LESSONS:
+            assert "pandas_lite" in _code(page)[0], name
+            if "import plotly" not in "".join(_code(source)):
+                assert _code(page)[1:] == _code(source), name
+        else:
+            assert _code(page) == _code(source), name
         text = "".join("".join(c["source"]) for c in page["cells"]
                        if c["cell_type"] == "markdown")
         assert not re.search(r"\]\([^)]*\.ipynb", text), name
     landing = "".join("".join(c["source"]) for c in build.page_notebook("index")["cells"])
-    for name in build.PAGES[1:]:
+    for name in build.PAGES[1:] + build.LESSONS + build.READING:
         assert f"]({name}.html)" in landing, name
     assert "static edition" in landing
+
+
+def test_site_links_keep_the_fragment():
+    assert build.site_links("[SR-17](rulebook.ipynb#SR-17) [x](play.ipynb?rules=a) "
+                            "[y](02_classic_vs_quick.ipynb) [z](explain.ipynb?example=e#top)"
+                            ) == ("[SR-17](rulebook.html#SR-17) [x](play.html) "
+                                  "[y](02_classic_vs_quick.html) [z](explain.html#top)")
+    page = ('<a href="../../files/rulebook.html#SR-17">r</a> '
+            '<a href="../../files/01_crazy_eights_basics.html">l</a> '
+            '<a href="../../files/other.html">o</a>')
+    assert build.direct_links(page) == ('<a href="rulebook.html#SR-17">r</a> '
+                                        '<a href="01_crazy_eights_basics.html">l</a> '
+                                        '<a href="../../files/other.html">o</a>')
+
+
+def _rule_links(nb: dict) -> set[str]:
+    text = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    return set(re.findall(r"\]\(rulebook\.html#([\w-]+)\)", text))
+
+
+def test_every_lesson_rulebook_link_has_its_heading():
+    """Every ``rulebook.html#ID`` of every lesson's site copy names a heading of the
+    rulebook page (``### ID``: the rendered page's element id)."""
+    headings = set(re.findall(r"^### (\S+)\s*$", "".join(
+        "".join(c["source"]) for c in build.page_notebook("rulebook")["cells"]), re.MULTILINE))
+    assert {"SR-17", "SR-Q2", "BR-12"} <= headings
+    links = {name: _rule_links(build.page_notebook(name)) for name in build.LESSONS}
+    assert sum(map(len, links.values())) >= 20, links
+    for name, ids in links.items():
+        assert ids <= headings, f"{name}: no heading for {sorted(ids - headings)}"
+
+
+def test_simulation_lesson_on_the_site_shows_its_results_and_keeps_its_exercises():
+    """The lesson on what the rules change simulates with pandas and plotly: on the site its
+    cells show the stored tables and printed results (a note for each figure), its exercises
+    are rebuilt from their stored copy with the answer the simulation gave, and the page says
+    so; no other lesson changes."""
+    sources = {n: json.loads((REPO_ROOT / "notebooks" / f"{n}.ipynb").read_text())
+               for n in build.LESSONS}
+    pages = {n: build.page_notebook(n) for n in build.LESSONS}
+    noted = [n for n, page in pages.items() if any(
+        "On the static site" in "".join(c["source"]) for c in page["cells"])]
+    [name] = [n for n, nb in sources.items() if "import plotly" in "".join(_code(nb))]
+    assert noted == [name]
+    source, page = sources[name], pages[name]
+    code = "\n".join(_code(page))
+    assert not re.search(r"import plotly|from crazylab import lab|simulate\(|\blab\.", code)
+    assert "On the static site" in "".join("".join(c["source"]) for c in page["cells"])
+    asked = [c for c in _code(source) if "choice_exercise(" in c and "import" not in c]
+    rebuilt = [c for c in _code(page) if "choice_exercise(" in c and "import" not in c
+               or c.startswith("from crazylab.widgets.exercise import choice_exercise\n\n")]
+    assert len(rebuilt) == len(asked) >= 5
+    ns: dict = {}
+    for cell in rebuilt:  # each names its answer among its choices (else it raises)
+        if "app_blocked" not in cell:
+            exec(cell, ns)
+    assert code.count("The static site draws no plotly figures") >= 5
 
 
 def test_browser_wheels_are_pinned():
