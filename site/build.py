@@ -600,6 +600,20 @@ PROGRESS = """
   <p><span id="crazylab-elapsed">0</span> s</p>
 </div>
 <script>
+document.addEventListener("DOMContentLoaded", function () {
+  // JupyterLite unregisters its service worker (2-3 s before the kernel starts) on a visit
+  // that finds the page controlled by one whose version it never stored, i.e. every second
+  // visit: the first stores it here, as JupyterLite itself does on a controlled visit
+  try {
+    const cfg = JSON.parse(document.getElementById("jupyter-config-data").textContent);
+    const sw = new URL("service-worker.js", new URL(cfg.baseUrl || "/", location.href));
+    sw.searchParams.set("enableCache", cfg.enableServiceWorkerCache || "false");
+    const key = sw.href + "-version";
+    if (cfg.appVersion && !localStorage.getItem(key)) localStorage.setItem(key, cfg.appVersion);
+  } catch (err) {
+    // no localStorage: JupyterLite does as before
+  }
+});
 (function () {
   const t0 = performance.now();
   const marks = {page: "\u23f3 ", python: "", run: ""};
