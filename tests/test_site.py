@@ -508,3 +508,108 @@ def test_site_explain_predict_mode(site_server, offline_page):
     box.locator("h3").click()
     page.keyboard.press("ArrowRight")
     page.wait_for_selector("text=Step 4 of 7", timeout=60_000)
+
+
+# -- the lessons and the rulebook (issue 20 item 7) ----------------------------------------
+
+def _solution(exercise) -> str:
+    """Click the exercise's **Show the answer** and return the solution's text."""
+    exercise.get_by_role("button", name="Show the answer").click()
+    solution = exercise.locator(".crazylab-solution")
+    solution.wait_for(timeout=60_000)
+    return re.sub(r"^\s*Solution\.\s*", "", solution.inner_text())
+
+
+def _answer_choice(exercise, right: bool) -> str:
+    """Click the right choice (named by the solution the page shows) or another one, and wait
+    for the engine's verdict in the browser: ✔ or ✘."""
+    body = _solution(exercise)
+    choices = exercise.locator(".crazylab-choice").all_inner_texts()
+    named = [c for c in choices if body.lower().startswith((f"{c.lower()}.", f"{c.lower()} or "))]
+    assert named, f"the solution {body[:80]!r} names none of {choices}"
+    answer = max(named, key=len)
+    pick = answer if right else next(c for c in choices if c not in named)
+    exercise.get_by_role("button", name=pick, exact=True).click()
+    exercise.locator(f"text={'✔' if right else '✘'}").first.wait_for(timeout=60_000)
+    return pick
+
+
+def _answer_typed(exercise) -> None:
+    """Type the solution's answer (✔), then a wrong one: a card fewer, or one point more (✘)."""
+    first = _solution(exercise).splitlines()[0]
+    right = re.sub(r"^Legal:\s*", "", first).rstrip(".").strip()
+    words = right.split()
+    wrong = str(int(right) + 1) if right.isdigit() else " ".join(words[1:])
+    assert wrong, f"no wrong answer to make from {right!r}"
+    box = exercise.locator("input[type=text]")
+    for text, mark in ((right, "✔"), (wrong, "✘")):
+        box.fill(text)
+        exercise.get_by_role("button", name="Check").click()
+        exercise.locator(f"text={mark}").first.wait_for(timeout=60_000)
+
+
+@pytest.mark.site
+def test_site_lessons_answer_exercises_offline(site_server, offline_page):
+    """The landing page links the seven lessons and the rulebook; every lesson loads offline
+    (no console error) and the engine, in the browser, marks one choice right and another
+    wrong; the first lesson also checks a typed answer right and a wrong one."""
+    page = offline_page
+    _open(page, f"{site_server.url}/", "text=static edition")
+    for name in build.LESSONS + build.READING:
+        assert page.locator(f"a[href$='/{name}.html'], a[href='{name}.html']").count() >= 1, name
+    page.locator(f"a[href$='{build.LESSONS[0]}.html']").first.click()
+    for i, name in enumerate(build.LESSONS):
+        if i:
+            page.goto(f"{site_server.url}/voici/render/{name}.html")
+        page.wait_for_url(f"**/voici/render/{name}.html", timeout=60_000)
+        page.wait_for_selector(".crazylab-exercise .crazylab-choice", timeout=180_000)
+        chosen = page.locator(".crazylab-exercise:has(.crazylab-choice)")
+        assert chosen.count() >= 2, name
+        _answer_choice(chosen.nth(0), right=True)
+        _answer_choice(chosen.nth(1), right=False)
+        if i == 0:
+            typed = page.locator(".crazylab-exercise:has(input[type=text])").first
+            _answer_typed(typed)
+            chosen.nth(0).scroll_into_view_if_needed()
+            save_screenshot(page, "site_lesson_exercise", full_page=False)
+        assert page.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+
+
+def _ids_in_view(page, rule: str) -> None:
+    """Wait until the rulebook's heading ``rule`` is scrolled into the window (Voici's page
+    scrolls in its cells' panel, not the window)."""
+    page.wait_for_function(
+        "id => { const e = document.getElementById(id);"
+        " if (!e || !e.getClientRects().length) return false;"
+        " let scrolled = scrollY > 0;"
+        " for (let p = e.parentElement; p; p = p.parentElement) scrolled ||= p.scrollTop > 0;"
+        " const r = e.getBoundingClientRect();"
+        " return scrolled && r.top >= -2 && r.top < innerHeight / 2; }",
+        arg=rule, timeout=120_000)
+
+
+@pytest.mark.site
+def test_site_rulebook_links_resolve_and_scroll(built_site, site_server, offline_page):
+    """Every rulebook link of every lesson page names a heading of the site's rulebook page,
+    and following one (a click in a lesson, an address typed) scrolls to that rule."""
+    render = built_site / "voici" / "render"
+    ids = set(re.findall(r'<h3 id="([^"]+)"', (render / "rulebook.html").read_text()))
+    links = {name: set(re.findall(r'href="rulebook\.html#([^"]+)"',
+                                  (render / f"{name}.html").read_text()))
+             for name in build.LESSONS}
+    assert sum(map(len, links.values())) >= 20
+    for name, targets in links.items():
+        assert targets <= ids, f"{name}: {sorted(targets - ids)} not on rulebook.html"
+    page = offline_page
+    lesson = min(links, key=lambda n: (not links[n], n))
+    _open(page, f"{site_server.url}/voici/render/{lesson}.html", ".crazylab-exercise")
+    link = page.locator("a[href^='rulebook.html#']").first
+    rule = link.get_attribute("href").split("#", 1)[1]
+    link.click()
+    page.wait_for_url(f"**/voici/render/rulebook.html#{rule}", timeout=60_000)
+    _ids_in_view(page, rule)
+    last = sorted(ids)[-1]  # an address typed: another rule, far down the page
+    page.goto("about:blank")  # a new load, not a jump within the page
+    page.goto(f"{site_server.url}/voici/render/rulebook.html#{last}")
+    _ids_in_view(page, last)
+    save_screenshot(page, "site_rulebook_anchor", full_page=False)
