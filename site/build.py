@@ -498,7 +498,11 @@ def lesson_cells(cells: list[dict]) -> list[dict]:
         if cell["cell_type"] != "code" or source.lstrip().startswith(("%", "!")):
             out.append(cell)
             continue
-        body = ast.parse(source).body
+        try:
+            body = ast.parse(source).body
+        except SyntaxError:  # IPython syntax (a magic): kept as it is
+            out.append(cell)
+            continue
         needs = [_needs_lab(stmt, lab) for stmt in body]
         if not any(needs):
             out.append(cell)
