@@ -323,6 +323,11 @@ def page_notebook(name: str) -> dict:
     nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
     if name in LESSONS:
         nb["cells"] = lesson_cells(nb["cells"])
+    if name == "index":  # its lessons are listed in markdown (LANDING_LESSONS)
+        code = [c for c in nb["cells"] if LANDING_LESSONS[0] in "".join(c["source"])]
+        if len(code) != 1:
+            raise SystemExit(f"index.ipynb: no cell with {LANDING_LESSONS[0]!r} to replace")
+        code[0]["source"] = "".join(code[0]["source"]).replace(*LANDING_LESSONS)
     for cell in nb["cells"]:
         if cell["cell_type"] != "markdown":
             continue
@@ -344,6 +349,10 @@ the first visit downloads the Python runtime (later visits start from the browse
 The simulation lab (the lesson on what the rules change shows its results as they were when
 the site was built) and deep links (`?rules=…`) are in the Voilà app.
 """
+#: the Voilà app's landing page lists the lesson files beside it, linked as .ipynb; the site's
+#: lists them in markdown (``lesson_list``), linked to their pages
+LANDING_LESSONS = ('lessons = sorted(Path().glob("[0-9][0-9]_*.ipynb"))',
+                   "lessons = []  # the static site lists its lessons' pages above")
 #: ``x.ipynb``, ``x.ipynb?query`` and ``x.ipynb#ID`` in a markdown link (the query is dropped:
 #: the site's pages read none but explain's, whose links the widgets write themselves)
 IPYNB_LINK = re.compile(r"\]\(([\w-]+)\.ipynb(\?[^)#]*)?(#[^)]*)?\)")
@@ -492,6 +501,8 @@ def lesson_cells(cells: list[dict]) -> list[dict]:
     lab: set[str] = set()
     stand_in = (HERE / "pandas_lite.py").read_text(encoding="utf-8")
     out = [_code_cell(PANDAS_CELL.format(source=stand_in), 0)]
+    if cells and cells[0]["cell_type"] == "markdown":  # the title stays first
+        out.insert(0, cells.pop(0))
     prerendered = False
     for cell in cells:
         source = "".join(cell["source"])

@@ -91,6 +91,9 @@ def test_pages_are_the_dashboards_with_site_links():
             assert "pandas_lite" in _code(page)[0], name
             if "import plotly" not in "".join(_code(source)):
                 assert _code(page)[1:] == _code(source), name
+        elif name == "index":
+            assert [c.replace(*build.LANDING_LESSONS) for c in _code(source)] == _code(page)
+            assert build.LANDING_LESSONS[1] in "".join(_code(page))
         else:
             assert _code(page) == _code(source), name
         text = "".join("".join(c["source"]) for c in page["cells"]
@@ -557,6 +560,7 @@ def test_site_lessons_answer_exercises_offline(site_server, offline_page):
     _open(page, f"{site_server.url}/", "text=static edition")
     for name in build.LESSONS + build.READING:
         assert page.locator(f"a[href$='/{name}.html'], a[href='{name}.html']").count() >= 1, name
+    assert page.locator("a[href$='.ipynb']").count() == 0
     page.locator(f"a[href$='{build.LESSONS[0]}.html']").first.click()
     for i, name in enumerate(build.LESSONS):
         if i:
