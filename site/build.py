@@ -4,8 +4,13 @@ JupyterLite's Pyodide kernel), with every file served from the site itself.
     .venv/bin/python site/build.py            # -> _site/ (what `make site` runs)
     .venv/bin/python -m http.server -d _site  # or `make site-serve`
 
-The pages are the dashboards of ``notebooks/`` (``PAGES``), copied at build time with links to
-``.ipynb`` pointed at the rendered ``.html``. Nothing is fetched from a CDN: Pyodide's runtime
+The pages are the dashboards of ``notebooks/`` (``PAGES``), the lessons (``LESSONS``) and the
+rulebook, glossary and rules sheets (``READING``), copied at build time with links to ``.ipynb``
+pointed at the rendered ``.html`` (``rulebook.ipynb#SR-17`` -> ``rulebook.html#SR-17``). A
+lesson's copy starts with a stand-in for pandas (``site/pandas_lite.py``); the simulations of the
+lesson on what the rules change (pandas, plotly) show their stored results (``lesson_cells``).
+
+Nothing is fetched from a CDN: Pyodide's runtime
 comes from the npm package ``pyodide`` (``site/package.json``; run ``npm ci`` in ``site/``), the
 wheels from PyPI at build time (``site/browser-wheels.txt``), Font Awesome from npm. Every
 wheel the pages need (crazylab, the widgets, the kernel's own) is listed in the site's
