@@ -328,6 +328,8 @@ def page_notebook(name: str) -> dict:
     nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
     if name in LESSONS:
         nb["cells"] = lesson_cells(nb["cells"])
+    elif name in PANDAS_PAGES:
+        nb["cells"] = [_code_cell(pandas_cell(), 0), *nb["cells"]]
     if name == "index":  # its lessons are listed in markdown (LANDING_LESSONS)
         code = [c for c in nb["cells"] if LANDING_LESSONS[0] in "".join(c["source"])]
         if len(code) != 1:
@@ -397,6 +399,14 @@ exec({source!r}, _pandas.__dict__)
 _sys.modules.setdefault("pandas", _pandas)
 del _sys, _types, _pandas
 """
+#: the dashboards whose widgets call pandas (the explorer's legal_table): the stand-in too
+PANDAS_PAGES = ["explore"]
+
+
+def pandas_cell() -> str:
+    return PANDAS_CELL.format(source=(HERE / "pandas_lite.py").read_text(encoding="utf-8"))
+
+
 #: what a lesson with simulations (what the rules change) says on the site, under its title
 PRERENDERED_NOTE = """\
 > **On the static site** this lesson's simulations do not run: they need pandas and plotly,
@@ -504,8 +514,7 @@ def lesson_cells(cells: list[dict]) -> list[dict]:
     computed from them) shows what it showed when the notebook was built, its exercises
     rebuilt from their stored copy so that they stay live, and the lesson says so."""
     lab: set[str] = set()
-    stand_in = (HERE / "pandas_lite.py").read_text(encoding="utf-8")
-    out = [_code_cell(PANDAS_CELL.format(source=stand_in), 0)]
+    out = [_code_cell(pandas_cell(), 0)]
     if cells and cells[0]["cell_type"] == "markdown":  # the title stays first
         out.insert(0, cells.pop(0))
     prerendered = False

@@ -87,7 +87,7 @@ def test_pages_are_the_dashboards_with_site_links():
     for name in build.PAGES + build.LESSONS + build.READING:
         source = json.loads((REPO_ROOT / "notebooks" / f"{name}.ipynb").read_text())
         page = build.page_notebook(name)
-        if name in build.LESSONS:
+        if name in build.LESSONS or name in build.PANDAS_PAGES:
             assert "pandas_lite" in _code(page)[0], name
             if "import plotly" not in "".join(_code(source)):
                 assert _code(page)[1:] == _code(source), name
@@ -577,6 +577,16 @@ def test_site_lessons_answer_exercises_offline(site_server, offline_page):
             chosen.nth(0).scroll_into_view_if_needed()
             save_screenshot(page, "site_lesson_exercise", full_page=False)
         assert page.locator("[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+
+
+@pytest.mark.site
+def test_site_explore_shows_the_legal_table(site_server, offline_page):
+    """The explorer's table comes from legal_table, which calls pandas: the page's stand-in."""
+    page = offline_page
+    _open(page, f"{site_server.url}/voici/render/explore.html", "table.crazylab-legal")
+    page.wait_for_selector("text=/\\d+ of 4/", timeout=60_000)
+    assert page.locator("table.crazylab-legal tbody tr").count() == 4
+    assert "Traceback" not in page.inner_text("body")
 
 
 def _ids_in_view(page, rule: str) -> None:
