@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError
 from crazylab.engine.events import Event
 from crazylab.engine.moves import PLAY, Move
+from crazylab.engine.pitch import pretty
 from crazylab.engine.rules import RuleSet
 
 #: a rule id of the rulebook: ``BR-12``, ``SR-Q3``, ``MU-T6``, ``C-16``, and the house rulings
@@ -91,11 +92,7 @@ def move_words(m: Move) -> str:
         return m.kind
     text = " + ".join(c.display for c in m.cards)
     if m.call is not None:
-        call = m.call
-        if call in SUITS:
-            call = SUIT_SYMBOLS[SUITS.index(call)]
-        else:
-            call = call[:1] + call[1:].replace("#", "♯").replace("b", "♭")
+        call = SUIT_SYMBOLS[SUITS.index(m.call)] if m.call in SUITS else pretty(m.call)
         text += f", calling {call}"
     if m.pile is not None:
         text += f" on pile {m.pile + 1}"

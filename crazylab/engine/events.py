@@ -6,6 +6,7 @@ import re
 from typing import NamedTuple
 
 from .cards import CARDS, Card, display
+from .pitch import pretty
 
 
 class Event(NamedTuple):
@@ -134,7 +135,7 @@ def _call_words(call: str | None) -> str:
         return "nothing"
     if call in ("C", "D", "H", "S"):
         return {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}[call]
-    return call[:1] + call[1:].replace("#", "♯").replace("b", "♭")  # a letter or a pitch
+    return pretty(call)  # a letter or a pitch
 
 
 EVENT_CACHE: dict[tuple, Event] = {}

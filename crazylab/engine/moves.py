@@ -7,6 +7,7 @@ from typing import Final, NamedTuple
 
 from .cards import Card, CardError, sort_key
 from .errors import CrazylabError, quote
+from .pitch import pretty
 
 DRAW: Final = "draw"
 PASS: Final = "pass"
@@ -57,11 +58,9 @@ class Move(NamedTuple):
             return self.kind
         text = " + ".join(c.display for c in self.cards)
         if self.call is not None:
-            call = self.call
-            if len(call) == 1 and call in "CDHS":
-                call = "♣♦♥♠"["CDHS".index(call)]
-            else:  # a pitch: C♯, D♭
-                call = call[:1] + call[1:].replace("#", "♯").replace("b", "♭")
+            call = self.call  # a suit as its symbol, a pitch as C♯ or D♭
+            call = ("♣♦♥♠"["CDHS".index(call)] if len(call) == 1 and call in "CDHS"
+                    else pretty(call))
             text += f" calling {call}"
         if self.pile is not None:
             text += f" on pile {self.pile + 1}"  # people count piles from 1 (notation: @0)
