@@ -1,0 +1,519 @@
+"""The kernel's recorder: everything a learner does on a page, kept for them (issue 22).
+
+A Voilà page is one kernel and one learner, so there is one :class:`Recorder` per kernel
+(:func:`recorder`). The exercises call :meth:`Recorder.attempt` after every checked answer, the
+practice sets :meth:`Recorder.practice`, the table :meth:`Recorder.hand`; none of them ever
+sees an exception from here.
+
+Where a record goes depends on who the learner is, which the page's class bar
+(``crazylab.widgets.classbar``) tells the recorder once the browser has sent its token:
+
+* a learner of a class (joined with a class code, or the JupyterHub user): the class's
+  database, the :class:`crazylab.classroom.store.Store` opened lazily from ``$CRAZYLAB_DB``
+  (this module never imports SQLAlchemy itself: the static site's Pyodide has none);
+* nobody known yet, no class, or no database at all: the browser. Each record is put in
+  :attr:`Recorder.outbox`, which the class bar mirrors into ``localStorage`` and hands back
+  (:meth:`Recorder.use_browser`) when the page is opened again.
+
+Every record carries a uuid4 ``attempt_id`` made once, so a retry never stores it twice. A save
+the database could not take (locked, gone: any error but a refusal) is kept in
+:attr:`Recorder.pending` and tried again on a timer (1 s, doubling up to 30 s) and on the next
+record; the class bar says "2 answers not yet saved — retrying". A refusal (an unknown
+exercise, an answer too long) is one line in :attr:`Recorder.notice`, and nothing is stored.
+
+Widgets that show earlier answers register :meth:`Recorder.on_change`: they are called with
+the recorder whenever the learner becomes known (or changes), and read
+:meth:`Recorder.earlier` / :meth:`Recorder.earlier_practice` then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib.util
+import logging
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the store imports SQLAlchemy: only for the type checker here
+    from crazylab.classroom.store import Store
+
+log = logging.getLogger("crazylab.widgets.progress")
+
+DB_ENV = "CRAZYLAB_DB"
+HUB_ENV = "JUPYTERHUB_USER"
+FIRST_RETRY = 1.0   # seconds before the first retry of a failed save
+MAX_RETRY = 30.0    # the longest wait between retries
+PROGRESS_FORMAT = "crazylab-progress"
+
+__all__ = ["Attempt", "PracticeItem", "Recorder", "database_configured", "recorder"]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One checked answer to an exercise (the fields of the store's ``Attempt``)."""
+
+    attempt_id: str
+    lesson: str
+    exercise: str
+    answer: str
+    verdict: bool
+    rule_ids: tuple[str, ...]
+    feedback: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class PracticeItem:
+    """One answered practice item (the fields of the store's ``PracticeItem``)."""
+
+    attempt_id: str
+    lesson: str
+    kind: str
+    seed: int
+    question: str
+    answer: str
+    verdict: bool
+    rule_ids: tuple[str, ...]
+    feedback: str
+    at: datetime
+
+
+@dataclass
+class _Save:
+    """A record on its way to the database: which Store method, for whom, with what."""
+
+    kind: str            # "attempt", "practice" or "hand"
+    token: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+def database_configured() -> bool:
+    """True when the page may keep records in a database: ``$CRAZYLAB_DB`` is set (by the
+    teacher or the server) and SQLAlchemy can be imported (not in the static site)."""
+    if not os.environ.get(DB_ENV):
+        return False
+    try:
+        return importlib.util.find_spec("sqlalchemy") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _parse_time(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return _now()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _attempt_from(data: Any) -> Attempt:
+    """An :class:`Attempt` from the store's object or a progress file's dict."""
+    get = data.get if isinstance(data, dict) else lambda k, d=None: getattr(data, k, d)
+    return Attempt(str(get("attempt_id")), str(get("lesson")), str(get("exercise")),
+                   str(get("answer", "")), bool(get("verdict")),
+                   tuple(str(r) for r in get("rule_ids", ()) or ()), str(get("feedback", "")),
+                   _parse_time(get("at")))
+
+
+def _practice_from(data: Any) -> PracticeItem:
+    """A :class:`PracticeItem` from the store's object or a progress file's dict."""
+    get = data.get if isinstance(data, dict) else lambda k, d=None: getattr(data, k, d)
+    return PracticeItem(str(get("attempt_id")), str(get("lesson")), str(get("kind")),
+                        int(get("seed", 0) or 0), str(get("question", "")),
+                        str(get("answer", "")), bool(get("verdict")),
+                        tuple(str(r) for r in get("rule_ids", ()) or ()),
+                        str(get("feedback", "")), _parse_time(get("at")))
+
+
+def as_dict(record: Attempt | PracticeItem) -> dict[str, Any]:
+    """A record as the progress file writes it (lists, ISO-8601 time)."""
+    data = asdict(record)
+    data["rule_ids"] = list(record.rule_ids)
+    data["at"] = record.at.isoformat()
+    return data
+
+
+class Recorder:
+    """Keeps a learner's records: in the class's database when the learner belongs to a
+    class, else in the browser (through the class bar). One per kernel: :func:`recorder`.
+
+    ``open_store`` (tests) replaces :func:`crazylab.classroom.store.open_store`;
+    ``schedule(delay, fn)`` replaces the IOLoop timer that retries failed saves.
+    """
+
+    def __init__(self, *, open_store: Callable[[], Store] | None = None,
+                 schedule: Callable[[float, Callable[[], None]], Any] | None = None,
+                 environ: dict[str, str] | None = None) -> None:
+        self.lesson: str | None = None
+        self._environ = os.environ if environ is None else environ
+        self._open_store = open_store
+        self._schedule = schedule
+        self._store: Store | None = None
+        self.learner: Any = None            # the store's Learner when in a class
+        self.browser_id: str | None = None  # the browser's own id (browser mode)
+        self.browser_name: str = ""
+        self._attempts: dict[str, Attempt] = {}
+        self._practice: dict[str, PracticeItem] = {}
+        self._pending: list[_Save] = []
+        self._retry_set = False
+        self._failures = 0
+        self.notice = ""                    # the last refusal, one line
+        self.outbox: list[dict[str, Any]] = []  # records for the browser (its localStorage)
+        self._callbacks: list[Callable[[Recorder], None]] = []
+        self._listeners: list[Callable[[], None]] = []
+        self._kernel_id = uuid.uuid4().hex
+
+    # -- who -------------------------------------------------------------------------------
+    @property
+    def token(self) -> str | None:
+        """The learner's token in the class's database, or None (browser mode)."""
+        return None if self.learner is None else self.learner.token
+
+    @property
+    def mode(self) -> str:
+        """``"store"`` (a class's database) or ``"browser"``."""
+        return "store" if self.learner is not None else "browser"
+
+    @property
+    def hub_user(self) -> str | None:
+        """The JupyterHub user running this kernel, if any."""
+        return self._environ.get(HUB_ENV) or None
+
+    def can_use_store(self) -> bool:
+        """Whether a database is configured for this kernel (or one was given)."""
+        return self._open_store is not None or (
+            bool(self._environ.get(DB_ENV)) and database_configured())
+
+    def store(self) -> Store:
+        """The class's database, opened on first use."""
+        if self._store is None:
+            if self._open_store is not None:
+                self._store = self._open_store()
+            else:
+                from crazylab.classroom.store import open_store
+                self._store = open_store(self._environ.get(DB_ENV))
+        return self._store
+
+    def identify(self, token: str) -> bool:
+        """The browser says the learner is ``token``: load them and their records. False
+        (and browser mode) when the token is unknown or no database is configured."""
+        if not token or not self.can_use_store():
+            return False
+        try:
+            learner = self.store().learner(token)
+        except Exception as exc:  # noqa: BLE001 - unknown token or db gone: browser mode
+            log.info("learner token not restored: %s", _one_line(exc))
+            return False
+        self._become(learner)
+        return True
+
+    def use_hub(self) -> bool:
+        """Behind JupyterHub: the hub user is the learner (their class, if they joined one)."""
+        user = self.hub_user
+        if not user or not self.can_use_store():
+            return False
+        try:
+            learner = self.store().hub_learner(user)
+        except Exception as exc:  # noqa: BLE001
+            self.notice = f"Could not reach the class's records: {_one_line(exc)}"
+            self._changed()
+            return False
+        self._become(learner)
+        return True
+
+    def join(self, code: str, name: str) -> Any:
+        """Join the class ``code`` as ``name`` (raises the store's ClassError, one line).
+        Records made in the browser so far are kept there; from now on they go to the class."""
+        store = self.store()
+        if self.hub_user:
+            learner = store.hub_learner(self.hub_user, code)
+        else:
+            learner = store.join(code, name)
+        self._become(learner)
+        return learner
+
+    def leave(self) -> None:
+        """"Not you?": forget who the learner is in this kernel (back to browser mode)."""
+        self.learner = None
+        self._attempts.clear()
+        self._practice.clear()
+        self._pending.clear()
+        self._restore_outbox()
+        self._changed(learner=True)
+
+    def forget(self) -> None:
+        """"Forget me": delete the learner and all their records from the class's database,
+        then back to browser mode (raises the store's ClassError)."""
+        if self.learner is not None:
+            self.store().forget(self.learner.token)
+        self.outbox.clear()
+        self.browser_id = None
+        self.leave()
+
+    def use_browser(self, browser_id: str, data: dict[str, Any] | None,
+                    name: str = "") -> None:
+        """The browser's id and the progress file it kept (``localStorage``): restored
+        when the learner is not in a class."""
+        self.browser_id = browser_id or None
+        self.browser_name = name
+        for rec in (data or {}).get("attempts", []) or []:
+            try:
+                a = _attempt_from(rec)
+            except (TypeError, ValueError):
+                continue
+            self._merge_outbox("attempt", as_dict(a))
+        for rec in (data or {}).get("practice", []) or []:
+            try:
+                p = _practice_from(rec)
+            except (TypeError, ValueError):
+                continue
+            self._merge_outbox("practice", as_dict(p))
+        if self.learner is None:
+            self._restore_outbox()
+            self._changed(learner=True)
+
+    def _become(self, learner: Any) -> None:
+        self.learner = learner
+        self._attempts.clear()
+        self._practice.clear()
+        try:
+            for a in self.store().attempts(learner.token):
+                self._attempts[a.attempt_id] = _attempt_from(a)
+            for p in self.store().practice(learner.token):
+                self._practice[p.attempt_id] = _practice_from(p)
+        except Exception as exc:  # noqa: BLE001 - records come back on the next identify
+            self.notice = f"Could not load your earlier answers: {_one_line(exc)}"
+        for save in self._pending:  # saves made before the learner was known are theirs
+            save.token = learner.token
+        self._changed(learner=True)
+
+    # -- records ---------------------------------------------------------------------------
+    def attempt(self, *, lesson: str, exercise: str, answer: str, verdict: bool,
+                rule_ids: Any, feedback: str) -> None:
+        """Keep one checked answer to an exercise."""
+        try:
+            rec = Attempt(uuid.uuid4().hex, str(lesson), str(exercise), str(answer),
+                          bool(verdict), tuple(str(r) for r in rule_ids or ()),
+                          str(feedback), _now())
+            self._attempts[rec.attempt_id] = rec
+            self._keep("attempt", as_dict(rec))
+        except Exception as exc:  # noqa: BLE001 - never into a widget's callback
+            self._refused(exc)
+
+    def practice(self, *, lesson: str, kind: str, seed: int, question: str, answer: str,
+                 verdict: bool, rule_ids: Any, feedback: str) -> None:
+        """Keep one answered practice item."""
+        try:
+            rec = PracticeItem(uuid.uuid4().hex, str(lesson), str(kind), int(seed),
+                               str(question), str(answer), bool(verdict),
+                               tuple(str(r) for r in rule_ids or ()), str(feedback), _now())
+            self._practice[rec.attempt_id] = rec
+            self._keep("practice", as_dict(rec))
+        except Exception as exc:  # noqa: BLE001
+            self._refused(exc)
+
+    def hand(self, *, rules: str, seats: list[str], moves: list[str],
+             result: dict[str, Any]) -> None:
+        """Keep one finished hand at a table (the class's database only)."""
+        try:
+            fields = {"rules": str(rules), "seats": [str(s) for s in seats],
+                      "moves": [str(m) for m in moves], "result": dict(result),
+                      "hand_id": uuid.uuid4().hex}
+            if self.learner is not None:
+                self._pending.append(_Save("hand", self.learner.token, fields))
+                self.flush()
+        except Exception as exc:  # noqa: BLE001
+            self._refused(exc)
+
+    def _keep(self, kind: str, data: dict[str, Any]) -> None:
+        if self.learner is None:
+            self._merge_outbox(kind, data)
+            self.flush()  # older saves of a learner who left may still wait
+            self._changed()
+            return
+        fields = {k: v for k, v in data.items() if k != "at"}
+        fields["rule_ids"] = list(fields["rule_ids"])
+        self._pending.append(_Save(kind, self.learner.token, fields))
+        self.flush()
+
+    def _merge_outbox(self, kind: str, data: dict[str, Any]) -> None:
+        ids = {r["attempt_id"] for r in self.outbox}
+        if data["attempt_id"] not in ids:
+            self.outbox = [*self.outbox, {"type": kind, **data}]
+
+    def _restore_outbox(self) -> None:
+        for rec in self.outbox:
+            data = {k: v for k, v in rec.items() if k != "type"}
+            if rec.get("type") == "practice":
+                p = _practice_from(data)
+                self._practice[p.attempt_id] = p
+            else:
+                a = _attempt_from(data)
+                self._attempts[a.attempt_id] = a
+
+    def _refused(self, exc: BaseException) -> None:
+        self.notice = _one_line(exc)
+        log.warning("record refused: %s", self.notice)
+        self._changed()
+
+    # -- saving ----------------------------------------------------------------------------
+    @property
+    def pending(self) -> int:
+        """Records not yet saved in the database (the class bar's notice)."""
+        return len(self._pending)
+
+    def flush(self) -> int:
+        """Try every waiting save in order; returns how many were saved now. A refusal drops
+        its record (one line in :attr:`notice`); an unreachable database keeps the rest
+        waiting and sets the retry timer."""
+        from_store = 0
+        if not self._pending:
+            return 0
+        try:
+            from crazylab.classroom.store import ClassError, StoreUnavailable
+        except ImportError:  # no store at all: keep them (a class bar shows why)
+            self._schedule_retry()
+            self._changed()
+            return 0
+        while self._pending:
+            save = self._pending[0]
+            try:
+                store = self.store()
+                method = getattr(store, f"record_{save.kind}")
+                method(save.token, **save.fields)
+            except StoreUnavailable as exc:
+                self._unavailable(exc)
+                break
+            except ClassError as exc:
+                self._pending.pop(0)
+                self._attempts.pop(save.fields.get("attempt_id", ""), None)
+                self._practice.pop(save.fields.get("attempt_id", ""), None)
+                self.notice = _one_line(exc)
+                log.warning("record refused: %s", self.notice)
+                continue
+            except Exception as exc:  # noqa: BLE001 - a database error not wrapped: retry
+                self._unavailable(exc)
+                break
+            self._pending.pop(0)
+            from_store += 1
+        if not self._pending:
+            self._failures = 0
+        self._changed()
+        return from_store
+
+    def _unavailable(self, exc: BaseException) -> None:
+        log.info("save deferred (%d waiting): %s", len(self._pending), _one_line(exc))
+        self._failures += 1
+        self._schedule_retry()
+
+    def retry_delay(self) -> float:
+        """Seconds before the next retry: 1, 2, 4 … up to :data:`MAX_RETRY`."""
+        return min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, self._failures - 1))
+
+    def _schedule_retry(self) -> None:
+        if self._retry_set:
+            return
+        delay = self.retry_delay()
+        if self._schedule is not None:
+            self._retry_set = True
+            self._schedule(delay, self._retry)
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop runs (a script): retried on the next record
+        from tornado.ioloop import IOLoop
+        self._retry_set = True
+        IOLoop.current().call_later(delay, self._retry)
+
+    def _retry(self) -> None:
+        self._retry_set = False
+        try:
+            self.flush()
+        except Exception:  # noqa: BLE001 - a timer callback must never raise
+            log.exception("retrying saves failed")
+
+    # -- reading ---------------------------------------------------------------------------
+    def earlier(self, lesson: str | None) -> list[Attempt]:
+        """The learner's answers to ``lesson``'s exercises (every lesson if None), oldest
+        first."""
+        return sorted((a for a in self._attempts.values()
+                       if lesson is None or a.lesson == lesson), key=lambda a: a.at)
+
+    def earlier_practice(self, lesson: str | None) -> list[PracticeItem]:
+        """The learner's practice items of ``lesson`` (every lesson if None), oldest first."""
+        return sorted((p for p in self._practice.values()
+                       if lesson is None or p.lesson == lesson), key=lambda p: p.at)
+
+    def identity(self) -> str:
+        """Who the records are for: the learner's token, the browser's id, or this kernel."""
+        return self.token or self.browser_id or self._kernel_id
+
+    def seed(self) -> int:
+        """A seed for the next practice item: from the learner (token or browser id) and the
+        number of practice items they have done, so each learner and each attempt differ and
+        the same learner gets the same positions back after a reload."""
+        text = f"{self.identity()}:{len(self._practice)}"
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+    def progress_file(self) -> dict[str, Any]:
+        """Everything the learner did, as the progress file a learner hands in."""
+        name = self.learner.name if self.learner is not None else self.browser_name
+        return {"format": PROGRESS_FORMAT, "version": 1,
+                "learner": {"id": self.identity(), "name": name},
+                "attempts": [as_dict(a) for a in self.earlier(None)],
+                "practice": [as_dict(p) for p in self.earlier_practice(None)]}
+
+    # -- hooks -----------------------------------------------------------------------------
+    def on_change(self, callback: Callable[[Recorder], None]) -> None:
+        """Call ``callback(recorder)`` whenever the learner becomes known or changes (and
+        now, if already known)."""
+        self._callbacks.append(callback)
+        if self.learner is not None or self.browser_id is not None:
+            self._call(callback)
+
+    def listen(self, callback: Callable[[], None]) -> None:
+        """The class bar: called after every record, save and change of learner."""
+        self._listeners.append(callback)
+
+    def _call(self, callback: Callable[[Recorder], None]) -> None:
+        try:
+            callback(self)
+        except Exception:  # noqa: BLE001 - a widget's restore must not stop the others
+            log.exception("restoring earlier answers failed")
+
+    def _changed(self, learner: bool = False) -> None:
+        if learner:
+            for cb in list(self._callbacks):
+                self._call(cb)
+        for listener in list(self._listeners):
+            try:
+                listener()
+            except Exception:  # noqa: BLE001
+                log.exception("class bar update failed")
+
+
+_RECORDER: Recorder | None = None
+
+
+def recorder() -> Recorder:
+    """The kernel's recorder (a Voilà page is one kernel and one learner)."""
+    global _RECORDER
+    if _RECORDER is None:
+        _RECORDER = Recorder()
+    return _RECORDER
