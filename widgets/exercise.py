@@ -25,6 +25,15 @@ wrong and why (the engine's reason, or a targeted sentence for a known misconcep
 :data:`TRIES` wrong tries or on request (**Show the answer**). An empty or unreadable answer
 is told how to write one and counts as no try.
 
+Every exercise of a lesson page has an id, ``e01``, ``e02`` … in the order the page's cells
+create them (:attr:`Exercise.lesson` is the lesson the page's class bar named, see
+``crazylab.widgets.classbar``; the same question made again, a cell run twice, keeps its id).
+Each checked answer (right or wrong; not an answer the exercise could not read) goes to the
+kernel's recorder (``crazylab.widgets.progress``), and when the learner's earlier answers come
+back the exercise shows them: the last answer in its box (or its button coloured), the last
+feedback, the list of answers with their verdicts, and the tries counted. :func:`catalogue`
+lists the exercises the kernel made, for ``crazylab/classroom/catalog.json``.
+
 Answers are read generously: card text in any case, with suit symbols or letters, in any
 order, separated by spaces, commas or semicolons; a stack (``9H+9C``) is one move; the choice
 of a note accepts each of its names where the question is about sound (``answer=("E♭",
@@ -34,8 +43,11 @@ of a note accepts each of its names where the question is about sound (``answer=
 from __future__ import annotations
 
 import html
+import logging
 import re
+import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import ipywidgets as w
@@ -56,6 +68,10 @@ RULE_ID = re.compile(r"^(C|SR|AP|MU|BR)-(?:[DTQM]?\d+)$")
 WORDS = {DRAW: "draw", PASS: "pass", END: "end"}
 #: wrong tries before the solution is shown without asking
 TRIES = 3
+#: the longest answer and feedback a record keeps (the class's store refuses longer ones)
+MAX_ANSWER, MAX_FEEDBACK = 500, 4000
+
+log = logging.getLogger("crazylab.widgets.exercise")
 
 
 def default_hint(ids: Sequence[str]) -> str:
@@ -102,6 +118,8 @@ class Exercise(ErrorReporting, w.VBox):
         self.hint_written = bool(hint)  # written by the lesson, not taken from the rulebook
         self.tries = 0  # wrong answers so far
         self.answers: list[tuple[str, bool]] = []  # every answer checked, and whether right
+        self.restored: tuple[str, ...] = ()  # the attempt ids shown by the last restore
+        self._restoring = False
         self.prompt = w.HTML(f"<div class='crazylab-question'><b>Exercise.</b> {question}</div>")
         self.answer_box = w.Text(placeholder=placeholder or "your answer",
                                  continuous_update=False,
@@ -142,9 +160,11 @@ class Exercise(ErrorReporting, w.VBox):
             parts = [self.prompt, w.HBox([self.answer_box, self.check_button])]
         helps = w.HBox([self.hint_button, self.answer_button])
         helps.add_class("crazylab-helps")
-        super().__init__([*parts, self.feedback, helps, self.hint_area, self.reveal,
-                          self.error_area])
+        self.history = w.HTML("")  # "Your earlier answers: 6C KH ✘, 6C KH 8S ✔"
+        super().__init__([*parts, self.feedback, self.history, helps, self.hint_area,
+                          self.reveal, self.error_area])
         self.add_class("crazylab-exercise")
+        self.lesson, self.exercise_id = _register(self)
 
     def check(self, answer: str) -> str:
         """Check ``answer`` and return the feedback (also shown under the answer box)."""
@@ -165,10 +185,71 @@ class Exercise(ErrorReporting, w.VBox):
             if self.tries >= TRIES and not self.reveal.value:
                 self.show_answer()
                 text += f"\nAfter {self.tries} tries, the answer is shown below."
+        self._show_feedback(right, text)
+        if self.restored:
+            self._show_history()
+        self._record(given, right, text)
+        return text
+
+    def _show_feedback(self, right: bool, text: str) -> None:
         colour, mark = ("#1b6e20", "✔") if right else ("#9c1c1c", "✘")
         self.feedback.value = (f"<div style='color:{colour}'>{mark} "
                                f"{html.escape(text).replace(chr(10), '<br>')}</div>")
-        return text
+
+    def _show_history(self) -> None:
+        said = ", ".join(f"{a} {'✔' if ok else '✘'}" for a, ok in self.answers)
+        self.history.value = (f"<div class='crazylab-earlier' style='color:#555'>"
+                              f"Your earlier answers: {html.escape(said)}</div>"
+                              if said else "")
+
+    def _record(self, answer: str, right: bool, feedback: str) -> None:
+        """Give the checked answer to the kernel's recorder (never raises: a record that
+        cannot be kept is the recorder's notice, not the learner's error)."""
+        if self.lesson is None or self.exercise_id is None:
+            return
+        try:
+            rec = _recorder()
+            if rec is not None:
+                rec.attempt(lesson=self.lesson, exercise=self.exercise_id,
+                            answer=answer[:MAX_ANSWER], verdict=right,
+                            rule_ids=list(self.rule_ids), feedback=feedback[:MAX_FEEDBACK])
+        except Exception:  # noqa: BLE001 - never into the widget's callback
+            log.exception("recording an answer of %s %s failed", self.lesson, self.exercise_id)
+
+    def restore(self, attempts: Sequence[Any]) -> None:
+        """Show the learner's earlier ``attempts`` at this exercise (oldest first; each with
+        ``answer``, ``verdict``, ``feedback``, ``attempt_id``): they replace what the exercise
+        showed, so restoring twice shows them once, and nothing is recorded again."""
+        done = [(str(_field(a, "answer")), bool(_field(a, "verdict")),
+                 str(_field(a, "feedback")), str(_field(a, "attempt_id"))) for a in attempts]
+        ids = tuple(d[3] for d in done)
+        if ids == self.restored and [(a, v) for a, v, _, _ in done] == self.answers:
+            return  # already shown
+        self.restored = ids
+        self.answers = [(a, v) for a, v, _, _ in done]
+        self.tries = sum(1 for _, v, _, _ in done if not v)
+        if not done:  # another learner, who never answered here
+            self.feedback.value = self.history.value = ""
+            self._restoring = True
+            try:
+                self._mark_choice("", False)
+                self.answer_box.value = ""
+            finally:
+                self._restoring = False
+            return
+        last, right, feedback, _ = done[-1]
+        self._restoring = True
+        try:
+            if self.choices:
+                self._mark_choice(last, right)
+            else:
+                self.answer_box.value = last
+        finally:
+            self._restoring = False
+        self._show_feedback(right, feedback)
+        self._show_history()
+        if self.tries >= TRIES and not self.reveal.value:
+            self.show_answer()
 
     def how_to_answer(self) -> str:
         if self.kind == "cards":
@@ -207,7 +288,7 @@ class Exercise(ErrorReporting, w.VBox):
 
     @guarded
     def _on_check(self) -> None:
-        if self.answer_box.value.strip():
+        if self.answer_box.value.strip() and not self._restoring:
             self.check(self.answer_box.value)
 
     @guarded
@@ -245,6 +326,97 @@ CHOICE_STYLE = """<style>
 .crazylab-choices .crazylab-choice:focus-visible { outline: 3px solid #1565c0;
   outline-offset: 2px; }
 </style>"""
+
+
+# --------------------------------------------------------------------------- the page
+
+@dataclass
+class _Page:
+    """The exercises one lesson page made in this kernel: each question's id (the same
+    question made again keeps it) and the newest exercise of each id (to restore)."""
+
+    ids: dict[tuple[str, tuple[str, ...]], str] = field(default_factory=dict)
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    live: dict[str, weakref.ReferenceType[Exercise]] = field(default_factory=dict)
+
+
+_PAGES: dict[str | None, _Page] = {}
+_HOOKED: list[Any] = []  # the recorder our restore hook is registered with
+
+
+def _recorder() -> Any:
+    """The kernel's recorder, or None where it cannot be had."""
+    try:
+        from .progress import recorder
+        return recorder()
+    except Exception:  # noqa: BLE001 - exercises work without one
+        log.exception("no recorder: answers are not kept")
+        return None
+
+
+def _field(record: Any, name: str) -> Any:
+    return record.get(name) if isinstance(record, dict) else getattr(record, name, None)
+
+
+def plain(question: str) -> str:
+    """A question's HTML as plain text (the catalogue's)."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", question)).split())
+
+
+def _register(ex: Exercise) -> tuple[str | None, str | None]:
+    """The lesson and id of a new exercise (ids ``e01`` … in the order of creation per lesson
+    page; a question made again keeps its id), hooked to the recorder's restore."""
+    try:
+        rec = _recorder()
+        lesson = getattr(rec, "lesson", None)
+        page = _PAGES.setdefault(lesson, _Page())
+        key = (ex.question, ex.rule_ids)
+        if key not in page.ids:
+            page.ids[key] = f"e{len(page.ids) + 1:02d}"
+        ident = page.ids[key]
+        page.entries[ident] = {"rules": list(ex.rule_ids), "question": plain(ex.question)}
+        page.live[ident] = weakref.ref(ex)
+        if rec is not None and lesson is not None:
+            if not any(r is rec for r in _HOOKED):
+                _HOOKED[:] = [rec]
+                rec.on_change(_restore_all)
+            _restore_one(ex, lesson, ident, rec.earlier(lesson))
+        return lesson, ident
+    except Exception:  # noqa: BLE001 - an exercise works without its id
+        log.exception("registering an exercise failed")
+        return None, None
+
+
+def _restore_one(ex: Exercise, lesson: str, ident: str, earlier: Sequence[Any]) -> None:
+    mine = [a for a in earlier if _field(a, "exercise") == ident
+            and _field(a, "lesson") == lesson]
+    if mine or ex.restored:
+        ex.restore(mine)
+
+
+def _restore_all(rec: Any) -> None:
+    """The recorder's hook: the learner is known (or changed): every live exercise of a
+    lesson shows that learner's earlier answers."""
+    for lesson, page in list(_PAGES.items()):
+        if lesson is None:
+            continue
+        earlier = rec.earlier(lesson)
+        for ident, ref in list(page.live.items()):
+            ex = ref()
+            if ex is None:
+                del page.live[ident]
+                continue
+            try:
+                _restore_one(ex, lesson, ident, earlier)
+            except Exception as exc:  # noqa: BLE001 - one exercise must not stop the others
+                ex.report_error(exc, "restoring earlier answers")
+
+
+def catalogue() -> dict[str, dict[str, dict[str, Any]]]:
+    """Every exercise each lesson page made in this kernel: ``{lesson: {id: {"rules":
+    [...], "question": plain text}}}`` (what ``tools/lessons.py`` writes into the catalogue)."""
+    return {lesson: dict(sorted(page.entries.items())) for lesson, page in _PAGES.items()
+            if lesson is not None}
 
 
 def _solution_html(solution: str, ids: Sequence[str], folded: bool = False) -> str:

@@ -473,6 +473,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                 self._one_bot_move()
         if self.game.over:
             self.match.record()
+            _keep_hand(self)
             self._say(self._result_text(), "result")
         else:  # a refusal is answered by the next move
             self._say("", "info")
@@ -1088,6 +1089,29 @@ def _presets_with(r: RuleSet) -> dict[str, RuleSet]:
     if PRESETS.get(r.name) != r:
         presets[r.name] = r
     return presets
+
+
+def _keep_hand(table: GameTable) -> None:
+    """A finished hand goes to the kernel's recorder once (its rules, who sat where, the
+    moves, the result); a table works the same when it cannot be kept."""
+    game = table.game
+    if getattr(table, "_kept_hand", None) is game:
+        return
+    table._kept_hand = game
+    try:
+        from .progress import recorder
+
+        res = game.result
+        recorder().hand(
+            rules=table.rules.name,
+            seats=["human"] + [f"bot:{table.level}"] * (game.n - 1),
+            moves=[str(m) for m in game.moves],
+            result={"reason": res.reason if res else "", "variant": variant_name(table.rules),
+                    "winners": list(res.winners) if res else [],
+                    "scores": list(res.scores) if res else []})
+    except Exception:  # noqa: BLE001 - never into the table's callback
+        import logging
+        logging.getLogger("crazylab.widgets").exception("keeping a finished hand failed")
 
 
 __all__ = ["GameTable", "HUMAN", "link_seed"]
