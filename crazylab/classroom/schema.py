@@ -1,0 +1,158 @@
+"""The class database's tables and their migrations (SQLAlchemy Core).
+
+The schema is built by numbered steps: ``MIGRATIONS[n]`` turns a version ``n - 1`` database
+into version ``n`` (version 0 is an empty database). :func:`migrate` runs, in one
+transaction, every step above the version in the ``schema_version`` table, so a database
+made by an older crazylab is upgraded in place when it is opened; one newer than
+:data:`VERSION` is refused.
+
+* version 1: ``schema_version``, ``classes``, ``learners``, ``attempts``, ``practice``;
+* version 2: ``hands`` (finished hands at a table), ``learners.import_id`` (a learner
+  imported from a progress file, so importing it twice makes one learner) and an index on
+  the attempts of a learner per lesson.
+
+:data:`metadata` describes the current version; the steps create what they add with their
+own table definitions, so an old step never creates a newer column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+VERSION = 2
+
+metadata = sa.MetaData()
+
+
+def _base_tables(md: sa.MetaData, *, with_import_id: bool) -> dict[str, sa.Table]:
+    """The version-1 tables (``learners`` with ``import_id`` when ``with_import_id``)."""
+    version = sa.Table("schema_version", md, sa.Column("version", sa.Integer, nullable=False))
+    classes = sa.Table(
+        "classes", md,
+        sa.Column("code", sa.String(32), primary_key=True),
+        sa.Column("name", sa.String(80), nullable=False),
+        sa.Column("key_hash", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    learner_cols: list[sa.Column] = [
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("token", sa.String(64), nullable=False, unique=True),
+        sa.Column("name", sa.String(80), nullable=False),
+        sa.Column("class_code", sa.String(32),
+                  sa.ForeignKey("classes.code", ondelete="CASCADE"), nullable=True),
+        sa.Column("hub_user", sa.String(255), nullable=True, unique=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    ]
+    if with_import_id:
+        learner_cols.append(sa.Column("import_id", sa.String(64), nullable=True))
+    learners = sa.Table("learners", md, *learner_cols)
+
+    def learner_fk() -> sa.Column:
+        return sa.Column("learner_id", sa.Integer,
+                         sa.ForeignKey("learners.id", ondelete="CASCADE"), nullable=False)
+
+    attempts = sa.Table(
+        "attempts", md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("attempt_id", sa.String(64), nullable=False, unique=True),
+        learner_fk(),
+        sa.Column("lesson", sa.String(80), nullable=False),
+        sa.Column("exercise", sa.String(16), nullable=False),
+        sa.Column("answer", sa.Text, nullable=False),
+        sa.Column("verdict", sa.Boolean, nullable=False),
+        sa.Column("rule_ids", sa.Text, nullable=False),  # JSON list
+        sa.Column("feedback", sa.Text, nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
+    practice = sa.Table(
+        "practice", md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("attempt_id", sa.String(64), nullable=False, unique=True),
+        learner_fk(),
+        sa.Column("lesson", sa.String(80), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("seed", sa.BigInteger, nullable=False),
+        sa.Column("question", sa.Text, nullable=False),
+        sa.Column("answer", sa.Text, nullable=False),
+        sa.Column("verdict", sa.Boolean, nullable=False),
+        sa.Column("rule_ids", sa.Text, nullable=False),
+        sa.Column("feedback", sa.Text, nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
+    return {"schema_version": version, "classes": classes, "learners": learners,
+            "attempts": attempts, "practice": practice}
+
+
+def _hands_table(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "hands", md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("hand_id", sa.String(64), nullable=False, unique=True),
+        sa.Column("learner_id", sa.Integer,
+                  sa.ForeignKey("learners.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("rules", sa.String(80), nullable=False),
+        sa.Column("seats", sa.Text, nullable=False),   # JSON list
+        sa.Column("moves", sa.Text, nullable=False),   # JSON list
+        sa.Column("result", sa.Text, nullable=False),  # JSON object
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+_tables = _base_tables(metadata, with_import_id=True)
+schema_version = _tables["schema_version"]
+classes = _tables["classes"]
+learners = _tables["learners"]
+attempts = _tables["attempts"]
+practice = _tables["practice"]
+hands = _hands_table(metadata)
+sa.Index("ix_attempts_learner_lesson", attempts.c.learner_id, attempts.c.lesson)
+sa.Index("ix_learners_class_import", learners.c.class_code, learners.c.import_id, unique=True)
+
+
+def _v1(conn: sa.Connection) -> None:
+    md = sa.MetaData()
+    _base_tables(md, with_import_id=False)
+    md.create_all(conn)
+
+
+def _v2(conn: sa.Connection) -> None:
+    md = sa.MetaData()
+    _base_tables(md, with_import_id=False)
+    _hands_table(md).create(conn)
+    # An added column: ALTER TABLE works the same on SQLite and PostgreSQL here.
+    conn.execute(sa.text("ALTER TABLE learners ADD COLUMN import_id VARCHAR(64)"))
+    for index in sorted(metadata.tables["attempts"].indexes | learners.indexes,
+                        key=lambda i: str(i.name)):
+        index.create(conn)
+
+
+#: MIGRATIONS[n] upgrades a version n-1 database to version n
+MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2}
+
+
+class SchemaTooNew(Exception):
+    """The database was made by a newer crazylab."""
+
+
+def current_version(conn: sa.Connection) -> int:
+    """The database's schema version (0 when it has no tables yet)."""
+    if not sa.inspect(conn).has_table("schema_version"):
+        return 0
+    found = conn.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
+    return int(found or 0)
+
+
+def migrate(conn: sa.Connection, target: int = VERSION) -> int:
+    """Upgrade the database on ``conn`` (inside its transaction) to ``target``; returns the
+    version it had. Raises :class:`SchemaTooNew` for a database above :data:`VERSION`."""
+    found = current_version(conn)
+    if found > VERSION:
+        raise SchemaTooNew(f"the class database has schema version {found}, newer than this "
+                           f"crazylab's {VERSION}: upgrade crazylab")
+    for step in range(found + 1, target + 1):
+        MIGRATIONS[step](conn)
+        conn.execute(sa.delete(schema_version))
+        conn.execute(sa.insert(schema_version).values(version=step))
+    return found

@@ -1,0 +1,827 @@
+"""The class store: classes, learners and everything a learner does, in a real database.
+
+The model
+---------
+* A **class** has a short **class code** (13 characters, 65 random bits, typed by learners to
+  join) and a **teacher key** (192 random bits). Only a SHA-256 hash of the key is stored; every
+  teacher call (:meth:`Store.class_report`, :meth:`Store.export_rows`,
+  :meth:`Store.reset_class`, :meth:`Store.import_progress`) checks it and refuses a wrong key
+  and an unknown code alike (``ClassError("wrong teacher key")``: nothing says which).
+* A **learner** is a random **token** (192 bits, kept in the browser; never derived from the
+  name) with a display name (1-40 printable characters) and at most one class. Behind
+  JupyterHub the hub user is the learner (:meth:`Store.hub_learner`); without a class the
+  learner is anonymous (:meth:`Store.anonymous`). No passwords, no personal data beyond the
+  display name; :meth:`Store.forget` deletes a learner and every row of theirs.
+* A learner's **attempts** (checked exercise answers), **practice** items and finished
+  **hands** are rows keyed by an id the caller draws once per record (``attempt_id``,
+  ``hand_id``, unique in the database): a retry with the same id never stores a second row,
+  so a recorder may resend until it hears back.
+* Every write is validated first (lesson and exercise ids against the catalogue, sizes, types,
+  rule ids): a refusal is a one-line :class:`ClassError` and nothing is stored. SQL goes only
+  through SQLAlchemy Core with bound parameters.
+* The database is a SQLite file by default (WAL, a busy timeout, foreign keys on; created with
+  its folders on first use) or any SQLAlchemy URL (``postgresql+psycopg://...`` for a hub
+  whose kernels run on several nodes). Its schema version is kept in the database and an older
+  database is upgraded in place (:mod:`crazylab.classroom.schema`). A locked or unreachable
+  database raises :class:`StoreUnavailable`: the caller keeps the record and retries.
+
+``open_store()`` picks the database: ``$CRAZYLAB_DB`` (a URL or a file path), else the file
+``$CRAZYLAB_HOME/crazylab.db`` (``CRAZYLAB_HOME`` defaults to ``~/.local/share/crazylab``).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+import math
+import os
+import re
+import secrets
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from ..errors import CrazylabError, quote
+from . import schema
+from .catalog import Catalog
+from .catalog import load as load_catalog
+
+__all__ = [
+    "Attempt", "ClassError", "ClassInfo", "ClassReport", "Learner", "LessonProgress",
+    "NewClass", "PracticeItem", "Store", "StoreUnavailable", "open_store", "rows_to_csv",
+]
+
+DB_ENV = "CRAZYLAB_DB"
+HOME_ENV = "CRAZYLAB_HOME"
+DEFAULT_HOME = Path("~/.local/share/crazylab")
+
+NAME_MAX = 40
+ANSWER_MAX = 500
+QUESTION_MAX = 1000
+FEEDBACK_MAX = 4000
+RULE_IDS_MAX = 20
+PRACTICE_KINDS = frozenset({"legal", "score", "next_top", "pile"})
+EXPORTS = ("attempts", "practice", "hands", "learners")
+RULE_ID = re.compile(r"^(C|SR|AP|MU|BR)-(?:[DTQM]?\d+)$")
+RECORD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+#: class codes: 13 characters of 32 (no 0/O, 1/I) = 65 random bits
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 13
+SEED_RANGE = (-(2**63), 2**63 - 1)
+HAND_SEATS_MAX = 8
+HAND_MOVES_MAX = 2000
+HAND_TEXT_MAX = 100
+HAND_RESULT_MAX = 4000
+ANONYMOUS_NAME = "Anonymous"
+
+
+class ClassError(CrazylabError):
+    """A refused class operation (one line naming what was wrong); nothing was stored."""
+
+
+class StoreUnavailable(ClassError):
+    """The database is locked, gone or unreachable: nothing was stored; the caller may retry."""
+
+
+@dataclass(frozen=True)
+class NewClass:
+    code: str
+    teacher_key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    code: str
+    name: str
+    learners: int
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Learner:
+    token: str
+    name: str
+    class_code: str | None
+    class_name: str | None
+
+
+@dataclass(frozen=True)
+class Attempt:
+    attempt_id: str
+    lesson: str
+    exercise: str
+    answer: str
+    verdict: bool
+    rule_ids: tuple[str, ...]
+    feedback: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class PracticeItem:
+    attempt_id: str
+    lesson: str
+    kind: str
+    seed: int
+    question: str
+    answer: str
+    verdict: bool
+    rule_ids: tuple[str, ...]
+    feedback: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class LessonProgress:
+    """Of a lesson's ``total`` exercises, ``answered`` were tried and ``right`` answered right
+    at least once."""
+
+    answered: int
+    right: int
+    total: int
+
+
+@dataclass(frozen=True)
+class ClassReport:
+    """A class's rows as :meth:`Store.export_rows` gives them (plain str/int/bool values,
+    ``at`` an ISO-8601 UTC string, ``rule_ids`` space separated)."""
+
+    code: str
+    name: str
+    learners: list[dict[str, Any]]
+    attempts: list[dict[str, Any]]
+    practice: list[dict[str, Any]]
+    hands: list[dict[str, Any]]
+
+
+# --------------------------------------------------------------------------- opening
+
+
+def default_url() -> str:
+    """``$CRAZYLAB_DB`` (a URL, or a file path made a SQLite URL), else the default file."""
+    configured = os.environ.get(DB_ENV, "").strip()
+    if configured:
+        return configured if "://" in configured else _sqlite_url(Path(configured))
+    home = Path(os.environ.get(HOME_ENV, "") or DEFAULT_HOME).expanduser()
+    return _sqlite_url(home / "crazylab.db")
+
+
+def _sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path.expanduser().resolve()}"
+
+
+def open_store(url: str | None = None, *, catalog: Catalog | None = None,
+               busy_timeout: float = 10.0) -> Store:
+    """The store at ``url`` (see :func:`default_url` for ``None``), created and upgraded to
+    the current schema on first use. A plain file path is taken as a SQLite file."""
+    if url is not None and "://" not in url:
+        url = _sqlite_url(Path(url))
+    return Store(url or default_url(), catalog=catalog, busy_timeout=busy_timeout)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime) -> datetime:
+    """SQLite gives naive datetimes back: they were stored as UTC."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _unavailable(error: Exception) -> StoreUnavailable:
+    orig = getattr(error, "orig", None) or error
+    first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
+    return StoreUnavailable(f"the class database is unavailable ({first[:120]}); "
+                            "nothing was stored, try again")
+
+
+class Store:
+    """The class database behind one SQLAlchemy engine (thread safe; one per process)."""
+
+    def __init__(self, url: str, *, catalog: Catalog | None = None,
+                 busy_timeout: float = 10.0) -> None:
+        self.catalog = catalog or load_catalog()
+        try:
+            parsed = sa.make_url(url)
+        except (sa_exc.ArgumentError, ValueError) as e:
+            raise ClassError(f"not a database URL: {quote(url)}") from e
+        self.dialect = parsed.get_backend_name()
+        kwargs: dict[str, Any] = {}
+        if self.dialect == "sqlite":
+            database = parsed.database or ""
+            if database and database != ":memory:" and not database.startswith("file:"):
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"timeout": busy_timeout, "check_same_thread": False}
+        else:
+            kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
+        try:
+            self.engine = sa.create_engine(parsed, **kwargs)
+        except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as e:
+            raise ClassError(f"cannot use the database {quote(str(parsed))}: {e}") from e
+        if self.dialect == "sqlite":
+            _sqlite_setup(self.engine, busy_timeout)
+        self.url = parsed.render_as_string(hide_password=True)
+        self._lock = threading.Lock()
+        with self._write() as conn:
+            try:
+                if self.dialect == "postgresql":  # one migrator at a time
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(2202)"))
+                schema.migrate(conn)
+            except schema.SchemaTooNew as e:
+                raise ClassError(str(e)) from e
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    # ------------------------------------------------------------------ transactions
+
+    @contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        """A write transaction (SQLite: BEGIN IMMEDIATE, so two writers wait for each other
+        with the busy timeout instead of failing on a lock upgrade)."""
+        with self._errors(), self.engine.connect() as conn:
+            conn.execution_options(crazylab_immediate=True)
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[sa.Connection]:
+        with self._errors(), self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except (sa_exc.OperationalError, sa_exc.InterfaceError) as e:
+            raise _unavailable(e) from None
+        except sa_exc.TimeoutError as e:  # no pooled connection free in time
+            raise _unavailable(e) from None
+        except sa_exc.DBAPIError as e:
+            if e.connection_invalidated:
+                raise _unavailable(e) from None
+            raise
+
+    # ------------------------------------------------------------------ classes
+
+    def create_class(self, name: str) -> NewClass:
+        """A new class: its code (to give learners) and its teacher key (to keep secret)."""
+        name = _name(name, "class name")
+        key = secrets.token_urlsafe(24)
+        for _ in range(5):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self._write() as conn:
+                    conn.execute(sa.insert(schema.classes).values(
+                        code=code, name=name, key_hash=_hash_key(key), created_at=_now()))
+                return NewClass(code=code, teacher_key=key, name=name)
+            except sa_exc.IntegrityError:  # a code drawn twice: 2**-65, but draw again
+                continue
+        raise ClassError("could not draw a new class code")  # pragma: no cover
+
+    def classes(self) -> list[ClassInfo]:
+        """Every class with its number of learners (no keys: only their hashes are kept)."""
+        c, lr = schema.classes, schema.learners
+        query = (sa.select(c.c.code, c.c.name, c.c.created_at, sa.func.count(lr.c.id))
+                 .select_from(c.outerjoin(lr, lr.c.class_code == c.c.code))
+                 .group_by(c.c.code, c.c.name, c.c.created_at)
+                 .order_by(c.c.created_at, c.c.code))
+        with self._read() as conn:
+            return [ClassInfo(code=r[0], name=r[1], learners=int(r[3]), created_at=_utc(r[2]))
+                    for r in conn.execute(query)]
+
+    # ------------------------------------------------------------------ learners
+
+    def join(self, code: str, name: str) -> Learner:
+        """A new learner in the class ``code`` with a fresh random token."""
+        name = _name(name, "display name")
+        code = _code(code)
+        with self._write() as conn:
+            cls = self._class_row(conn, code)
+            if cls is None:
+                raise ClassError(f"unknown class code {quote(code)}")
+            token = secrets.token_urlsafe(24)
+            conn.execute(sa.insert(schema.learners).values(
+                token=token, name=name, class_code=code, created_at=_now()))
+        return Learner(token=token, name=name, class_code=code, class_name=cls.name)
+
+    def hub_learner(self, hub_user: str, code: str | None = None) -> Learner:
+        """The one learner of a JupyterHub user (made on first call; ``code`` joins them to
+        that class)."""
+        if not isinstance(hub_user, str) or not 1 <= len(hub_user) <= 255 \
+                or not hub_user.isprintable():
+            raise ClassError(f"not a hub user name: {quote(str(hub_user))}")
+        code = _code(code) if code is not None else None
+        lr = schema.learners
+        for _ in range(2):
+            try:
+                with self._write() as conn:
+                    cls = self._class_row(conn, code) if code else None
+                    if code and cls is None:
+                        raise ClassError(f"unknown class code {quote(code)}")
+                    row = conn.execute(sa.select(lr).where(lr.c.hub_user == hub_user)).first()
+                    if row is None:
+                        token = secrets.token_urlsafe(24)
+                        display = hub_user.strip()[:NAME_MAX] or ANONYMOUS_NAME
+                        conn.execute(sa.insert(lr).values(
+                            token=token, name=display, class_code=code, hub_user=hub_user,
+                            created_at=_now()))
+                    else:
+                        token, display = row.token, row.name
+                        if code and row.class_code != code:
+                            conn.execute(sa.update(lr).where(lr.c.id == row.id)
+                                         .values(class_code=code))
+                        code = code or row.class_code
+                return self.learner(token)
+            except sa_exc.IntegrityError:  # made at the same moment by another kernel
+                continue
+        raise StoreUnavailable("could not make the hub learner; try again")  # pragma: no cover
+
+    def anonymous(self) -> Learner:
+        """A learner in no class (kept like any other; :meth:`forget` deletes it)."""
+        token = secrets.token_urlsafe(24)
+        with self._write() as conn:
+            conn.execute(sa.insert(schema.learners).values(
+                token=token, name=ANONYMOUS_NAME, class_code=None, created_at=_now()))
+        return Learner(token=token, name=ANONYMOUS_NAME, class_code=None, class_name=None)
+
+    def learner(self, token: str) -> Learner:
+        """The learner with this token (``ClassError("unknown learner token")`` otherwise)."""
+        lr, c = schema.learners, schema.classes
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(lr.c.name, lr.c.class_code, c.c.name.label("class_name"))
+                .select_from(lr.outerjoin(c, c.c.code == lr.c.class_code))
+                .where(lr.c.token == _token(token))).first()
+        if row is None:
+            raise ClassError("unknown learner token")
+        return Learner(token=token, name=row.name, class_code=row.class_code,
+                       class_name=row.class_name)
+
+    def forget(self, token: str) -> None:
+        """Delete the learner and every attempt, practice item and hand of theirs."""
+        with self._write() as conn:
+            learner_id = self._learner_id(conn, token)
+            for table in (schema.attempts, schema.practice, schema.hands):
+                conn.execute(sa.delete(table).where(table.c.learner_id == learner_id))
+            conn.execute(sa.delete(schema.learners).where(schema.learners.c.id == learner_id))
+
+    # ------------------------------------------------------------------ records
+
+    def record_attempt(self, token: str, *, lesson: str, exercise: str, answer: str,
+                       verdict: bool, rule_ids: Sequence[str], feedback: str,
+                       attempt_id: str) -> bool:
+        """Store one checked answer; False if ``attempt_id`` was stored before."""
+        values = self._attempt_values(lesson=lesson, exercise=exercise, answer=answer,
+                                      verdict=verdict, rule_ids=rule_ids, feedback=feedback,
+                                      attempt_id=attempt_id)
+        values["at"] = _now()
+        return self._insert_once(token, schema.attempts, "attempt_id", values)
+
+    def record_practice(self, token: str, *, lesson: str, kind: str, seed: int, question: str,
+                        answer: str, verdict: bool, rule_ids: Sequence[str], feedback: str,
+                        attempt_id: str) -> bool:
+        """Store one practice item; False if ``attempt_id`` was stored before."""
+        values = self._practice_values(lesson=lesson, kind=kind, seed=seed, question=question,
+                                       answer=answer, verdict=verdict, rule_ids=rule_ids,
+                                       feedback=feedback, attempt_id=attempt_id)
+        values["at"] = _now()
+        return self._insert_once(token, schema.practice, "attempt_id", values)
+
+    def record_hand(self, token: str, *, rules: str, seats: Sequence[str],
+                    moves: Sequence[str], result: Mapping[str, Any], hand_id: str) -> bool:
+        """Store one finished hand; False if ``hand_id`` was stored before."""
+        _text(rules, "rules", 80, empty=False)
+        seats = _str_list(seats, "seats", HAND_SEATS_MAX, HAND_TEXT_MAX)
+        moves = _str_list(moves, "moves", HAND_MOVES_MAX, HAND_TEXT_MAX)
+        if not isinstance(result, Mapping):
+            raise ClassError("result must be an object")
+        try:
+            result_json = json.dumps(dict(result), sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise ClassError(f"result is not plain JSON: {quote(str(e))}") from None
+        if len(result_json) > HAND_RESULT_MAX:
+            raise ClassError(f"result is longer than {HAND_RESULT_MAX} characters as JSON")
+        values = {"hand_id": _record_id(hand_id, "hand_id"), "rules": rules,
+                  "seats": json.dumps(seats), "moves": json.dumps(moves),
+                  "result": result_json, "at": _now()}
+        return self._insert_once(token, schema.hands, "hand_id", values)
+
+    def attempts(self, token: str, lesson: str | None = None) -> list[Attempt]:
+        """The learner's attempts (of one lesson), oldest first."""
+        t = schema.attempts
+        with self._read() as conn:
+            query = sa.select(t).where(t.c.learner_id == self._learner_id(conn, token))
+            if lesson is not None:
+                query = query.where(t.c.lesson == lesson)
+            rows = conn.execute(query.order_by(t.c.at, t.c.id)).all()
+        return [Attempt(attempt_id=r.attempt_id, lesson=r.lesson, exercise=r.exercise,
+                        answer=r.answer, verdict=bool(r.verdict),
+                        rule_ids=tuple(json.loads(r.rule_ids)), feedback=r.feedback,
+                        at=_utc(r.at)) for r in rows]
+
+    def practice(self, token: str, lesson: str | None = None) -> list[PracticeItem]:
+        """The learner's practice items (of one lesson), oldest first."""
+        t = schema.practice
+        with self._read() as conn:
+            query = sa.select(t).where(t.c.learner_id == self._learner_id(conn, token))
+            if lesson is not None:
+                query = query.where(t.c.lesson == lesson)
+            rows = conn.execute(query.order_by(t.c.at, t.c.id)).all()
+        return [PracticeItem(attempt_id=r.attempt_id, lesson=r.lesson, kind=r.kind,
+                             seed=int(r.seed), question=r.question, answer=r.answer,
+                             verdict=bool(r.verdict), rule_ids=tuple(json.loads(r.rule_ids)),
+                             feedback=r.feedback, at=_utc(r.at)) for r in rows]
+
+    def progress(self, token: str) -> dict[str, LessonProgress]:
+        """Every lesson of the catalogue (in its order) with the learner's progress."""
+        t = schema.attempts
+        with self._read() as conn:
+            rows = conn.execute(
+                sa.select(t.c.lesson, t.c.exercise, sa.func.max(sa.case((t.c.verdict, 1),
+                                                                        else_=0)))
+                .where(t.c.learner_id == self._learner_id(conn, token))
+                .group_by(t.c.lesson, t.c.exercise)).all()
+        answered: dict[str, int] = {}
+        right: dict[str, int] = {}
+        for lesson, _exercise, best in rows:
+            answered[lesson] = answered.get(lesson, 0) + 1
+            right[lesson] = right.get(lesson, 0) + int(bool(best))
+        return {lesson: LessonProgress(answered=answered.get(lesson, 0),
+                                       right=right.get(lesson, 0),
+                                       total=self.catalog.exercise_count(lesson))
+                for lesson in self.catalog.lessons}
+
+    # ------------------------------------------------------------------ the teacher
+
+    def class_report(self, code: str, key: str) -> ClassReport:
+        """Everything of the class: its learners, attempts, practice items and hands."""
+        with self._read() as conn:
+            cls = self._check_key(conn, code, key)
+            rows = {what: self._export(conn, cls.code, what) for what in EXPORTS}
+        return ClassReport(code=cls.code, name=cls.name, **rows)
+
+    def export_rows(self, code: str, key: str,
+                    what: Literal["attempts", "practice", "hands", "learners"]) -> list[dict]:
+        """One kind of row of the class, ready for CSV (see :class:`ClassReport`)."""
+        if what not in EXPORTS:
+            raise ClassError(f"cannot export {quote(str(what))}; choose one of "
+                             f"{', '.join(EXPORTS)}")
+        with self._read() as conn:
+            cls = self._check_key(conn, code, key)
+            return self._export(conn, cls.code, what)
+
+    def reset_class(self, code: str, key: str, *, confirm: str) -> int:
+        """Delete every learner of the class and all their rows (the class, its code and key
+        stay); ``confirm`` must be the class code. Returns the number of rows deleted."""
+        with self._write() as conn:
+            cls = self._check_key(conn, code, key)
+            if not isinstance(confirm, str) or _normal_code(confirm) != cls.code:
+                raise ClassError("to reset the class, confirm with its class code; "
+                                 "nothing was deleted")
+            lr = schema.learners
+            ids = sa.select(lr.c.id).where(lr.c.class_code == cls.code).scalar_subquery()
+            deleted = 0
+            for table in (schema.attempts, schema.practice, schema.hands):
+                deleted += conn.execute(sa.delete(table).where(
+                    table.c.learner_id.in_(ids))).rowcount
+            deleted += conn.execute(sa.delete(lr).where(lr.c.class_code == cls.code)).rowcount
+            return deleted
+
+    def import_progress(self, code: str, key: str, data: Mapping[str, Any]) -> int:
+        """Add a learner's downloaded progress file to the class (the whole file is checked
+        before anything is stored; importing it again adds nothing). Returns rows stored."""
+        if not isinstance(data, Mapping) or data.get("format") != "crazylab-progress":
+            raise ClassError("not a crazylab progress file (its format must be "
+                             "'crazylab-progress')")
+        if data.get("version") != 1:
+            raise ClassError(f"progress file version {quote(str(data.get('version')))} is not "
+                             "supported (1 is)")
+        who = data.get("learner")
+        if not isinstance(who, Mapping):
+            raise ClassError("progress file: 'learner' must be an object")
+        import_id = _record_id(who.get("id"), "learner id")
+        name = _name(who.get("name"), "display name")
+        attempt_rows: list[dict[str, Any]] = []
+        practice_rows: list[dict[str, Any]] = []
+        for what, items, check in (("attempts", data.get("attempts", []), self._attempt_values),
+                                   ("practice", data.get("practice", []),
+                                    self._practice_values)):
+            if not isinstance(items, list):
+                raise ClassError(f"progress file: {what!r} must be a list")
+            rows = attempt_rows if what == "attempts" else practice_rows
+            for n, item in enumerate(items):
+                if not isinstance(item, Mapping):
+                    raise ClassError(f"progress file: {what} item {n + 1} is not an object")
+                fields = {k: v for k, v in item.items() if k != "at"}
+                try:
+                    values = check(**fields)
+                except TypeError:
+                    raise ClassError(f"progress file: {what} item {n + 1} has missing or "
+                                     "unknown fields") from None
+                except ClassError as e:
+                    raise ClassError(f"progress file: {what} item {n + 1}: {e}") from None
+                values["at"] = _when(item.get("at"), f"{what} item {n + 1}")
+                rows.append(values)
+        stored = 0
+        with self._write() as conn:
+            cls = self._check_key(conn, code, key)
+            lr = schema.learners
+            learner_id = conn.execute(sa.select(lr.c.id).where(
+                lr.c.class_code == cls.code, lr.c.import_id == import_id)).scalar()
+            if learner_id is None:
+                learner_id = conn.execute(sa.insert(lr).values(
+                    token=secrets.token_urlsafe(24), name=name, class_code=cls.code,
+                    import_id=import_id, created_at=_now()).returning(lr.c.id)).scalar_one()
+                stored += 1
+            for table, rows in ((schema.attempts, attempt_rows),
+                                (schema.practice, practice_rows)):
+                for values in rows:
+                    stored += self._insert_row(conn, table, "attempt_id",
+                                               {**values, "learner_id": learner_id})
+        return stored
+
+    # ------------------------------------------------------------------ helpers
+
+    def _attempt_values(self, *, lesson: Any, exercise: Any, answer: Any, verdict: Any,
+                        rule_ids: Any, feedback: Any, attempt_id: Any) -> dict[str, Any]:
+        lesson = self._lesson(lesson)
+        if not isinstance(exercise, str) or not self.catalog.has_exercise(lesson, exercise):
+            raise ClassError(f"unknown exercise {quote(str(exercise))} in lesson {lesson}")
+        return {"attempt_id": _record_id(attempt_id, "attempt_id"), "lesson": lesson,
+                "exercise": exercise, "answer": _text(answer, "answer", ANSWER_MAX),
+                "verdict": _bool(verdict), "rule_ids": json.dumps(_rule_ids(rule_ids)),
+                "feedback": _text(feedback, "feedback", FEEDBACK_MAX)}
+
+    def _practice_values(self, *, lesson: Any, kind: Any, seed: Any, question: Any,
+                         answer: Any, verdict: Any, rule_ids: Any, feedback: Any,
+                         attempt_id: Any) -> dict[str, Any]:
+        lesson = self._lesson(lesson)
+        if not isinstance(kind, str) or kind not in PRACTICE_KINDS:
+            raise ClassError(f"unknown practice kind {quote(str(kind))}; the kinds are "
+                             f"{', '.join(sorted(PRACTICE_KINDS))}")
+        if isinstance(seed, bool) or not isinstance(seed, int) \
+                or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+            raise ClassError(f"seed must be a 64-bit integer, not {quote(repr(seed))}")
+        return {"attempt_id": _record_id(attempt_id, "attempt_id"), "lesson": lesson,
+                "kind": kind, "seed": seed,
+                "question": _text(question, "question", QUESTION_MAX),
+                "answer": _text(answer, "answer", ANSWER_MAX), "verdict": _bool(verdict),
+                "rule_ids": json.dumps(_rule_ids(rule_ids)),
+                "feedback": _text(feedback, "feedback", FEEDBACK_MAX)}
+
+    def _lesson(self, lesson: Any) -> str:
+        if not isinstance(lesson, str) or not self.catalog.has_lesson(lesson):
+            raise ClassError(f"unknown lesson {quote(str(lesson))}")
+        return lesson
+
+    def _insert_once(self, token: str, table: sa.Table, key: str,
+                     values: dict[str, Any]) -> bool:
+        with self._write() as conn:
+            values["learner_id"] = self._learner_id(conn, token)
+            return bool(self._insert_row(conn, table, key, values))
+
+    def _insert_row(self, conn: sa.Connection, table: sa.Table, key: str,
+                    values: dict[str, Any]) -> int:
+        """Insert unless a row with the same ``key`` exists: 1 if inserted, else 0."""
+        if self.dialect in ("sqlite", "postgresql"):
+            from sqlalchemy.dialects import postgresql, sqlite
+
+            dialect_insert = sqlite.insert if self.dialect == "sqlite" else postgresql.insert
+            stmt = dialect_insert(table).values(**values).on_conflict_do_nothing(
+                index_elements=[table.c[key]]).returning(table.c.id)
+            return 1 if conn.execute(stmt).first() is not None else 0
+        if conn.execute(sa.select(table.c.id).where(table.c[key] == values[key])).first():
+            return 0
+        with conn.begin_nested():
+            try:
+                conn.execute(sa.insert(table).values(**values))
+            except sa_exc.IntegrityError:
+                return 0
+        return 1
+
+    def _learner_id(self, conn: sa.Connection, token: Any) -> int:
+        lr = schema.learners
+        found = conn.execute(sa.select(lr.c.id).where(lr.c.token == _token(token))).scalar()
+        if found is None:
+            raise ClassError("unknown learner token")
+        return int(found)
+
+    def _class_row(self, conn: sa.Connection, code: str | None) -> Any:
+        c = schema.classes
+        return conn.execute(sa.select(c).where(c.c.code == code)).first()
+
+    def _check_key(self, conn: sa.Connection, code: Any, key: Any) -> Any:
+        """The class row if ``key`` is its teacher key; an unknown code is refused the same
+        way as a wrong key (and takes the same time)."""
+        wrong = ClassError("wrong teacher key")
+        if not isinstance(code, str) or not isinstance(key, str) or len(key) > 200:
+            raise wrong
+        row = self._class_row(conn, _normal_code(code))
+        stored = row.key_hash if row is not None else _hash_key(secrets.token_hex(8))
+        if not hmac.compare_digest(stored, _hash_key(key)) or row is None:
+            raise wrong
+        return row
+
+    def _export(self, conn: sa.Connection, code: str, what: str) -> list[dict[str, Any]]:
+        lr = schema.learners
+        if what == "learners":
+            rows = conn.execute(sa.select(lr.c.id, lr.c.name, lr.c.created_at)
+                                .where(lr.c.class_code == code).order_by(lr.c.id))
+            return [{"learner": r.id, "name": r.name, "joined": _iso(r.created_at)}
+                    for r in rows]
+        table = getattr(schema, what)
+        query = (sa.select(lr.c.id.label("learner_no"), lr.c.name.label("learner_name"), table)
+                 .select_from(table.join(lr, lr.c.id == table.c.learner_id))
+                 .where(lr.c.class_code == code).order_by(table.c.at, table.c.id))
+        out = []
+        for r in conn.execute(query).mappings():
+            row: dict[str, Any] = {"learner": r["learner_no"], "name": r["learner_name"]}
+            for col in table.c:
+                if col.name in ("id", "learner_id"):
+                    continue
+                value = r[col.name]
+                if col.name == "at":
+                    value = _iso(value)
+                elif col.name == "rule_ids":
+                    value = " ".join(json.loads(value))
+                elif col.name == "verdict":
+                    value = bool(value)
+                row[col.name] = value
+            out.append(row)
+        return out
+
+
+# --------------------------------------------------------------------------- SQLite
+
+
+def _sqlite_setup(engine: sa.Engine, busy_timeout: float) -> None:
+    """WAL, a busy timeout and foreign keys on every connection; transactions begun by
+    crazylab itself (DEFERRED for reads, IMMEDIATE for writes)."""
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # crazylab emits BEGIN itself (below)
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = NORMAL")
+        cur.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        immediate = conn.get_execution_options().get("crazylab_immediate")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _name(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise ClassError(f"the {what} must be text")
+    value = value.strip()
+    if not 1 <= len(value) <= NAME_MAX or not value.isprintable():
+        raise ClassError(f"the {what} must be 1 to {NAME_MAX} printable characters, not "
+                         f"{quote(value)}")
+    return value
+
+
+def _normal_code(code: str) -> str:
+    return re.sub(r"[\s-]", "", code).upper()
+
+
+def _code(code: Any) -> str:
+    if not isinstance(code, str):
+        raise ClassError("the class code must be text")
+    normal = _normal_code(code)
+    if not re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", normal):
+        raise ClassError(f"unknown class code {quote(code)}")
+    return normal
+
+
+def _token(token: Any) -> str:
+    if not isinstance(token, str) or not TOKEN.fullmatch(token):
+        raise ClassError("unknown learner token")
+    return token
+
+
+def _record_id(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not RECORD_ID.fullmatch(value):
+        raise ClassError(f"{what} must be 1 to 64 letters, digits or _.:- , not "
+                         f"{quote(str(value))}")
+    return value
+
+
+def _text(value: Any, what: str, limit: int, *, empty: bool = True) -> str:
+    if not isinstance(value, str):
+        raise ClassError(f"{what} must be text, not {type(value).__name__}")
+    if len(value) > limit:
+        raise ClassError(f"{what} is longer than {limit} characters ({len(value)})")
+    if not empty and not value.strip():
+        raise ClassError(f"{what} must not be empty")
+    if "\x00" in value:
+        raise ClassError(f"{what} holds a NUL character")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ClassError(f"verdict must be true or false, not {quote(repr(value))}")
+    return value
+
+
+def _rule_ids(value: Any) -> list[str]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ClassError("rule_ids must be a list of rule ids")
+    if len(value) > RULE_IDS_MAX:
+        raise ClassError(f"more than {RULE_IDS_MAX} rule ids ({len(value)})")
+    for rule in value:
+        if not isinstance(rule, str) or not RULE_ID.fullmatch(rule):
+            raise ClassError(f"not a rule id: {quote(str(rule))}")
+    return list(value)
+
+
+def _str_list(value: Any, what: str, most: int, longest: int) -> list[str]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ClassError(f"{what} must be a list of text")
+    if len(value) > most:
+        raise ClassError(f"more than {most} {what} ({len(value)})")
+    return [_text(v, f"each of {what}", longest) for v in value]
+
+
+def _when(value: Any, what: str) -> datetime:
+    if not isinstance(value, str):
+        raise ClassError(f"progress file: {what}: 'at' must be an ISO-8601 time")
+    try:
+        return _utc(datetime.fromisoformat(value.replace("Z", "+00:00")))
+    except ValueError:
+        raise ClassError(f"progress file: {what}: 'at' is not an ISO-8601 time: "
+                         f"{quote(value)}") from None
+
+
+def _iso(value: datetime) -> str:
+    return _utc(value).isoformat(timespec="milliseconds")
+
+
+# --------------------------------------------------------------------------- CSV
+
+_FORMULA = ("=", "+", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A spreadsheet would run a text cell starting with = + @ (or - before a non-number) as
+    a formula: such a cell gets a leading apostrophe."""
+    if isinstance(value, str) and value and (
+            value.startswith(_FORMULA) or (value[0] == "-" and not _is_number(value))):
+        return "'" + value
+    return value
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def rows_to_csv(rows: Sequence[Mapping[str, Any]], what: str = "attempts") -> str:
+    """Export rows as CSV text (a header line even when there are no rows)."""
+    columns: list[str] = list(rows[0]) if rows else list(_COLUMNS.get(what, ()))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row.get(c)) for c in columns])
+    return out.getvalue()
+
+
+_COLUMNS: dict[str, tuple[str, ...]] = {
+    "learners": ("learner", "name", "joined"),
+    "attempts": ("learner", "name", "attempt_id", "lesson", "exercise", "answer", "verdict",
+                 "rule_ids", "feedback", "at"),
+    "practice": ("learner", "name", "attempt_id", "lesson", "kind", "seed", "question",
+                 "answer", "verdict", "rule_ids", "feedback", "at"),
+    "hands": ("learner", "name", "hand_id", "rules", "seats", "moves", "result", "at"),
+}
