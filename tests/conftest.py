@@ -136,3 +136,30 @@ def pytest_sessionstart(session) -> None:
         raise pytest.UsageError(
             f"CRAZYLAB_COMPILED=1 but the engine is pure Python ({engine_game.__file__}): "
             "run `make test-compiled` (it builds build/compiled and puts it first on the path)")
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server (``pg_support.pg_server``): skipped with the reason when there
+    is none, failed when there is none under ``CI=true``."""
+    import pg_support
+
+    server = pg_support.pg_server()
+    if server.url is None:
+        if pg_support.in_ci():
+            pytest.fail(f"CI=true but no PostgreSQL for the tests: {server.reason}")
+        pytest.skip(server.reason)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server) -> Iterator[str]:
+    """A URL on ``pg_server`` whose tables go into a fresh schema (dropped after the test)."""
+    import pg_support
+
+    url, drop = pg_support.fresh_schema_url(pg_server.url)
+    yield url
+    drop()
