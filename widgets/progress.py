@@ -121,6 +121,15 @@ def _one_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
+def _is_refusal(exc: BaseException) -> bool:
+    """A ClassError that is not StoreUnavailable: retrying cannot help."""
+    try:
+        from crazylab.classroom.store import ClassError, StoreUnavailable
+    except ImportError:
+        return False
+    return isinstance(exc, ClassError) and not isinstance(exc, StoreUnavailable)
+
+
 def _attempt_from(data: Any) -> Attempt:
     """An :class:`Attempt` from the store's object or a progress file's dict."""
     get = data.get if isinstance(data, dict) else lambda k, d=None: getattr(data, k, d)
@@ -177,6 +186,8 @@ class Recorder:
         self._callbacks: list[Callable[[Recorder], None]] = []
         self._listeners: list[Callable[[], None]] = []
         self._kernel_id = uuid.uuid4().hex
+        self._wanted: str | None = None     # a token not yet confirmed (database down)
+        self.unknown_token = False          # the browser's token is not in the database
 
     # -- who -------------------------------------------------------------------------------
     @property
@@ -187,7 +198,7 @@ class Recorder:
     @property
     def mode(self) -> str:
         """``"store"`` (a class's database) or ``"browser"``."""
-        return "store" if self.learner is not None else "browser"
+        return "store" if self.learner is not None or self._wanted else "browser"
 
     @property
     def hub_user(self) -> str | None:
@@ -214,10 +225,21 @@ class Recorder:
         (and browser mode) when the token is unknown or no database is configured."""
         if not token or not self.can_use_store():
             return False
+        self._wanted = token
         try:
             learner = self.store().learner(token)
-        except Exception as exc:  # noqa: BLE001 - unknown token or db gone: browser mode
-            log.info("learner token not restored: %s", _one_line(exc))
+        except Exception as exc:  # noqa: BLE001 - unknown token or db gone
+            if _is_refusal(exc):  # an unknown token (forgotten, another database)
+                self._wanted = None
+                self.unknown_token = True
+                log.info("learner token not restored: %s", _one_line(exc))
+                self._changed()
+                return False
+            # the database is unreachable: records wait for this learner; retried
+            self.notice = f"Could not reach your class yet ({_one_line(exc)}) — retrying"
+            self._failures += 1
+            self._schedule_retry()
+            self._changed()
             return False
         self._become(learner)
         return True
@@ -250,6 +272,7 @@ class Recorder:
     def leave(self) -> None:
         """"Not you?": forget who the learner is in this kernel (back to browser mode)."""
         self.learner = None
+        self._wanted = None
         self._attempts.clear()
         self._practice.clear()
         self._pending.clear()
@@ -289,6 +312,9 @@ class Recorder:
 
     def _become(self, learner: Any) -> None:
         self.learner = learner
+        self._wanted = None
+        self.unknown_token = False
+        self.notice = ""
         self._attempts.clear()
         self._practice.clear()
         try:
@@ -334,21 +360,24 @@ class Recorder:
             fields = {"rules": str(rules), "seats": [str(s) for s in seats],
                       "moves": [str(m) for m in moves], "result": dict(result),
                       "hand_id": uuid.uuid4().hex}
-            if self.learner is not None:
-                self._pending.append(_Save("hand", self.learner.token, fields))
+            token = self.learner.token if self.learner is not None else self._wanted
+            if token is not None:
+                self._pending.append(_Save("hand", token, fields))
                 self.flush()
         except Exception as exc:  # noqa: BLE001
             self._refused(exc)
 
     def _keep(self, kind: str, data: dict[str, Any]) -> None:
-        if self.learner is None:
+        self.notice = ""
+        token = self.learner.token if self.learner is not None else self._wanted
+        if token is None:
             self._merge_outbox(kind, data)
             self.flush()  # older saves of a learner who left may still wait
             self._changed()
             return
         fields = {k: v for k, v in data.items() if k != "at"}
         fields["rule_ids"] = list(fields["rule_ids"])
-        self._pending.append(_Save(kind, self.learner.token, fields))
+        self._pending.append(_Save(kind, token, fields))
         self.flush()
 
     def _merge_outbox(self, kind: str, data: dict[str, Any]) -> None:
@@ -382,6 +411,9 @@ class Recorder:
         its record (one line in :attr:`notice`); an unreachable database keeps the rest
         waiting and sets the retry timer."""
         from_store = 0
+        if (self.learner is None and self._wanted is not None
+                and not self.identify(self._wanted)):
+            return 0
         if not self._pending:
             return 0
         try:
@@ -399,7 +431,7 @@ class Recorder:
             except StoreUnavailable as exc:
                 self._unavailable(exc)
                 break
-            except ClassError as exc:
+            except ClassError as exc:  # a refusal: this record can never be stored
                 self._pending.pop(0)
                 self._attempts.pop(save.fields.get("attempt_id", ""), None)
                 self._practice.pop(save.fields.get("attempt_id", ""), None)
@@ -418,7 +450,8 @@ class Recorder:
 
     def _unavailable(self, exc: BaseException) -> None:
         log.info("save deferred (%d waiting): %s", len(self._pending), _one_line(exc))
-        self._failures += 1
+        if not self._retry_set:  # a record made while a retry waits does not hasten it
+            self._failures += 1
         self._schedule_retry()
 
     def retry_delay(self) -> float:

@@ -1,0 +1,292 @@
+"""The kernel's recorder and the class bar, driven from Python against a real SQLite file
+(issue 22): a learner joins, answers, and a new kernel with the same browser token gets the
+answers back; a locked database keeps answers waiting (said under the bar) and stores each once
+when it is free again, on the retry timer; a refused record is one line and stores nothing;
+"forget me" deletes; with no class the records go to the browser and come back from it."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crazylab.classroom.store import ClassError, Store, open_store
+from crazylab.widgets.classbar import ClassBar
+from crazylab.widgets.progress import Recorder
+
+LESSON = "01_crazy_eights_basics"
+
+
+class Timer:
+    """The recorder's retry timer, fired by the test."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[float, Callable[[], None]]] = []
+
+    def __call__(self, delay: float, fn: Callable[[], None]) -> None:
+        self.calls.append((delay, fn))
+
+    def fire(self) -> None:
+        _delay, fn = self.calls.pop(0)
+        fn()
+
+
+def make(db: Path, *, timer: Timer | None = None, busy: float = 10.0,
+         env: dict[str, str] | None = None) -> tuple[Recorder, ClassBar, list[dict[str, Any]]]:
+    """A fresh kernel: its recorder, its class bar and what the bar sent the browser."""
+    environ = {"CRAZYLAB_DB": str(db), **(env or {})}
+    rec = Recorder(open_store=lambda: open_store(str(db), busy_timeout=busy),
+                   schedule=timer, environ=environ)
+    bar = ClassBar(LESSON, rec=rec)
+    sent: list[dict[str, Any]] = []
+    bar.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    return rec, bar, sent
+
+
+def answer(rec: Recorder, exercise: str, text: str, verdict: bool) -> None:
+    rec.attempt(lesson=LESSON, exercise=exercise, answer=text, verdict=verdict,
+                rule_ids=["SR-1"], feedback="right" if verdict else "an eight is wild")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "class.db"
+
+
+@pytest.fixture
+def store(db: Path) -> Store:
+    return open_store(str(db))
+
+
+def test_join_answer_reload_restores(db: Path, store: Store) -> None:
+    year8 = store.create_class("Year 8")
+    rec, bar, sent = make(db)
+    assert bar.state["mode"] == "browser" and bar.state["can_join"]
+    assert bar.join(year8.code, "Ana")
+    token = rec.token
+    assert token and "Ana" not in token
+    assert sent[-1] == {"event": "joined", "learner": {
+        "token": token, "name": "Ana", "class_name": "Year 8"}}
+    assert bar.state["mode"] == "joined" and bar.state["name"] == "Ana"
+    assert bar.state["class_name"] == "Year 8"
+    answer(rec, "e01", "8S", True)
+    answer(rec, "e02", "KH", False)
+    answer(rec, "e02", "KH 8S", True)
+    assert rec.pending == 0
+    stored = store.attempts(token, LESSON)
+    assert [(a.exercise, a.answer, a.verdict) for a in stored] == [
+        ("e01", "8S", True), ("e02", "KH", False), ("e02", "KH 8S", True)]
+    assert bar.outbox == []  # a class learner's records do not go to the browser
+
+    # a reload (a new kernel): the browser sends the token, the widgets get the answers back
+    rec2, bar2, _ = make(db)
+    restored: list[list[tuple[str, str, bool]]] = []
+    rec2.on_change(lambda r: restored.append(
+        [(a.exercise, a.answer, a.verdict) for a in r.earlier(LESSON)]))
+    assert restored == []  # nobody known yet
+    bar2.token = token
+    assert restored == [[("e01", "8S", True), ("e02", "KH", False), ("e02", "KH 8S", True)]]
+    assert [a.attempt_id for a in rec2.earlier(LESSON)] == [a.attempt_id for a in stored]
+    assert bar2.state["mode"] == "joined" and bar2.state["name"] == "Ana"
+    assert rec2.seed() == rec.seed()  # same learner, same practice count
+    rec2.practice(lesson=LESSON, kind="legal", seed=rec2.seed(), question="which?",
+                  answer="8S", verdict=True, rule_ids=["SR-1"], feedback="ok")
+    assert rec2.seed() != rec.seed()  # the next attempt deals anew
+    assert len(store.practice(token)) == 1
+    progress = store.progress(token)[LESSON]
+    assert (progress.answered, progress.right) == (2, 2)
+
+
+def test_unknown_token_is_dropped_from_the_browser(db: Path, store: Store) -> None:
+    rec, bar, sent = make(db)
+    bar.token = "x" * 32
+    assert rec.learner is None and bar.state["mode"] == "browser"
+    assert sent == [{"event": "forgotten"}]
+
+
+def test_locked_database_keeps_answers_then_stores_each_once(db: Path, store: Store) -> None:
+    year8 = store.create_class("Year 8")
+    timer = Timer()
+    rec, bar, _ = make(db, timer=timer, busy=0.2)
+    assert bar.join(year8.code, "Ben")
+    lock = sqlite3.connect(db, isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")  # another writer holds the database
+    try:
+        answer(rec, "e01", "8S", True)
+        answer(rec, "e02", "KH", False)
+        assert rec.pending == 2
+        assert bar.state["notice"] == "2 answers not yet saved — retrying"
+        assert [a.answer for a in rec.earlier(LESSON)] == ["8S", "KH"]  # shown meanwhile
+        assert len(timer.calls) == 1 and timer.calls[0][0] == 1.0
+        timer.fire()  # still locked: waits longer
+        assert rec.pending == 2 and timer.calls[0][0] == 2.0
+        timer.fire()
+        assert timer.calls[0][0] == 4.0
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    timer.fire()
+    assert rec.pending == 0 and bar.state["notice"] == ""
+    ids = [a.attempt_id for a in rec.earlier(LESSON)]
+    stored = store.attempts(rec.token or "", LESSON)
+    assert sorted(a.attempt_id for a in stored) == sorted(ids) and len(stored) == 2
+    # a save sent again (its answer was lost on the way back) is not stored twice
+    assert store.record_attempt(rec.token or "", lesson=LESSON, exercise="e01", answer="8S",
+                                verdict=True, rule_ids=["SR-1"], feedback="",
+                                attempt_id=ids[0]) is False
+    assert len(store.attempts(rec.token or "")) == 2
+
+
+def test_gone_database_retried_on_the_ioloop(tmp_path: Path) -> None:
+    """No timer given: the kernel's IOLoop retries (1 s), and the next record retries too."""
+    folder = tmp_path / "gone"
+    folder.mkdir()
+    db = folder / "class.db"
+    store = open_store(str(db))
+    year8 = store.create_class("Year 8")
+    rec = Recorder(open_store=lambda: open_store(str(db), busy_timeout=0.2),
+                   environ={"CRAZYLAB_DB": str(db)})
+    rec.join(year8.code, "Cleo")
+    lock = sqlite3.connect(db, isolation_level=None)
+
+    async def lesson() -> None:
+        lock.execute("BEGIN EXCLUSIVE")
+        answer(rec, "e03", "QD", True)
+        assert rec.pending == 1
+        lock.execute("ROLLBACK")
+        await asyncio.sleep(1.6)
+        assert rec.pending == 0
+
+    asyncio.run(lesson())
+    lock.close()
+    assert [a.answer for a in store.attempts(rec.token or "")] == ["QD"]
+
+    # no loop runs (a script): the next record takes the waiting one along
+    lock = sqlite3.connect(db, isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")
+    answer(rec, "e04", "2C", False)
+    lock.execute("ROLLBACK")
+    lock.close()
+    assert rec.pending == 1
+    answer(rec, "e05", "3C", True)
+    assert rec.pending == 0
+    assert [a.answer for a in store.attempts(rec.token or "")] == ["QD", "2C", "3C"]
+
+
+def test_refused_record_is_one_line_and_stores_nothing(db: Path, store: Store) -> None:
+    year8 = store.create_class("Year 8")
+    rec, bar, _ = make(db)
+    bar.join(year8.code, "Dee")
+    rec.attempt(lesson=LESSON, exercise="e999", answer="8S", verdict=True,
+                rule_ids=["SR-1"], feedback="")
+    assert rec.pending == 0 and rec.earlier(LESSON) == []
+    assert "e999" in bar.state["refused"] and "\n" not in bar.state["refused"]
+    assert "Traceback" not in bar.state["refused"]
+    rec.attempt(lesson=LESSON, exercise="e01", answer="x" * 501, verdict=False,
+                rule_ids=[], feedback="")
+    assert "500" in bar.state["refused"]
+    assert store.attempts(rec.token or "") == []
+    answer(rec, "e01", "8S", True)  # the next good answer clears the line
+    assert bar.state["refused"] == "" and len(store.attempts(rec.token or "")) == 1
+
+
+def test_join_errors_are_one_line(db: Path, store: Store) -> None:
+    year8 = store.create_class("Year 8")
+    rec, bar, sent = make(db)
+    assert not bar.join("NOSUCHCLASS23", "Eve")
+    assert "unknown class code" in bar.state["error"] and rec.learner is None
+    assert not bar.join(year8.code, "\x00bad")
+    assert "name" in bar.state["error"] and "\n" not in bar.state["error"]
+    assert not bar.join(year8.code, "   ")
+    assert sent == []
+    bar._on_msg(bar, {"do": "join", "code": year8.code, "name": "Eve"}, None)
+    assert bar.state["mode"] == "joined" and bar.state["error"] == ""
+
+
+def test_not_you_and_forget_me(db: Path, store: Store) -> None:
+    year8 = store.create_class("Year 8")
+    rec, bar, sent = make(db)
+    bar.join(year8.code, "Fin")
+    token = rec.token or ""
+    answer(rec, "e01", "8S", True)
+    bar._on_msg(bar, {"do": "not_you"}, None)
+    assert rec.learner is None and bar.state["mode"] == "browser"
+    assert rec.earlier(LESSON) == []  # the next learner does not see Fin's answers
+    assert store.learner(token).name == "Fin"  # kept for Fin
+    bar.token = token  # Fin comes back
+    assert bar.state["mode"] == "joined" and len(rec.earlier(LESSON)) == 1
+    bar._on_msg(bar, {"do": "forget"}, None)
+    assert sent[-1] == {"event": "forgotten", "all": True}
+    assert bar.state["mode"] == "browser"
+    with pytest.raises(ClassError, match="unknown learner token"):
+        store.learner(token)
+    assert store.class_report(year8.code, year8.teacher_key).attempts == []
+
+
+def test_browser_mode_round_trip(tmp_path: Path) -> None:
+    """No database: records go to the browser (the outbox trait) and come back from it."""
+    rec = Recorder(environ={})
+    bar = ClassBar(LESSON, rec=rec)
+    assert bar.state["mode"] == "browser" and not bar.state["can_join"]
+    bar.browser = {"id": "b" * 32, "name": "", "progress": {}}
+    seed0 = rec.seed()
+    answer(rec, "e01", "8S", True)
+    answer(rec, "e02", "KH", False)
+    rec.practice(lesson=LESSON, kind="score", seed=seed0, question="what does it score?",
+                 answer="50", verdict=False, rule_ids=["SR-1"], feedback="58")
+    assert [r["type"] for r in bar.outbox] == ["attempt", "attempt", "practice"]
+    assert not bar.join("ANYCODE", "Gus") and rec.learner is None
+
+    # what classbar.js keeps in localStorage: the progress file, by attempt_id
+    file = {"format": "crazylab-progress", "version": 1,
+            "learner": {"id": "b" * 32, "name": ""},
+            "attempts": [{k: v for k, v in r.items() if k != "type"}
+                         for r in bar.outbox if r["type"] == "attempt"],
+            "practice": [{k: v for k, v in r.items() if k != "type"}
+                         for r in bar.outbox if r["type"] == "practice"]}
+    rec2 = Recorder(environ={})
+    bar2 = ClassBar(LESSON, rec=rec2)
+    seen: list[int] = []
+    rec2.on_change(lambda r: seen.append(len(r.earlier(LESSON))))
+    bar2.browser = {"id": "b" * 32, "name": "", "progress": file}
+    assert seen == [2]
+    assert [(a.exercise, a.answer, a.verdict) for a in rec2.earlier(LESSON)] == [
+        ("e01", "8S", True), ("e02", "KH", False)]
+    assert [p.answer for p in rec2.earlier_practice(LESSON)] == ["50"]
+    assert rec2.seed() == rec.seed() != seed0
+    assert len(bar2.outbox) == 3  # the browser's records stay in its copy
+    other = Recorder(environ={})
+    other.use_browser("c" * 32, None)
+    assert other.seed() != seed0
+    download = rec2.progress_file()
+    assert download["format"] == "crazylab-progress" and len(download["attempts"]) == 2
+    assert rec2.pending == 0
+
+
+def test_hub_user_is_the_learner(db: Path, store: Store) -> None:
+    year8 = store.create_class("Year 8")
+    rec, bar, _ = make(db, env={"JUPYTERHUB_USER": "hana"})
+    assert bar.state["mode"] == "hub" and bar.state["name"] == "hana"
+    bar.token = "y" * 32  # a browser token is not used behind the hub
+    assert rec.learner.name == "hana"
+    assert bar.join(year8.code, "")
+    assert bar.state["class_name"] == "Year 8"
+    answer(rec, "e01", "8S", True)
+    rec2, bar2, _ = make(db, env={"JUPYTERHUB_USER": "hana"})
+    assert rec2.token == rec.token and len(rec2.earlier(LESSON)) == 1
+
+
+def test_importing_the_recorder_needs_no_sqlalchemy() -> None:
+    code = ("import sys; import crazylab.widgets.progress, crazylab.widgets.classbar; "
+            "from crazylab.widgets.progress import recorder; r = recorder(); "
+            "r.attempt(lesson='l', exercise='e01', answer='a', verdict=True, rule_ids=[], "
+            "feedback=''); assert len(r.outbox) == 1; "
+            "assert 'sqlalchemy' not in sys.modules, 'sqlalchemy imported'")
+    env = {"PATH": "/usr/bin:/bin"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=60)
