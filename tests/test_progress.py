@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from crazylab.classroom.store import ClassError, Store, open_store
 from crazylab.widgets.classbar import ClassBar
 from crazylab.widgets.progress import Recorder
+
+from crazylab.classroom.store import ClassError, Store, open_store
 
 LESSON = "01_crazy_eights_basics"
 

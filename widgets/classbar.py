@@ -51,7 +51,7 @@ class ClassBar(anywidget.AnyWidget):
     lesson = t.Unicode("").tag(sync=True)
     token = t.Unicode("").tag(sync=True)        # the browser's learner token (browser -> kernel)
     browser = t.Dict().tag(sync=True)           # {"id", "name", "progress"} (browser -> kernel)
-    outbox = t.List().tag(sync=True)            # records kept in the browser (kernel -> browser)
+    outbox: t.List[Any] = t.List().tag(sync=True)  # records for the browser to keep
     state = t.Dict().tag(sync=True)             # what the bar shows (kernel -> browser)
 
     def __repr__(self) -> str:
