@@ -1,0 +1,308 @@
+"""The teacher's dashboard (issue 22 item 5) against a real SQLite class store: the grid, the
+success rates and the most common wrong answers are those of the rows put in; the CSV download
+is the database's rows; a reset needs the class code; an imported progress file adds its rows
+once and a bad one nothing; a wrong key shows nothing."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import json
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from crazylab.widgets.dashboard import (
+    MISMATCH,
+    TeacherDashboard,
+    TeacherPage,
+    lesson_titles,
+)
+
+from crazylab.classroom.store import ClassError, open_store
+
+L1, L2 = "01_crazy_eights_basics", "02_classic_vs_quick"
+
+# (learner, lesson, exercise, answer, verdict, rule ids, feedback)
+ATTEMPTS = [
+    ("Ana", L1, "e01", "6C KH", False, ["SR-10"], "K♥ matches neither the rank nor the suit."),
+    ("Ana", L1, "e01", "6C KH", False, ["SR-10"], "K♥ matches neither the rank nor the suit."),
+    ("Ana", L1, "e01", "6C", True, ["SR-10"], "Right: 6♣ matches the rank."),
+    ("Ana", L1, "e02", "=1+1", False, ["SR-11"], "An eight is wild, not a formula."),
+    ("Ana", L2, "e01", "12", True, ["SR-20"], "Right."),
+    ("Ben", L1, "e01", "KH", False, ["SR-10"], "K♥ is not legal on 6♥? It is: same suit."),
+    ("Ben", L1, "e01", "6C", True, ["SR-10"], "Right: 6♣ matches the rank."),
+    ("Ben", L1, "e03", 'a, "quoted"\nanswer', False, ["SR-10", "SR-12"], "Cards, please."),
+]
+# (learner, lesson, kind, answer, verdict, rule ids, feedback)
+PRACTICE = [
+    ("Ana", L1, "legal", "6C", True, ["SR-10"], "Right."),
+    ("Ana", L1, "score", "50", False, ["SR-30"], "An eight counts 50; the king 10: 60."),
+    ("Ben", L1, "legal", "8S", True, ["SR-10"], "Right: eights are wild."),
+]
+HANDS = [("Ana", "crazy-eights"), ("Ana", "crazy-eights"), ("Ben", "crazy-eights-classic")]
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = open_store(str(tmp_path / "class.db"))
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def klass(store):
+    """A class with Ana and Ben and their records, and another class with one learner."""
+    new = store.create_class("Year 8")
+    tokens = {name: store.join(new.code, name).token for name in ("Ana", "Ben")}
+    for n, (who, lesson, ex, answer, verdict, rules, fb) in enumerate(ATTEMPTS):
+        assert store.record_attempt(tokens[who], lesson=lesson, exercise=ex, answer=answer,
+                                    verdict=verdict, rule_ids=rules, feedback=fb,
+                                    attempt_id=f"a{n}")
+    for n, (who, lesson, kind, answer, verdict, rules, fb) in enumerate(PRACTICE):
+        assert store.record_practice(tokens[who], lesson=lesson, kind=kind, seed=n,
+                                     question=f"question {n}", answer=answer, verdict=verdict,
+                                     rule_ids=rules, feedback=fb, attempt_id=f"p{n}")
+    for n, (who, rules) in enumerate(HANDS):
+        assert store.record_hand(tokens[who], rules=rules, seats=["you", "bot"],
+                                 moves=["6C", "draw"], result={"winner": 0}, hand_id=f"h{n}")
+    other = store.create_class("Year 9")
+    zed = store.join(other.code, "Zed").token
+    store.record_attempt(zed, lesson=L1, exercise="e01", answer="6C KH", verdict=False,
+                         rule_ids=["SR-10"], feedback="not this class", attempt_id="z1")
+    return new, other
+
+
+def _counts(store, new) -> dict[str, int]:
+    return {what: len(store.export_rows(new.code, new.teacher_key, what))
+            for what in ("attempts", "practice", "hands", "learners")}
+
+
+def test_grid_rates_and_wrong_answers_are_those_of_the_rows(store, klass) -> None:
+    new, _ = klass
+    dash = TeacherDashboard(store, new.code, new.teacher_key)
+    lessons = lesson_titles()
+    # the grid: every learner x every lesson, answered (distinct exercises) and right
+    assert set(dash.grid) == {"Ana", "Ben"}
+    for who in ("Ana", "Ben"):
+        assert list(dash.grid[who]) == list(lessons)
+        for lesson, (_, total) in lessons.items():
+            mine = [a for a in ATTEMPTS if a[0] == who and a[1] == lesson]
+            cell = dash.grid[who][lesson]
+            assert (cell.answered, cell.right, cell.total) == (
+                len({a[2] for a in mine}), len({a[2] for a in mine if a[4]}), total)
+    assert dash.grid["Ana"][L1].answered == 2 and dash.grid["Ana"][L1].right == 1
+    # learners are numbered in the report: their tokens never reach the teacher
+    assert all(set(r) == {"learner", "name", "joined"} for r in dash.report.learners)
+
+    # per exercise: attempts, success rate, the most common wrong answer with its feedback
+    table = dash.exercises.set_index(["lesson", "exercise"])
+    groups: dict[tuple[str, str], list[tuple]] = {}
+    for a in ATTEMPTS:
+        groups.setdefault((a[1], a[2]), []).append(a)
+    assert set(table.index) == set(groups)
+    for key, rows in groups.items():
+        right = sum(1 for a in rows if a[4])
+        assert table.loc[key, "attempts"] == len(rows)
+        assert table.loc[key, "right"] == right
+        assert table.loc[key, "success %"] == pytest.approx(100 * right / len(rows), abs=0.05)
+        assert table.loc[key, "learners"] == len({a[0] for a in rows})
+        wrong = Counter(a[3] for a in rows if not a[4])
+        shown = table.loc[key, "wrong answers"]
+        if wrong:
+            top, times = wrong.most_common(1)[0]
+            feedback = next(a[6] for a in rows if a[3] == top)
+            assert shown[0] == (top, times, feedback)
+        else:
+            assert shown == []
+    assert table.loc[(L1, "e01"), "wrong answers"][0][:2] == ("6C KH", 2)  # given twice
+    assert "not this class" not in dash.exercises_html.value  # the other class's rows
+
+    # per rule id: exercises and practice together
+    rules = dash.rules.set_index("rule")
+    per_rule: dict[str, list[bool]] = {}
+    for a in ATTEMPTS:
+        for rid in a[5]:
+            per_rule.setdefault(rid, []).append(a[4])
+    for p in PRACTICE:
+        for rid in p[5]:
+            per_rule.setdefault(rid, []).append(p[4])
+    assert set(rules.index) == set(per_rule)
+    for rid, verdicts in per_rule.items():
+        assert rules.loc[rid, "attempts"] == len(verdicts)
+        assert rules.loc[rid, "success %"] == pytest.approx(
+            100 * sum(verdicts) / len(verdicts), abs=0.05)
+    assert rules.loc["SR-30", "wrong answers"][0][2] == PRACTICE[1][6]
+
+    # the page shows it: names, a grid cell, the wrong answer with its reason (escaped)
+    grid = dash.grid_html.value
+    assert "Ana" in grid and "Ben" in grid
+    assert dash.grid["Ana"][L1].text() in grid
+    assert "6C KH" in dash.exercises_html.value
+    assert "K♥ matches neither the rank nor the suit." in dash.exercises_html.value
+    assert 'a, &quot;quoted&quot;' in dash.exercises_html.value
+
+    # practice over time: the whole class's accuracy and a plotly figure of it
+    whole = dash.accuracy[dash.accuracy["learner"] == "whole class"]
+    assert whole["items"].sum() == len(PRACTICE)
+    assert whole["right"].sum() == sum(1 for p in PRACTICE if p[4])
+    assert {t.name for t in dash.figure.data} == {"Ana", "Ben", "whole class"}
+    [out] = dash.chart.outputs
+    assert "application/vnd.plotly.v1+json" in out["data"]
+
+    # hands played, per learner and rule set
+    for (who, rules_name), n in Counter(HANDS).items():
+        assert dash.hands.loc[who, rules_name] == n
+    assert dash.hands.loc["Ana", "all rule sets"] == 2
+
+
+def _download(dash: TeacherDashboard, filename: str) -> bytes:
+    """The file behind the page's download link ``filename`` (its data URL, decoded)."""
+    m = re.search(rf"<a download='{re.escape(filename)}' href='data:[^;]+;base64,([^']*)'",
+                  dash.downloads_html.value)
+    assert m, f"no download link {filename}"
+    return base64.b64decode(m.group(1))
+
+
+def test_csv_and_parquet_downloads_are_the_database_rows(store, klass) -> None:
+    import pandas as pd
+
+    new, _ = klass
+    dash = TeacherDashboard(store, new.code, new.teacher_key)
+    for what in ("attempts", "practice", "hands", "learners"):
+        rows = store.export_rows(new.code, new.teacher_key, what)
+        data = _download(dash, f"class-{new.code}-{what}.csv").decode("utf-8")
+        got = list(csv.DictReader(io.StringIO(data)))
+        assert len(got) == len(rows) > 0
+        for mine, theirs in zip(got, rows, strict=True):
+            assert list(mine) == list(theirs)
+            for col, value in theirs.items():
+                text = str(value)
+                if text.startswith(("=", "+", "@")):  # a spreadsheet must not run it
+                    text = "'" + text
+                assert mine[col] == text, (what, col)
+        frame = pd.read_parquet(io.BytesIO(_download(dash, f"class-{new.code}-{what}.parquet")))
+        assert frame.to_dict("records") == rows
+    attempts = list(csv.DictReader(io.StringIO(
+        _download(dash, f"class-{new.code}-attempts.csv").decode())))
+    assert [r["answer"] for r in attempts] == [
+        "'=1+1" if a[3] == "=1+1" else a[3] for a in ATTEMPTS]
+    assert new.teacher_key not in dash.downloads_html.value.split("base64,")[0]
+    assert all(new.teacher_key not in name for name in dash.downloads)
+
+
+def test_reset_needs_the_class_code(store, klass) -> None:
+    new, other = klass
+    dash = TeacherDashboard(store, new.code, new.teacher_key)
+    before, other_before = _counts(store, new), _counts(store, other)
+    for wrong in ("", "yes", other.code, new.code[:-1]):
+        line = dash.reset(wrong)
+        assert line.startswith("Nothing deleted"), line
+        assert _counts(store, new) == before
+    assert dash.grid["Ana"][L1].answered == 2
+    dash.confirm_box.value = new.code.lower()  # typed in lower case: still the code
+    dash._on_reset()
+    assert dash.errors == []
+    assert "The class was reset" in dash.reset_line.value
+    assert _counts(store, new) == {"attempts": 0, "practice": 0, "hands": 0, "learners": 0}
+    assert _counts(store, other) == other_before
+    assert dash.grid == {} and "No learner" in dash.grid_html.value
+    assert store.class_report(new.code, new.teacher_key).name == "Year 8"  # the class stays
+
+
+def _progress_file(name: str = "Cleo", **changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "format": "crazylab-progress", "version": 1,
+        "learner": {"id": "browser-cleo-1", "name": name},
+        "attempts": [
+            {"attempt_id": "c-a1", "lesson": L1, "exercise": "e01", "answer": "6C KH",
+             "verdict": False, "rule_ids": ["SR-10"], "feedback": "K♥ matches neither.",
+             "at": "2026-12-01T10:00:00Z"},
+            {"attempt_id": "c-a2", "lesson": L1, "exercise": "e01", "answer": "6C",
+             "verdict": True, "rule_ids": ["SR-10"], "feedback": "Right.",
+             "at": "2026-12-01T10:01:00Z"}],
+        "practice": [
+            {"attempt_id": "c-p1", "lesson": L1, "kind": "legal", "seed": 7,
+             "question": "Which are legal?", "answer": "8S", "verdict": True,
+             "rule_ids": ["SR-10"], "feedback": "Right.", "at": "2026-12-02T09:00:00Z"}]}
+    data.update(changes)
+    return data
+
+
+def test_import_adds_a_file_once_and_a_bad_file_nothing(store, klass) -> None:
+    new, _ = klass
+    dash = TeacherDashboard(store, new.code, new.teacher_key)
+    before = _counts(store, new)
+    good = json.dumps(_progress_file()).encode()
+    bad_item = _progress_file(name="Dan")
+    bad_item["learner"] = {"id": "browser-dan", "name": "Dan"}
+    bad_item["attempts"][1]["exercise"] = "e999"  # the second item is wrong: nothing stored
+    bad = json.dumps(bad_item).encode()
+    lines = dash.import_files([("cleo.json", good), ("dan.json", bad),
+                               ("notes.json", b"{not json"), ("empty.json", b"[]")])
+    assert lines[0] == "cleo.json: 4 new records imported."  # the learner, 2 attempts, 1 item
+    assert lines[1].startswith("dan.json: ") and "e999" in lines[1]
+    assert lines[1].endswith("nothing imported.")
+    assert lines[2].startswith("notes.json: not a progress file (not JSON")
+    assert lines[3].startswith("empty.json: not a crazylab progress file")
+    after = _counts(store, new)
+    assert after == {**before, "attempts": before["attempts"] + 2,
+                     "practice": before["practice"] + 1, "learners": before["learners"] + 1}
+    names = [r["name"] for r in store.export_rows(new.code, new.teacher_key, "learners")]
+    assert "Dan" not in names and names.count("Cleo") == 1
+    # again, through the upload button as the browser sends it: nothing doubles
+    dash.upload.set_state({"value": [{"name": "cleo.json", "type": "application/json",
+                                      "size": len(good), "content": memoryview(good),
+                                      "last_modified": 1764583200000}]})
+    assert dash.errors == []
+    assert "cleo.json: 0 new records imported." in dash.import_line.value
+    assert _counts(store, new) == after
+    assert dash.upload.value == ()
+    assert dash.grid["Cleo"][L1].answered == 1 and dash.grid["Cleo"][L1].right == 1
+
+
+def test_a_wrong_key_or_code_is_refused_and_shows_nothing(store, klass) -> None:
+    new, other = klass
+    with pytest.raises(ClassError):
+        TeacherDashboard(store, new.code, "not-the-key")
+    with pytest.raises(ClassError):
+        TeacherDashboard(store, new.code, other.teacher_key)
+    page = TeacherPage(store)
+    lines = []
+    for code, key in ((new.code, "not-the-key"), (new.code, other.teacher_key),
+                      ("ZZZZZZZZZZZZZ", new.teacher_key), ("", new.teacher_key)):
+        page.code_box.value, page.key_box.value = code, key
+        page._on_open()
+        assert page.dashboard is None and page.place.children == ()
+        assert page.key_box.value == ""  # the key does not stay in the field
+        lines.append(page.open_line.value)
+    assert MISMATCH in lines[0] and lines[0] == lines[1] == lines[2]  # codes cannot be probed
+    assert "Type the class code" in lines[3]
+    assert page.errors == []
+    page.code_box.value, page.key_box.value = new.code, new.teacher_key
+    page._on_open()
+    assert page.dashboard is not None and page.place.children == (page.dashboard,)
+    assert page.open_line.value == ""
+    assert set(page.dashboard.grid) == {"Ana", "Ben"}
+
+
+def test_a_new_class_is_shown_once_then_opens(store) -> None:
+    page = TeacherPage(store)
+    page.name_box.value = "Year 10"
+    page._on_make()
+    shown = page.made.value
+    code = re.search(r"cl-new-code'>([^<]+)<", shown).group(1)
+    key = re.search(r"cl-new-key'>([^<]+)<", shown).group(1)
+    assert "Write the key down; it is not shown again." in shown
+    assert page.code_box.value == code and page.key_box.value == ""
+    page.key_box.value = key
+    page._on_open()
+    assert page.errors == []
+    assert page.made.value == ""  # shown once
+    assert "Year 10" in page.dashboard.title.value
+    assert page.dashboard.grid == {}
+    page.name_box.value = "   "
+    page._on_make()
+    assert "class name" in page.made.value and page.errors == []

@@ -1,0 +1,726 @@
+"""The teacher's dashboard (issue 22 item 5): a class's progress, its hard questions and its
+wrong answers, practice over time, hands played, exports, a reset and imported progress files.
+
+:class:`TeacherPage` is the page ``notebooks/teacher.ipynb`` shows: a class code and the
+teacher key (a password field) open a :class:`TeacherDashboard`; "Make a new class" shows a
+new class's code and key once. The key is typed on that page only: it is never put in an
+address, a download's name, a learner's page or the browser's storage, and the page sent to
+the browser holds none. A wrong key and an unknown code get the same line
+(:data:`MISMATCH`), so codes cannot be probed.
+
+Everything comes from the store (:mod:`crazylab.classroom.store`) through the teacher's calls,
+each of which checks the key: ``class_report`` for the tables and ``export_rows`` for the
+downloads, so the CSV is the database's rows. The tables are built by plain functions
+(:func:`progress_counts`, :func:`exercise_stats`, :func:`rule_stats`, :func:`hands_played`,
+:func:`practice_accuracy`) that the tests call on the same rows.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import html
+import io
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as w
+
+from crazylab.errors import CrazylabError
+
+from ._common import ErrorArea, ErrorReporting, guarded
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+HERE = Path(__file__).parent
+CSS = (HERE / "dashboard.css").read_text(encoding="utf-8")
+
+#: the one line for a wrong key *and* an unknown code (the same text: codes cannot be probed)
+MISMATCH = "That class code and key do not match."
+#: what the store may be asked to export (``Store.export_rows``)
+EXPORTS = ("attempts", "practice", "hands", "learners")
+#: the most common wrong answers shown per exercise
+TOP_WRONG = 3
+
+
+class DashboardError(CrazylabError):
+    """A teacher's request the dashboard refuses (one line, nothing changed)."""
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def plain(row: Any) -> dict[str, Any]:
+    """A store row as a dict (a dict, a dataclass or a named tuple)."""
+    if isinstance(row, dict):
+        return dict(row)
+    if dataclasses.is_dataclass(row) and not isinstance(row, type):
+        return dataclasses.asdict(row)
+    if hasattr(row, "_asdict"):
+        return dict(row._asdict())
+    raise DashboardError(f"a store row of an unexpected kind: {type(row).__name__}")
+
+
+def report_rows(report: Any, what: str) -> list[dict[str, Any]]:
+    """The rows of one part of a class report (``learners``, ``attempts``…) as dicts."""
+    rows = report.get(what, []) if isinstance(report, dict) else getattr(report, what, [])
+    return [plain(r) for r in rows or []]
+
+
+def learner_of(row: dict[str, Any]) -> str:
+    """The learner a row belongs to (their id in the report)."""
+    for key in ("learner", "learner_id", "token"):
+        if row.get(key) is not None:
+            return str(row[key])
+    raise DashboardError(f"a report row names no learner: {sorted(row)}")
+
+
+def names_of(learners: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """Learner id -> the name the dashboard shows (a repeated name gets ``(2)``, ``(3)``)."""
+    shown: dict[str, str] = {}
+    seen: Counter[str] = Counter()
+    for row in learners:
+        name = str(row.get("name") or "(no name)")
+        seen[name] += 1
+        shown[learner_of(row)] = name if seen[name] == 1 else f"{name} ({seen[name]})"
+    return shown
+
+
+def _rule_ids(value: Any) -> list[str]:
+    """``("SR-1", "SR-2")``, ``["SR-1"]`` or ``"SR-1 SR-2"`` -> a list of ids."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            return [str(v) for v in json.loads(text)]
+        return text.replace(",", " ").split()
+    return [str(v) for v in value]
+
+
+def _when(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(str(value))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One learner's progress in one lesson: exercises answered (at least once) and answered
+    right (at least once), of the lesson's ``total``."""
+
+    answered: int
+    right: int
+    total: int
+
+    def text(self) -> str:
+        return f"{self.answered}/{self.total}, {self.right} right"
+
+
+def lesson_titles() -> dict[str, tuple[str, int]]:
+    """lesson id -> (title, number of exercises), in course order, from the catalogue."""
+    from crazylab.classroom import catalog
+
+    cat = catalog.load()
+    return {lesson: (cat.title(lesson), cat.exercise_count(lesson)) for lesson in cat.lessons}
+
+
+def progress_counts(learners: Sequence[dict[str, Any]], attempts: Sequence[dict[str, Any]],
+                    lessons: dict[str, tuple[str, int]]) -> dict[str, dict[str, Cell]]:
+    """learner id -> lesson -> :class:`Cell`, for every learner and lesson."""
+    answered: dict[tuple[str, str], set[str]] = {}
+    right: dict[tuple[str, str], set[str]] = {}
+    for row in attempts:
+        key = (learner_of(row), str(row["lesson"]))
+        answered.setdefault(key, set()).add(str(row["exercise"]))
+        if row["verdict"]:
+            right.setdefault(key, set()).add(str(row["exercise"]))
+    return {learner_of(ln): {lesson: Cell(len(answered.get((learner_of(ln), lesson), ())),
+                                          len(right.get((learner_of(ln), lesson), ())), total)
+                             for lesson, (_, total) in lessons.items()}
+            for ln in learners}
+
+
+def wrong_answers(rows: Iterable[dict[str, Any]], top: int = TOP_WRONG
+                  ) -> list[tuple[str, int, str]]:
+    """The most common wrong answers of ``rows``: (answer, times given, the engine's feedback
+    on it), most common first (ties: the answer first given first). Answers are compared as
+    typed, spaces at the ends and case aside."""
+    counts: Counter[str] = Counter()
+    first: dict[str, tuple[str, str]] = {}
+    for row in sorted(rows, key=lambda r: _when(r["at"])):
+        if row["verdict"]:
+            continue
+        answer = str(row["answer"]).strip()
+        norm = " ".join(answer.lower().split())
+        counts[norm] += 1
+        first.setdefault(norm, (answer, str(row.get("feedback") or "")))
+    order = list(first)
+    ranked = sorted(counts, key=lambda a: (-counts[a], order.index(a)))
+    return [(first[a][0], counts[a], first[a][1]) for a in ranked[:top]]
+
+
+def _rate(right: int, total: int) -> float:
+    return round(100.0 * right / total, 1) if total else 0.0
+
+
+def exercise_stats(attempts: Sequence[dict[str, Any]],
+                   lessons: dict[str, tuple[str, int]] | None = None) -> pd.DataFrame:
+    """One row per exercise answered: attempts, right, success rate (%), learners, its rule
+    ids and its most common wrong answers (a list of (answer, times, feedback))."""
+    import pandas as pd
+
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in attempts:
+        groups.setdefault((str(row["lesson"]), str(row["exercise"])), []).append(row)
+    order = list(lessons or {})
+
+    def key(k: tuple[str, str]) -> tuple[int, str, str]:
+        return (order.index(k[0]) if k[0] in order else len(order), k[0], k[1])
+
+    records = []
+    for lesson, exercise in sorted(groups, key=key):
+        rows = groups[(lesson, exercise)]
+        right = sum(1 for r in rows if r["verdict"])
+        rules = sorted({rid for r in rows for rid in _rule_ids(r.get("rule_ids"))})
+        records.append({"lesson": lesson, "exercise": exercise, "rules": " ".join(rules),
+                        "attempts": len(rows), "right": right,
+                        "success %": _rate(right, len(rows)),
+                        "learners": len({learner_of(r) for r in rows}),
+                        "wrong answers": wrong_answers(rows)})
+    return pd.DataFrame(records, columns=["lesson", "exercise", "rules", "attempts", "right",
+                                          "success %", "learners", "wrong answers"])
+
+
+def rule_stats(attempts: Sequence[dict[str, Any]], practice: Sequence[dict[str, Any]]
+               ) -> pd.DataFrame:
+    """One row per rule id asked about (exercises and practice items together): attempts,
+    right, success rate (%), learners, and its most common wrong answers, each with where it
+    was given (``lesson e03`` or ``lesson practice: kind``)."""
+    import pandas as pd
+
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in attempts:
+        where = f"{row['lesson']} {row['exercise']}"
+        for rid in _rule_ids(row.get("rule_ids")):
+            groups.setdefault(rid, []).append({**row, "_where": where})
+    for row in practice:
+        where = f"{row['lesson']} practice: {row['kind']}"
+        for rid in _rule_ids(row.get("rule_ids")):
+            groups.setdefault(rid, []).append({**row, "_where": where})
+    records = []
+    for rid in sorted(groups):
+        rows = groups[rid]
+        right = sum(1 for r in rows if r["verdict"])
+        # the same answer to different questions is a different mistake: group by where too
+        keyed = [{**r, "answer": f"{r['_where']}: {str(r['answer']).strip()}"} for r in rows]
+        records.append({"rule": rid, "attempts": len(rows), "right": right,
+                        "success %": _rate(right, len(rows)),
+                        "learners": len({learner_of(r) for r in rows}),
+                        "wrong answers": wrong_answers(keyed)})
+    return pd.DataFrame(records, columns=["rule", "attempts", "right", "success %",
+                                          "learners", "wrong answers"])
+
+
+def hands_played(hands: Sequence[dict[str, Any]], names: dict[str, str]) -> pd.DataFrame:
+    """Hands finished: one row per learner (by name), one column per rule set, and a total."""
+    import pandas as pd
+
+    counts: Counter[tuple[str, str]] = Counter(
+        (names.get(learner_of(h), learner_of(h)), str(h["rules"])) for h in hands)
+    rules = sorted({r for _, r in counts})
+    people = [n for n in names.values() if any(k[0] == n for k in counts)]
+    table = pd.DataFrame([[counts[(p, r)] for r in rules] for p in people],
+                         index=pd.Index(people, name="learner"), columns=rules)
+    table["all rule sets"] = table.sum(axis=1) if rules else []
+    return table
+
+
+def practice_accuracy(practice: Sequence[dict[str, Any]], names: dict[str, str]
+                      ) -> pd.DataFrame:
+    """Practice accuracy over time: one row per (period, learner) and per period for the whole
+    class (learner ``"whole class"``): items, right, accuracy (%). The period is the hour when
+    all practice falls within two days, else the day."""
+    import pandas as pd
+
+    cols = ["period", "learner", "items", "right", "accuracy %"]
+    if not practice:
+        return pd.DataFrame(columns=cols)
+    frame = pd.DataFrame({
+        "at": pd.to_datetime([_when(r["at"]) for r in practice], utc=True),
+        "learner": [names.get(learner_of(r), learner_of(r)) for r in practice],
+        "right": [bool(r["verdict"]) for r in practice]})
+    span = frame["at"].max() - frame["at"].min()
+    frame["period"] = frame["at"].dt.floor("h" if span <= pd.Timedelta(days=2) else "D")
+    parts = []
+    for by in (["period", "learner"], ["period"]):
+        g = frame.groupby(by, sort=True)["right"].agg(items="count", right="sum").reset_index()
+        if "learner" not in g:
+            g["learner"] = "whole class"
+        parts.append(g)
+    out = pd.concat(parts, ignore_index=True)
+    out["right"] = out["right"].astype(int)
+    out["accuracy %"] = (100.0 * out["right"] / out["items"]).round(1)
+    return out[cols].sort_values(["period", "learner"], ignore_index=True)
+
+
+def accuracy_figure(table: pd.DataFrame) -> Any:
+    """A plotly line chart of :func:`practice_accuracy`: one line per learner, the whole class
+    in bold."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure()
+    for learner, rows in table.groupby("learner", sort=False):
+        whole = learner == "whole class"
+        fig.add_trace(go.Scatter(
+            x=rows["period"].dt.tz_localize(None), y=rows["accuracy %"], name=str(learner),
+            mode="lines+markers", customdata=rows[["right", "items"]],
+            hovertemplate="%{y}% (%{customdata[0]} of %{customdata[1]})",
+            line={"width": 4 if whole else 1.5, "color": "#222" if whole else None}))
+    fig.update_layout(template="plotly_white", height=320, margin={"l": 50, "r": 20,
+                      "t": 30, "b": 40}, yaxis={"title": "right (%)", "range": [0, 105]},
+                      xaxis={"title": "practice time (UTC)"}, legend={"orientation": "h"})
+    return fig
+
+
+# --------------------------------------------------------------------------- downloads
+
+
+def csv_bytes(rows: Sequence[dict[str, Any]], what: str) -> bytes:
+    """``export_rows`` as the store writes CSV (``rows_to_csv``: a header line, cells that a
+    spreadsheet would run as a formula quoted with an apostrophe), UTF-8."""
+    from crazylab.classroom.store import rows_to_csv
+
+    return rows_to_csv(rows, what).encode("utf-8")
+
+
+def _columns(rows: Sequence[dict[str, Any]]) -> list[str]:
+    cols: list[str] = []
+    for row in rows:
+        cols += [k for k in row if k not in cols]
+    return cols
+
+
+def parquet_bytes(rows: Sequence[dict[str, Any]]) -> bytes | None:
+    """``export_rows`` as a Parquet file (lists and dicts as JSON text), or ``None`` when
+    pyarrow is not installed."""
+    try:
+        import pandas as pd
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return None
+    cols = _columns(rows)
+    frame = pd.DataFrame([{c: (json.dumps(list(v) if isinstance(v, tuple) else v,
+                                          ensure_ascii=False)
+                               if isinstance(v := row.get(c), (list, tuple, dict)) else v)
+                           for c in cols} for row in rows], columns=cols)
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    return buf.getvalue()
+
+
+def download_link(filename: str, mime: str, payload: bytes, label: str) -> str:
+    """An ``<a download>`` whose address carries the file (base64): made in the browser,
+    no server route."""
+    data = base64.b64encode(payload).decode("ascii")
+    return (f"<a download='{html.escape(filename, quote=True)}' "
+            f"href='data:{mime};base64,{data}' data-export='{html.escape(filename)}'>"
+            f"{html.escape(label)}</a>")
+
+
+# --------------------------------------------------------------------------- markup
+
+
+def _wrong_html(items: Sequence[tuple[str, int, str]]) -> str:
+    if not items:
+        return "<span class='cl-none'>none</span>"
+    return "".join(
+        f"<div class='cl-wrong'><q>{html.escape(ans)}</q> × {n}"
+        f"<br><span>{html.escape(fb)}</span></div>" for ans, n, fb in items)
+
+
+def table_html(frame: pd.DataFrame, *, index: bool = False,
+               cell_class: Callable[[str, Any], str] | None = None) -> str:
+    """A DataFrame as a readable HTML table: text escaped, numbers right-aligned, the wrong
+    answers column as answer × times with the engine's explanation under it."""
+    head = ([html.escape(str(frame.index.name or ""))] if index else []) + [
+        html.escape(str(c)) for c in frame.columns]
+    out = ["<table class='cl-dash-table'><thead><tr>",
+           *(f"<th scope='col'>{h}</th>" for h in head), "</tr></thead><tbody>"]
+    for label, row in frame.iterrows():
+        out.append("<tr>")
+        if index:
+            out.append(f"<th scope='row'>{html.escape(str(label))}</th>")
+        for col in frame.columns:
+            value = row[col]
+            classes = []
+            if col == "wrong answers":
+                text = _wrong_html(value)
+            elif isinstance(value, Cell):
+                text = html.escape(value.text())
+                classes.append("cl-none" if not value.answered else
+                               "cl-done" if value.right >= value.total > 0 else "cl-some")
+            else:
+                text = html.escape(str(value))
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    classes.append("cl-num")
+            if cell_class:
+                classes.append(cell_class(str(col), value))
+            cls = " ".join(c for c in classes if c)
+            out.append(f"<td class='{cls}'>{text}</td>" if cls else f"<td>{text}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _line(text: str, kind: str = "") -> str:
+    cls = f"cl-dash-line {kind}".strip()
+    return f"<div class='{cls}' role='status'>{html.escape(text)}</div>" if text else ""
+
+
+def _is_class_error(exc: BaseException) -> bool:
+    from crazylab.classroom.store import ClassError
+
+    return isinstance(exc, ClassError)
+
+
+def _unavailable(exc: BaseException) -> bool:
+    from crazylab.classroom.store import StoreUnavailable
+
+    return isinstance(exc, StoreUnavailable)
+
+
+BUSY = "The class database cannot be reached just now: try again in a moment."
+
+
+# --------------------------------------------------------------------------- dashboard
+
+
+class TeacherDashboard(ErrorReporting, w.VBox):
+    """One class, for its teacher: ``TeacherDashboard(store, code, key)``.
+
+    Raises the store's ``ClassError`` when the code and key do not match (nothing is built).
+    ``grid`` (learner -> lesson -> :class:`Cell`), ``exercises``, ``rules``, ``accuracy``,
+    ``hands`` and ``downloads`` (file name -> bytes) are what the page shows."""
+
+    def __init__(self, store: Any, code: str, key: str) -> None:
+        self.errors: list[str] = []
+        self.store, self.code, self._key = store, code.strip(), key.strip()
+        self.error_area = ErrorArea()
+        self.title = w.HTML()
+        self.refresh_button = w.Button(description="Refresh", icon="refresh",
+                                       tooltip="Read the class's records again")
+        self.status = w.HTML()
+        self.grid_html = w.HTML()
+        self.exercises_html = w.HTML()
+        self.rules_html = w.HTML()
+        self.chart = w.Output()
+        self.accuracy_html = w.HTML()
+        self.hands_html = w.HTML()
+        self.downloads_html = w.HTML()
+        self.downloads_html.add_class("cl-downloads")
+        self.confirm_box = w.Text(description="Type the class code to confirm",
+                                  placeholder="the class code",
+                                  style={"description_width": "initial"})
+        self.reset_button = w.Button(description="Reset the class", button_style="danger",
+                                     tooltip="Delete every learner record of this class")
+        self.reset_line = w.HTML()
+        self.upload = w.FileUpload(accept=".json", multiple=True,
+                                   description="Import progress files")
+        self.import_line = w.HTML()
+        self.refresh_button.on_click(lambda _: self._on_refresh())
+        self.reset_button.on_click(lambda _: self._on_reset())
+        self.upload.observe(lambda _: self._on_upload(), "value")
+        self.grid: dict[str, dict[str, Cell]] = {}
+        self.downloads: dict[str, bytes] = {}
+        self.load()  # a wrong key raises here: nothing is shown
+        super().__init__([
+            w.HTML(f"<style>{CSS}</style>"), self.title, w.HBox([self.refresh_button, self.status]),
+            w.HTML("<h3>Progress</h3><div class='cl-dash-note'>Exercises answered / in the "
+                   "lesson, and how many of them answered right.</div>"), self.grid_html,
+            w.HTML("<h3>Exercises</h3><div class='cl-dash-note'>Every answer given counts "
+                   "as an attempt; the most common wrong answers come with the reason the "
+                   "learner was given.</div>"), self.exercises_html,
+            w.HTML("<h3>Rules</h3><div class='cl-dash-note'>Exercises and practice items "
+                   "together, by the rule they ask about.</div>"), self.rules_html,
+            w.HTML("<h3>Practice accuracy over time</h3>"), self.chart, self.accuracy_html,
+            w.HTML("<h3>Hands played</h3>"), self.hands_html,
+            w.HTML("<h3>Export</h3><div class='cl-dash-note'>The class's records as the "
+                   "database holds them.</div>"), self.downloads_html,
+            w.HTML("<h3>Import progress files</h3><div class='cl-dash-note'>The files "
+                   "learners downloaded from the site without a server (one or several "
+                   "at once).</div>"), self.upload, self.import_line,
+            w.HTML("<h3>Reset the class</h3><div class='cl-dash-note'>Deletes every "
+                   "answer, practice item and hand of the class. It cannot be undone: "
+                   "export first.</div>"),
+            w.HBox([self.confirm_box, self.reset_button]), self.reset_line,
+            self.error_area,
+        ])
+        self.add_class("cl-dash")
+        self.add_class("crazylab-teacher-dashboard")
+
+    # ---------------------------------------------------------------- reading
+
+    def load(self) -> None:
+        """Read the class from the store and draw every part again."""
+        report = self.store.class_report(self.code, self._key)
+        learners = report_rows(report, "learners")
+        attempts = report_rows(report, "attempts")
+        practice = report_rows(report, "practice")
+        hands = report_rows(report, "hands")
+        self.report = report
+        self.code = str(getattr(report, "code", None) or self.code)
+        self.names = names_of(learners)
+        lessons = lesson_titles()
+        name = (report.get("name") if isinstance(report, dict)
+                else getattr(report, "name", None)) or ""
+        self.title.value = (f"<h2 style='margin:4px 0'>{html.escape(str(name))} "
+                            f"<small style='color:#556'>class {html.escape(self.code)}, "
+                            f"{len(learners)} learner{'s' * (len(learners) != 1)}</small></h2>")
+        self.grid = {self.names[ln]: cells for ln, cells
+                     in progress_counts(learners, attempts, lessons).items()}
+        self._draw_grid(lessons)
+        self.exercises = exercise_stats(attempts, lessons)
+        self.exercises_html.value = (table_html(self.exercises) if len(self.exercises) else
+                                     _line("No exercise answered yet."))
+        self.rules = rule_stats(attempts, practice)
+        self.rules_html.value = (table_html(self.rules) if len(self.rules) else
+                                 _line("No rule asked about yet."))
+        self.accuracy = practice_accuracy(practice, self.names)
+        self._draw_accuracy()
+        self.hands = hands_played(hands, self.names)
+        self.hands_html.value = (table_html(self.hands, index=True) if len(self.hands) else
+                                 _line("No hand played yet."))
+        self._draw_downloads()
+
+    def _draw_grid(self, lessons: dict[str, tuple[str, int]]) -> None:
+        import pandas as pd
+
+        if not self.grid:
+            self.grid_html.value = _line("No learner has joined this class yet.")
+            return
+        frame = pd.DataFrame([[self.grid[n][lesson] for lesson in lessons] for n in self.grid],
+                             index=pd.Index(list(self.grid), name="learner"),
+                             columns=[title for title, _ in lessons.values()])
+        self.grid_html.value = table_html(frame, index=True)
+
+    def _draw_accuracy(self) -> None:
+        if not len(self.accuracy):
+            self.figure = None
+            self.chart.outputs = ()
+            self.accuracy_html.value = _line("No practice item answered yet.")
+            return
+        self.figure = accuracy_figure(self.accuracy)
+        bundle = {"application/vnd.plotly.v1+json": json.loads(self.figure.to_json()),
+                  "text/plain": "practice accuracy over time"}
+        self.chart.outputs = ({"output_type": "display_data", "data": bundle,
+                               "metadata": {}},)
+        shown = self.accuracy.copy()
+        shown["period"] = shown["period"].dt.strftime("%Y-%m-%d %H:%M")
+        self.accuracy_html.value = (
+            "<details><summary>The numbers</summary>" + table_html(shown) + "</details>")
+
+    def _draw_downloads(self) -> None:
+        links = []
+        self.downloads = {}
+        stem = f"class-{self.code}"
+        for what in EXPORTS:
+            rows = [plain(r) for r in self.store.export_rows(self.code, self._key, what)]
+            data = csv_bytes(rows, what)
+            self.downloads[f"{stem}-{what}.csv"] = data
+            links.append(download_link(f"{stem}-{what}.csv", "text/csv", data,
+                                       f"{what} (CSV, {len(rows)} rows)"))
+            pq = parquet_bytes(rows)
+            if pq is not None:
+                self.downloads[f"{stem}-{what}.parquet"] = pq
+                links.append(download_link(f"{stem}-{what}.parquet",
+                                           "application/vnd.apache.parquet", pq,
+                                           f"{what} (Parquet)"))
+        self.downloads_html.value = "".join(links)
+
+    # ---------------------------------------------------------------- actions
+
+    def refresh(self) -> str:
+        """Read the class again; returns the status line."""
+        try:
+            self.load()
+        except Exception as exc:
+            if _unavailable(exc):
+                self.status.value = _line(BUSY, "cl-bad")
+                return BUSY
+            raise
+        text = f"Read at {datetime.now():%H:%M:%S}."
+        self.status.value = _line(text)
+        return text
+
+    def reset(self, confirm: str) -> str:
+        """Delete the class's records if ``confirm`` is the class code (the store checks it);
+        returns the line shown (a wrong confirmation changes nothing)."""
+        try:
+            deleted = self.store.reset_class(self.code, self._key, confirm=confirm.strip())
+        except Exception as exc:
+            if not _is_class_error(exc):
+                raise
+            text = BUSY if _unavailable(exc) else f"Nothing deleted: {exc}"
+            self.reset_line.value = _line(text, "cl-bad")
+            return text
+        self.confirm_box.value = ""
+        text = f"The class was reset: {deleted} record{'s' * (deleted != 1)} deleted."
+        self.reset_line.value = _line(text, "cl-good")
+        self.refresh()
+        return text
+
+    def import_files(self, files: Sequence[tuple[str, bytes]]) -> list[str]:
+        """Import learners' progress files (name, content); one line per file: what was
+        stored, or the file's name and what is wrong with it (nothing stored from it)."""
+        lines = []
+        for name, content in files:
+            try:
+                data = json.loads(bytes(content).decode("utf-8"))
+            except UnicodeDecodeError:
+                lines.append(f"{name}: not a progress file (not UTF-8 text); nothing imported.")
+                continue
+            except json.JSONDecodeError as exc:
+                lines.append(f"{name}: not a progress file (not JSON: {exc.msg} at line "
+                             f"{exc.lineno}); nothing imported.")
+                continue
+            try:
+                stored = self.store.import_progress(self.code, self._key, data)
+            except Exception as exc:
+                if not _is_class_error(exc):
+                    raise
+                why = BUSY if _unavailable(exc) else str(exc)
+                lines.append(f"{name}: {why}; nothing imported.")
+                continue
+            lines.append(f"{name}: {stored} new record{'s' * (stored != 1)} imported.")
+        return lines
+
+    @guarded
+    def _on_refresh(self) -> None:
+        self.clear_error()
+        self.refresh()
+
+    @guarded
+    def _on_reset(self) -> None:
+        self.clear_error()
+        self.reset(self.confirm_box.value)
+
+    @guarded
+    def _on_upload(self) -> None:
+        files = [(f["name"], bytes(f["content"])) for f in self.upload.value]
+        if not files:
+            return
+        self.clear_error()
+        lines = self.import_files(files)
+        self.upload.value = ()
+        self.import_line.value = "".join(
+            _line(t, "cl-bad" if "nothing imported" in t else "cl-good") for t in lines)
+        self.refresh()
+
+
+# --------------------------------------------------------------------------- the page
+
+
+class TeacherPage(ErrorReporting, w.VBox):
+    """The teacher's page: open a class with its code and key, or make a new class.
+
+    ``store`` defaults to :func:`crazylab.classroom.store.open_store` (``$CRAZYLAB_DB``),
+    opened at the first request."""
+
+    def __init__(self, store: Any = None) -> None:
+        self.errors: list[str] = []
+        self._store = store
+        self.dashboard: TeacherDashboard | None = None
+        self.error_area = ErrorArea()
+        style = {"description_width": "initial"}
+        self.code_box = w.Text(description="Your class code", style=style,
+                               placeholder="the code your learners type")
+        self.key_box = w.Password(description="Teacher key", style=style)
+        self.open_button = w.Button(description="Open", button_style="primary")
+        self.open_line = w.HTML()
+        self.name_box = w.Text(description="Class name", style=style, placeholder="Year 8")
+        self.make_button = w.Button(description="Make a new class")
+        self.made = w.HTML()
+        self.place = w.VBox()
+        self.open_button.on_click(lambda _: self._on_open())
+        self.make_button.on_click(lambda _: self._on_make())
+        super().__init__([
+            w.HTML(f"<style>{CSS}</style>"),
+            w.HTML("<h3>Open your class</h3>"),
+            w.HBox([self.code_box, self.key_box, self.open_button],
+                   layout=w.Layout(flex_flow="row wrap")), self.open_line,
+            w.HTML("<h3>Make a new class</h3>"),
+            w.HBox([self.name_box, self.make_button]), self.made,
+            self.error_area, self.place,
+        ])
+        self.add_class("cl-dash")
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from crazylab.classroom.store import open_store
+
+            self._store = open_store()
+        return self._store
+
+    def open_class(self, code: str, key: str) -> str:
+        """Open the class's dashboard below the form; returns the line shown ('' when it
+        opened). The key field is emptied either way."""
+        self.key_box.value = ""
+        self.made.value = ""  # a new class's key is shown once
+        self.place.children = ()
+        self.dashboard = None
+        if not code.strip() or not key.strip():
+            text = "Type the class code and the teacher key."
+            self.open_line.value = _line(text, "cl-bad")
+            return text
+        try:
+            self.dashboard = TeacherDashboard(self.store, code, key)
+        except Exception as exc:
+            if not _is_class_error(exc):
+                raise
+            text = BUSY if _unavailable(exc) else MISMATCH
+            self.open_line.value = _line(text, "cl-bad")
+            return text
+        self.open_line.value = ""
+        self.place.children = (self.dashboard,)
+        return ""
+
+    def make_class(self, name: str) -> Any:
+        """Make a class named ``name``; its code and key are shown once. Returns the
+        store's ``NewClass``, or ``None`` with a line saying why."""
+        self.made.value = ""
+        try:
+            new = self.store.create_class(name.strip())
+        except Exception as exc:
+            if not _is_class_error(exc):
+                raise
+            self.made.value = _line(BUSY if _unavailable(exc) else str(exc), "cl-bad")
+            return None
+        self.name_box.value = ""
+        self.code_box.value = new.code
+        self.made.value = (
+            f"<div class='cl-secret' role='status'>Class <b>{html.escape(new.name)}</b> is "
+            f"made.<br>Class code (for your learners): <code class='cl-new-code'>"
+            f"{html.escape(new.code)}</code><br>Teacher key (for you only): "
+            f"<code class='cl-new-key'>{html.escape(new.teacher_key)}</code><br>"
+            "<b>Write the key down; it is not shown again.</b></div>")
+        return new
+
+    @guarded
+    def _on_open(self) -> None:
+        self.clear_error()
+        self.open_class(self.code_box.value, self.key_box.value)
+
+    @guarded
+    def _on_make(self) -> None:
+        self.clear_error()
+        self.make_class(self.name_box.value)
