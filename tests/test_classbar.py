@@ -1,0 +1,225 @@
+"""The class bar in Chromium against a real Voilà server (issue 22): a learner joins a class
+made by ``Store.create_class`` (``CRAZYLAB_DB`` a temp SQLite file in the server's
+environment); the browser keeps a random token (not the name); a reload is still joined and
+gets the answers back from the database; "Not you?" shows the join form; "Forget me" deletes.
+With no database, the answers are kept in the browser and come back after a reload; "Download
+my progress" saves the progress file. Keyboard, labels and a phone width. Any page error
+fails a test."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from browser_support import start_voila, stop_voila, write_notebook
+
+from crazylab.classroom.store import ClassError, Store, open_store
+
+pytestmark = pytest.mark.browser
+
+LESSON = "01_crazy_eights_basics"
+
+PAGE = f'''\
+import ipywidgets as w
+from crazylab.widgets.classbar import class_bar
+from crazylab.widgets.progress import recorder
+
+bar = class_bar("{LESSON}")
+rec = recorder()
+shown = w.HTML("")
+shown.add_class("earlier")
+tries = [0]
+
+
+def show(_rec=None):
+    said = [f"{{a.exercise}}={{a.answer}}{{'+' if a.verdict else '-'}}"
+            for a in rec.earlier("{LESSON}")]
+    shown.value = "earlier: " + (" ".join(said) or "none")
+
+
+def answer(_button):
+    tries[0] += 1
+    rec.attempt(lesson="{LESSON}", exercise=f"e0{{tries[0]}}", answer=f"8S{{tries[0]}}",
+                verdict=tries[0] % 2 == 1, rule_ids=["SR-1"], feedback="")
+    show()
+
+
+button = w.Button(description="Answer")
+button.add_class("answer")
+button.on_click(answer)
+rec.on_change(show)
+show()
+display(bar)
+w.VBox([button, shown])'''
+
+
+def _server(root: Path, env: dict[str, str], drop: tuple[str, ...] = ()) -> object:
+    with mock.patch.dict(os.environ, env):
+        for name in drop:
+            os.environ.pop(name, None)
+        return start_voila(root)
+
+
+@pytest.fixture(scope="module")
+def class_db(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("class-db") / "class.db"
+
+
+@pytest.fixture(scope="module")
+def db_server(tmp_path_factory, class_db: Path) -> Iterator[object]:
+    root = tmp_path_factory.mktemp("classbar-db")
+    write_notebook(root, "page.ipynb", PAGE)
+    server = _server(root, {"CRAZYLAB_DB": str(class_db)}, drop=("JUPYTERHUB_USER",))
+    yield server
+    stop_voila(server)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def plain_server(tmp_path_factory) -> Iterator[object]:
+    root = tmp_path_factory.mktemp("classbar-plain")
+    write_notebook(root, "page.ipynb", PAGE)
+    server = _server(root, {}, drop=("CRAZYLAB_DB", "JUPYTERHUB_USER"))
+    yield server
+    stop_voila(server)  # type: ignore[arg-type]
+
+
+def _watch(page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}")
+            if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    return errors
+
+
+def _open(page, url: str, mode: str) -> None:
+    page.goto(url, timeout=90_000)
+    page.wait_for_selector(f".clb[data-mode='{mode}']", timeout=90_000)
+    page.wait_for_selector(".earlier", timeout=30_000)
+
+
+def _earlier(page, text: str) -> None:
+    page.wait_for_function(
+        "(t) => (document.querySelector('.earlier') || {}).innerText === t", arg=text,
+        timeout=30_000)
+
+
+def _stored(page, key: str) -> dict | None:
+    raw = page.evaluate("(k) => window.localStorage.getItem(k)", key)
+    return json.loads(raw) if raw else None
+
+
+def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screenshot) -> None:
+    store: Store = open_store(str(class_db))
+    year8 = store.create_class("Year 8")
+    errors = _watch(page)
+    url = db_server.render("page.ipynb")  # type: ignore[attr-defined]
+    _open(page, url, "browser")
+    bar = page.locator(".clb")
+    assert "kept in this browser" in bar.inner_text()
+    # the join form by keyboard: labelled inputs, Enter joins
+    page.get_by_label("Class code").fill("NOSUCHCLASS99")
+    page.get_by_label("Your name").fill("Ana")
+    page.get_by_label("Your name").press("Enter")
+    page.wait_for_function("() => /unknown class code/.test("
+                           "document.querySelector('.clb-error').innerText)", timeout=30_000)
+    assert page.locator(".clb-error").inner_text().count("\n") == 0
+    page.get_by_label("Class code").fill(year8.code)
+    page.get_by_label("Your name").press("Enter")
+    page.wait_for_selector(".clb[data-mode='joined']", timeout=30_000)
+    assert "You are Ana in Year 8" in bar.inner_text()
+    me = _stored(page, "crazylab.learner")
+    assert me and me["name"] == "Ana" and me["class_name"] == "Year 8"
+    assert me["token"] and "Ana" not in me["token"] and len(me["token"]) >= 16
+    assert set(me) == {"token", "name", "class_name"}  # no teacher key, nothing else
+    assert store.learner(me["token"]).name == "Ana"
+
+    page.locator(".answer").click()
+    _earlier(page, "earlier: e01=8S1+")
+    page.locator(".answer").click()
+    _earlier(page, "earlier: e01=8S1+ e02=8S2-")
+    assert [a.answer for a in store.attempts(me["token"], LESSON)] == ["8S1", "8S2"]
+    assert not (_stored(page, "crazylab.progress") or {}).get("attempts")
+    screenshot(page, "classbar_joined")
+
+    page.reload()  # a new kernel: the browser's token brings Ana and her answers back
+    _open(page, url, "joined")
+    _earlier(page, "earlier: e01=8S1+ e02=8S2-")
+    assert "You are Ana in Year 8" in bar.inner_text()
+
+    # a phone: nothing wider than the screen
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_timeout(300)
+    wide = page.evaluate("""() => [...document.querySelectorAll('.clb, .clb *')]
+        .filter(e => e.getBoundingClientRect().right > 362).map(e => e.className)""")
+    assert not wide, wide
+    screenshot(page, "classbar_joined_360", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+    page.get_by_role("button", name="Not you?").click()
+    page.wait_for_selector(".clb[data-mode='browser']", timeout=30_000)
+    assert page.get_by_label("Class code").is_visible()
+    assert _stored(page, "crazylab.learner") is None
+    _earlier(page, "earlier: none")  # the next learner does not see Ana's answers
+    screenshot(page, "classbar_not_you")
+
+    # Ben joins, answers once, then is forgotten (with a confirm step)
+    page.get_by_label("Class code").fill(year8.code)
+    page.get_by_label("Your name").fill("Ben")
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_selector(".clb[data-mode='joined']", timeout=30_000)
+    ben = _stored(page, "crazylab.learner")
+    assert ben and ben["token"] != me["token"]
+    page.locator(".answer").click()
+    page.wait_for_function("() => /8S/.test(document.querySelector('.earlier').innerText)",
+                           timeout=30_000)
+    assert len(store.attempts(ben["token"])) == 1
+    page.get_by_role("button", name="Forget me").click()
+    page.get_by_role("button", name="Yes, forget me").click()
+    page.wait_for_selector(".clb[data-mode='browser']", timeout=30_000)
+    page.wait_for_function("() => localStorage.getItem('crazylab.learner') === null",
+                           timeout=30_000)
+    with pytest.raises(ClassError):
+        store.learner(ben["token"])
+    assert len(store.attempts(me["token"])) == 2  # Ana's are hers, kept
+    assert not errors, errors
+
+
+def test_no_database_keeps_answers_in_the_browser(plain_server, page, screenshot,
+                                                  tmp_path: Path) -> None:
+    errors = _watch(page)
+    url = plain_server.render("page.ipynb")  # type: ignore[attr-defined]
+    _open(page, url, "browser")
+    assert page.locator(".clb-join").is_hidden()  # no database: no class to join
+    assert "kept in this browser" in page.locator(".clb").inner_text()
+    page.locator(".answer").click()
+    _earlier(page, "earlier: e01=8S1+")
+    page.locator(".answer").click()
+    _earlier(page, "earlier: e01=8S1+ e02=8S2-")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('crazylab.progress'))"
+                           ".attempts.length === 2", timeout=30_000)
+    kept = _stored(page, "crazylab.progress")
+    assert kept and kept["format"] == "crazylab-progress" and kept["learner"]["id"]
+
+    page.reload()
+    _open(page, url, "browser")
+    _earlier(page, "earlier: e01=8S1+ e02=8S2-")
+    page.locator(".answer").click()  # a new kernel counts on from 1: e01 again
+    _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('crazylab.progress'))"
+                           ".attempts.length === 3", timeout=30_000)
+
+    with page.expect_download() as got:
+        page.get_by_role("button", name="Download my progress").click()
+    path = tmp_path / "progress.json"
+    got.value.save_as(path)
+    data = json.loads(path.read_text())
+    assert data["format"] == "crazylab-progress" and data["version"] == 1
+    assert [a["answer"] for a in data["attempts"]] == ["8S1", "8S2", "8S1"]
+    assert len({a["attempt_id"] for a in data["attempts"]}) == 3
+    assert got.value.suggested_filename.startswith("crazylab-progress")
+    screenshot(page, "classbar_browser_mode")
+    assert not errors, errors
