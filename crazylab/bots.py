@@ -13,6 +13,11 @@ its seeds. Three levels:
   at random, consistently with what it can see, play each candidate move out to the end of
   the hand many times, and keep the move that wins most often.
 
+Every setting is checked where the bot is made (:class:`BotError`, a ``CrazylabError``,
+naming the setting, what was given and what is allowed): ``playouts`` from 1 to
+:data:`MAX_PLAYOUTS`, ``greedy`` from 0 to 1, ``time_limit`` above 0 and at most
+:data:`MAX_TIME_LIMIT` seconds; and ``choose`` refuses an observation with no legal move.
+
 >>> import random, crazylab as cl
 >>> game = cl.Game.new("crazy-eights-quick", players=2, seed=3)
 >>> bot = make_bot("rules")
@@ -23,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -35,12 +41,18 @@ from .engine.game import Game
 from .engine.moves import DRAW, END, PASS, PLAY, Move
 from .engine.observe import Observation
 from .engine.rules import RuleSet
-from .playout import RandomBot, play_hand
+from .errors import quote
+from .playout import BotError, RandomBot, check_choice, check_name, play_hand
 
 __all__ = [
-    "BOTS", "Bot", "MonteCarloBot", "RandomBot", "RuleBot", "bot_name", "determinize",
-    "hand_constraints", "make_bot", "play_hand",
+    "BOTS", "MAX_PLAYOUTS", "MAX_TIME_LIMIT", "Bot", "BotError", "MonteCarloBot", "RandomBot",
+    "RuleBot", "bot_name", "determinize", "hand_constraints", "make_bot", "play_hand",
 ]
+
+#: the most playouts a Monte Carlo decision may ask for (``mc:10000``)
+MAX_PLAYOUTS = 10_000
+#: the longest ``time_limit`` of one Monte Carlo decision, in seconds
+MAX_TIME_LIMIT = 600.0
 
 
 @runtime_checkable
@@ -133,7 +145,11 @@ class RuleBot:
 
     name: str = "rules"
 
+    def __post_init__(self) -> None:
+        check_name(self.name)
+
     def choose(self, obs: Observation, rng: random.Random) -> Move:
+        check_choice(obs, rng)
         return rule_choice(obs.rules, obs.hand, observed_refs(obs), obs.phase, obs.turn_plays,
                            obs.legal, rng)
 
@@ -299,14 +315,30 @@ class MonteCarloBot:
     probability ``greedy``, else random moves), then keeps the move with the most wins.
     ``time_limit`` (seconds), when given, stops early; without it a decision is reproducible
     from ``rng``. Where it cannot rebuild a world (Crazy Breens effect phases) it plays the
-    rules of thumb."""
+    rules of thumb. Settings out of range raise :class:`BotError` (see the module)."""
 
     playouts: int = 32
     greedy: float = 1.0
     time_limit: float | None = None
     name: str = "mc"
 
+    def __post_init__(self) -> None:
+        p = self.playouts
+        if not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= MAX_PLAYOUTS:
+            raise BotError(f"MonteCarloBot playouts must be a whole number from 1 to "
+                           f"{MAX_PLAYOUTS}, not {quote(p)}")
+        g = self.greedy
+        if not _real(g) or not 0 <= g <= 1:
+            raise BotError(f"MonteCarloBot greedy must be a number from 0 to 1 (the share of "
+                           f"rules-of-thumb moves in a playout), not {quote(g)}")
+        t = self.time_limit
+        if t is not None and (not _real(t) or not 0 < t <= MAX_TIME_LIMIT):
+            raise BotError(f"MonteCarloBot time_limit must be None or a number of seconds "
+                           f"above 0 and at most {MAX_TIME_LIMIT:g}, not {quote(t)}")
+        check_name(self.name)
+
     def choose(self, obs: Observation, rng: random.Random) -> Move:
+        check_choice(obs, rng)
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
@@ -330,6 +362,12 @@ class MonteCarloBot:
             _with_legal(obs, choices), rng)
 
 
+def _real(value: object) -> bool:
+    """A finite int or float (not a bool)."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
 def _with_legal(obs: Observation, legal: Sequence[Move]) -> Observation:
     from dataclasses import replace
 
@@ -343,19 +381,27 @@ BOTS: dict[str, type] = {"random": RandomBot, "rules": RuleBot, "mc": MonteCarlo
 
 def make_bot(spec: str | Bot) -> Bot:
     """A bot from its name (``"random"``, ``"rules"``, ``"mc"``; ``"mc:200"`` sets the
-    Monte Carlo playouts), or the bot itself."""
+    Monte Carlo playouts, 1 to :data:`MAX_PLAYOUTS`), or the bot itself; anything else raises
+    :class:`BotError` saying what is allowed."""
     if not isinstance(spec, str):
         if not callable(getattr(spec, "choose", None)):
-            raise TypeError(f"{spec!r} is not a bot: it needs a choose(observation, rng) method")
+            raise BotError(f"{quote(spec)} is not a bot: give a name ({', '.join(BOTS)}, "
+                           "mc:PLAYOUTS) or an object with a choose(observation, rng) method")
         return spec
-    name, _, arg = spec.partition(":")
+    name, sep, arg = spec.partition(":")
     if name not in BOTS:
-        raise ValueError(f"unknown bot {spec!r}; the bots are: {', '.join(BOTS)}")
-    if arg:
-        if name != "mc" or not arg.isdigit() or int(arg) < 1:
-            raise ValueError(f"{spec!r}: only mc takes a setting, its playouts (mc:200)")
-        return MonteCarloBot(playouts=int(arg), name=spec)
-    return BOTS[name]()
+        raise BotError(f"unknown bot {quote(spec)}; the bots are: {', '.join(BOTS)} "
+                       "(mc:PLAYOUTS sets the Monte Carlo playouts)")
+    if not sep:
+        return BOTS[name]()  # type: ignore[no-any-return]
+    if name != "mc":
+        raise BotError(f"bot {quote(spec)}: only mc takes a setting, its playouts (mc:200); "
+                       f"{name} takes none")
+    if not (arg.isascii() and arg.isdigit() and len(arg) <= 6
+            and 1 <= int(arg) <= MAX_PLAYOUTS):
+        raise BotError(f"bot {quote(spec)}: the playouts of mc must be a whole number of at "
+                       f"least 1 and at most {MAX_PLAYOUTS}, like mc:200")
+    return MonteCarloBot(playouts=int(arg), name=spec)
 
 
 def bot_name(bot: Bot) -> str:

@@ -19,17 +19,24 @@ from .errors import CrazylabError, quote
 
 #: scoring rules under which no seat ever scores above 0 in a hand
 NEVER_POSITIVE = ("minus_one_per_card", "none")
+#: the highest match target, the most hands of a fixed-length match, the largest starting
+#: total (in points, either sign) that a match takes
+MAX_TARGET = 100_000
+MAX_HANDS = 10_000
+MAX_SCORE = 1_000_000
 
 
 class MatchError(SetupError, CrazylabError):
     """A match that cannot be set up or played on (a ``SetupError``, so a ``ValueError``)."""
 
 
-def _whole(name: str, value: object, low: int | None = None) -> int:
+def _whole(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise MatchError(f"{name} must be a whole number, not {quote(value)}")
     if low is not None and value < low:
         raise MatchError(f"{name} must be at least {low}, not {quote(value)}")
+    if high is not None and value > high:
+        raise MatchError(f"{name} must be at most {high}, not {quote(value)}")
     return value
 
 
@@ -41,7 +48,9 @@ class Match:
     no ``hands`` is a single hand). ``hands``: play exactly this many hands instead (default:
     the rule set's ``games_in_match``); the highest total wins (a tie has no single winner:
     the leaders share it, :attr:`winners`). Every argument is checked before anything is dealt:
-    a bad one raises :class:`MatchError` naming it."""
+    a bad one raises :class:`MatchError` naming it (a target up to :data:`MAX_TARGET`, hands up
+    to :data:`MAX_HANDS`, starting ``scores`` within :data:`MAX_SCORE` and below the target: a
+    match does not start already won)."""
 
     def __init__(self, rules: RuleSet | str, players: int = 2, seed: int | None = None,
                  target: int | None = None, dealer: int | None = None,
@@ -51,19 +60,19 @@ class Match:
         if not isinstance(rules, RuleSet):
             raise MatchError(f"rules must be a preset name or a RuleSet, not {quote(rules)}")
         self.rules = rules
-        self.players = _whole("players", players, 2)
+        self.players = _whole("players", players, rules.min_players, rules.max_players)
         if seed is not None:
             _whole("seed", seed)
         if hands is None and target is None:
             hands = rules.games_in_match  # A11: a match of N games (None: no such rule)
         if hands is not None:
-            _whole("hands", hands, 1)
+            _whole("hands", hands, 1, MAX_HANDS)
             if target is not None:
                 raise MatchError("give a match either a target or a number of hands, not both")
         else:
             target = target if target is not None else rules.match_target
         if target is not None:
-            _whole("target", target, 1)
+            _whole("target", target, 1, MAX_TARGET)
             if rules.scoring in NEVER_POSITIVE:
                 raise MatchError(
                     f"{rules.name} cannot be played to a target of {target}: under its scoring "
@@ -74,7 +83,10 @@ class Match:
         if not isinstance(start, (list, tuple)) or len(start) != self.players:
             raise MatchError(f"scores must list {self.players} seats, not {quote(start)}")
         for s, v in enumerate(start):
-            _whole(f"scores[{s}]", v)
+            _whole(f"scores[{s}]", v, -MAX_SCORE, MAX_SCORE)
+        if target is not None and max(start) >= target:
+            raise MatchError(f"scores {quote(list(start))} already reach the target {target}: "
+                             "the match would be over before its first hand")
         if dealer is not None:
             _whole("dealer", dealer, 0)
             if dealer >= self.players:
@@ -124,14 +136,22 @@ class Match:
         return len(self._recorded)
 
     def record(self, game: Game | None = None) -> None:
-        """Add a finished hand's points to the match scores."""
-        game = game or self.game
+        """Add a finished hand's points to the match scores. The hand must be over and played
+        under this match's rule set at its table size; a refused hand changes nothing."""
+        game = self.game if game is None else game
+        if not isinstance(game, Game):
+            raise MatchError(f"record takes a finished Game of this match, not {quote(game)}")
+        if game.n != self.players or len(game.scores) != self.players:
+            raise MatchError(f"the hand was played by {game.n} players, but this match has "
+                             f"{self.players}: its points cannot be added")
+        if game.rules is not self.rules and game.rules != self.rules:
+            raise MatchError(f"the hand was played under {game.rules.name}, not this match's "
+                             f"rules ({self.rules.name}): its points cannot be added")
         if not game.over:
             raise MatchError("the hand is not over yet: finish it before recording it")
         if any(g is game for g in self._recorded):
             return
-        for s, pts in enumerate(game.scores):
-            self.scores[s] += pts
+        self.scores = [a + b for a, b in zip(self.scores, game.scores, strict=True)]
         self._recorded.append(game)
 
     def next_hand(self) -> Game:
@@ -148,9 +168,21 @@ class Match:
     def _result(self) -> str:
         return "a tie, no winner" if self.winner is None else f"seat {self.winner} won"
 
-    def play_random(self, rng: random.Random | int | None = None, max_hands: int = 1000
-                    ) -> Match:
-        """Play random moves until the match ends (a single hand without target or hands)."""
+    def play_random(self, rng: random.Random | int | None = None, max_hands: int = 1000, *,
+                    seed: random.Random | int | None = None) -> Match:
+        """Play random moves until the match ends (a single hand without target or hands).
+        ``rng`` (or ``seed=``, as in :meth:`Game.play_random`) is a number or a
+        ``random.Random``; ``max_hands`` (1 to :data:`MAX_HANDS`) bounds the work: a match
+        still going after it raises :class:`MatchError`."""
+        if seed is not None:
+            if rng is not None:
+                raise MatchError("give play_random a seed or an rng, not both")
+            rng = seed
+        if not (rng is None or isinstance(rng, random.Random)):
+            _whole("seed", rng)
+        _whole("max_hands", max_hands, 1, MAX_HANDS)
+        if self.over:
+            return self
         rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         for _ in range(max_hands):
             self.game.play_random(rng)
@@ -158,4 +190,4 @@ class Match:
             if self.over or (self.target is None and self.hands_to_play is None):
                 return self
             self.next_hand()
-        raise RuntimeError(f"the match did not end within {max_hands} hands")
+        raise MatchError(f"the match did not end within {max_hands} hands")

@@ -17,8 +17,39 @@ from .engine.game import Game
 from .engine.moves import Move
 from .engine.observe import Observation
 from .engine.rules import RuleSet
+from .errors import CrazylabError, quote
 
-__all__ = ["RandomBot", "hand_summary", "play_dealt", "play_hand"]
+__all__ = ["BotError", "EndlessHand", "RandomBot", "check_choice", "check_name",
+           "hand_summary", "play_dealt", "play_hand"]
+
+
+class BotError(CrazylabError):
+    """A bot that cannot be made (an unknown name, a setting out of range) or asked to choose
+    where nothing can be chosen."""
+
+
+class EndlessHand(CrazylabError, RuntimeError):
+    """A hand that did not end within its move limit (rules under which it never can); a
+    ``RuntimeError`` too, as it was before it was a ``CrazylabError``."""
+
+
+def check_name(name: object) -> None:
+    """A bot's ``name`` is text (a table and a simulation's columns show it)."""
+    if not isinstance(name, str):
+        raise BotError(f"a bot's name must be text, not {quote(name)}")
+
+
+def check_choice(obs: object, rng: object) -> None:
+    """What ``choose(obs, rng)`` needs: an :class:`Observation` with at least one legal move
+    and a :class:`random.Random` (:class:`BotError` otherwise)."""
+    if not isinstance(obs, Observation):
+        raise BotError(f"choose needs a seat's Observation (game.observation(seat)), not "
+                       f"{quote(obs)}")
+    if not isinstance(rng, random.Random):
+        raise BotError(f"choose needs rng, a random.Random, not {quote(rng)}")
+    if not obs.legal:
+        raise BotError("choose: the observation has no legal move (the hand is over, or this "
+                       "seat is not to play): there is nothing to choose")
 
 
 @dataclass(frozen=True)
@@ -29,7 +60,11 @@ class RandomBot:
 
     name: str = "random"
 
+    def __post_init__(self) -> None:
+        check_name(self.name)
+
     def choose(self, obs: Observation, rng: random.Random) -> Move:
+        check_choice(obs, rng)
         return self.choose_legal(obs.legal, rng)
 
     def choose_legal(self, legal: Sequence[Move], rng: random.Random) -> Move:
@@ -55,7 +90,9 @@ def play_hand(game: Game, bots: Sequence[Any], rngs: Sequence[random.Random],
         pick = pickers[seat]
         game.push(pick(legal, rngs[seat]) if pick is not None
                   else bots[seat].choose(game.observation(seat), rngs[seat]))
-    raise RuntimeError(f"the hand did not end within {max_moves} moves")
+    raise EndlessHand(f"the hand did not end within {max_moves} moves: under {game.rules.name}"
+                      f" [{', '.join(game.rules.options_changed) or 'as preset'}] it may never "
+                      "end (cards no pile can take)")
 
 
 def play_dealt(rules: RuleSet, players: int, deal_seed: int, bots: Sequence[Any],

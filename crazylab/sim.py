@@ -34,7 +34,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from .bots import BOTS, Bot, bot_name, make_bot
+from .bots import Bot, BotError, bot_name, make_bot
 from .engine.rules import RuleSet
 from .engine.rules import rules as get_rules
 from .errors import CrazylabError, quote
@@ -55,6 +55,11 @@ COLUMNS = ("hand", "seed", "rules", "options", "variant", "players", "bots", "wi
 PROGRESS_FROM = 2000
 #: with ``workers=None``, smaller runs play in this process (starting workers costs more)
 PARALLEL_FROM = 200
+#: the most hands one run may ask for (rule sets × table sizes × ``games``): a trillion
+#: (hands are handed out lazily, so a run that long only ends by Ctrl-C)
+MAX_HANDS = 10**12
+#: the longest list of bots a run takes
+MAX_BOTS = 1000
 
 _MASK = (1 << 64) - 1
 
@@ -71,13 +76,13 @@ def _mix_state(x: int, parts: Iterable[int]) -> int:
 
 def hand_seed(seed: int, hand: int) -> int:
     """The deal's seed of hand number ``hand`` in a run seeded with ``seed``."""
-    return _hand_seeds(seed, hand)[0]
+    return _hand_seeds(_whole("seed", seed), _whole("hand", hand, 0))[0]
 
 
 def bots_seed(seed: int, hand: int) -> int:
     """The seed of the bots' generator in hand number ``hand`` of a run seeded with ``seed``
     (the seats draw from it in turn)."""
-    return _hand_seeds(seed, hand)[1]
+    return _hand_seeds(_whole("seed", seed), _whole("hand", hand, 0))[1]
 
 
 def _hand_seeds(seed: int, hand: int) -> tuple[int, int]:
@@ -204,33 +209,35 @@ def _progress_bar(total: int, show: bool | None) -> Any:
     return tqdm(total=total, desc="hands", unit="hand")
 
 
-def _whole(name: str, value: Any, low: int | None = None) -> int:
+def _whole(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise SimulationError(f"{name} must be a whole number, not {quote(value)}")
     if low is not None and value < low:
         raise SimulationError(f"{name} must be at least {low}, not {quote(value)}")
+    if high is not None and value > high:
+        raise SimulationError(f"{name} must be at most {high}, not {quote(value)}")
     return value
+
+
+def _flag(name: str, value: Any, none: bool = False) -> None:
+    """A boolean argument is ``True`` or ``False`` (``"no"`` is not false), or ``None``."""
+    if not (isinstance(value, bool) or (none and value is None)):
+        allowed = "True, False or None" if none else "True or False"
+        raise SimulationError(f"{name} must be {allowed}, not {quote(value)}")
+
+
+def max_workers() -> int:
+    """The most worker processes a run may start: four per core."""
+    return 4 * (os.cpu_count() or 1)
 
 
 def check_bot(spec: Any) -> Bot:
     """The bot ``spec`` names (``"random"``, ``"rules"``, ``"mc"``, ``"mc:200"``) or ``spec``
-    itself if it is a bot; :class:`SimulationError` naming the problem otherwise."""
-    if isinstance(spec, str):
-        name, sep, arg = spec.partition(":")
-        if name not in BOTS:
-            raise SimulationError(f"unknown bot {quote(spec)}; the bots are: {', '.join(BOTS)}"
-                                  " (mc:PLAYOUTS sets the Monte Carlo playouts)")
-        if sep and name != "mc":
-            raise SimulationError(f"bot {quote(spec)}: only mc takes a setting (mc:200)")
-        if sep and not (arg.isascii() and arg.isdigit() and int(arg) >= 1):
-            raise SimulationError(f"bot {quote(spec)}: the playouts of mc must be a whole "
-                                  "number of at least 1, like mc:200")
-    elif not _is_bot(spec):
-        raise SimulationError(f"{quote(spec)} is not a bot: give a name (random, rules, mc) or "
-                              "an object with a choose(observation, rng) method")
+    itself if it is a bot; :class:`SimulationError` naming the problem otherwise (the
+    message of :func:`~crazylab.bots.make_bot`'s ``BotError``)."""
     try:
         return make_bot(spec)
-    except (ValueError, TypeError) as e:
+    except BotError as e:
         raise SimulationError(str(e)) from None
 
 
@@ -277,7 +284,10 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
     ``Client`` or a ``concurrent.futures.Executor`` to run on instead. ``progress``: a tqdm
     bar (default: on for runs of :data:`PROGRESS_FROM` hands or more).
 
-    Every argument is checked before the first hand (:class:`SimulationError`). Hands are
+    Every argument is checked before the first hand (:class:`SimulationError`, or the
+    bots' :class:`~crazylab.bots.BotError`): at most :data:`MAX_HANDS` hands in all, at most
+    :func:`max_workers` workers, ``rotate`` and ``progress`` real booleans, a ``client`` with
+    ``submit`` (or ``get_executor``), mc playouts at most ``MAX_PLAYOUTS``. Hands are
     handed out lazily, a few chunks ahead of the workers, so memory does not grow with
     ``games``. An interrupt (Ctrl-C) stops the workers and raises
     :class:`SimulationInterrupted` holding the hands finished so far. From a script, workers
@@ -291,13 +301,22 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
     ``cards_drawn``, ``reshuffles``, ``points`` (what the hand paid: the sum of the seats'
     scores, signs dropped), then ``bot_<s>`` and ``score_<s>`` per seat.
     """
+    _flag("rotate", rotate)
+    _flag("progress", progress, none=True)
     configs, max_seats = table_configs(rules, players, bots, rotate)
-    _whole("games", games, 0)
+    _whole("games", games, 0, MAX_HANDS)
+    if len(configs) * games > MAX_HANDS:
+        raise SimulationError(f"{len(configs)} rule sets and table sizes × games={games} is "
+                              f"{len(configs) * games} hands: at most {MAX_HANDS} in one run")
     _whole("seed", seed)
     if workers is not None:
-        _whole("workers", workers, 1)
+        _whole("workers", workers, 1, max_workers())
     if chunk is not None:
-        _whole("chunk", chunk, 1)
+        _whole("chunk", chunk, 1, MAX_HANDS)
+    if client is not None and not (callable(getattr(client, "get_executor", None))
+                                   or callable(getattr(client, "submit", None))):
+        raise SimulationError(f"client must be a dask.distributed.Client or a "
+                              f"concurrent.futures.Executor, not {quote(client)}")
     import pandas as pd  # noqa: F401  (fail now, not after the run, without pandas)
 
     columns = _columns(max_seats)
@@ -319,6 +338,7 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
 def table_configs(rules: Any, players: Any, bots: Any, rotate: bool
                   ) -> tuple[list[_Config], int]:
     """The rule set × table size pairs of a run, every argument checked."""
+    _flag("rotate", rotate)
     rule_sets = []
     for r in _as_list(rules, (str, RuleSet), "rules must be a preset name, a RuleSet"):
         if isinstance(r, str):
@@ -334,14 +354,16 @@ def table_configs(rules: Any, players: Any, bots: Any, rotate: bool
     bot_list = [bots] if _is_bot(bots) else _as_list(bots, (str,), "bots must be a bot")
     if not rule_sets or not sizes or not bot_list:
         raise SimulationError("simulate needs at least one rule set, table size and bot")
+    if len(bot_list) > MAX_BOTS:
+        raise SimulationError(f"bots lists {len(bot_list)} bots: at most {MAX_BOTS}")
     for b in bot_list:
-        check_bot(b)  # fail early on a bad name
+        check_bot(b)  # fail early on a bad name or setting
     configs = []
     for r in rule_sets:
         for n in sizes:
             if not r.min_players <= n <= r.max_players:
                 raise SimulationError(f"{r.name} is for {r.min_players}-{r.max_players} "
-                                      f"players, not {n}")
+                                      f"players, not {quote(n)}")
             configs.append(_Config(r, n, tuple(bot_list), rotate))
     return configs, max(sizes)
 
@@ -590,19 +612,22 @@ class _Pool:
 
 def check_out(path: str) -> Path:
     """The ``--out`` file, checked before any hand is played: a .csv or .parquet name in a
-    folder that exists and can be written, not a folder itself (:class:`SimulationError`)."""
+    folder that exists and can be written, not a folder itself (:class:`SimulationError`).
+    The suffix may be in any case (``X.CSV``)."""
+    if not isinstance(path, (str, os.PathLike)) or "\0" in str(path):
+        raise SimulationError(f"--out must name a file, not {quote(path)}")
     out = Path(path)
-    shown = quote(path)
+    shown = quote(str(path))
     if out.is_dir():
         raise SimulationError(f"--out {shown} is a folder: name a file in it, like "
                               f"{quote(str(out / 'hands.csv'))}")
-    if out.suffix not in (".csv", ".parquet"):
+    if _kind(out) is None:
         raise SimulationError(f"--out {shown}: the file must end in .csv or .parquet")
     folder = out.parent
     if not folder.is_dir():
         raise SimulationError(f"--out {shown}: the folder {quote(str(folder))} does not exist "
                               "(create it first)")
-    if out.suffix == ".parquet":
+    if _kind(out) == ".parquet":
         try:
             import pyarrow  # noqa: F401
         except ImportError:
@@ -617,13 +642,21 @@ def check_out(path: str) -> Path:
     return out
 
 
+def _kind(out: Path) -> str | None:
+    """``".csv"`` or ``".parquet"`` from the file's suffix in any case, else ``None``."""
+    suffix = out.suffix.lower()
+    return suffix if suffix in (".csv", ".parquet") else None
+
+
 def write_atomically(df: pd.DataFrame, out: Path) -> None:
-    """Write ``df`` to ``out`` (.csv or .parquet) through a temporary file in the same folder
-    and ``os.replace``: the file is the old one or the whole new one, never a truncated mix."""
+    """Write ``df`` to ``out`` (.csv or .parquet, any case) through a temporary file in the same
+    folder and ``os.replace``: the file is the old one or the whole new one, never a truncated
+    mix, and no temporary file is left behind (an ``OSError``, such as a full disk or a
+    folder that has vanished, is raised after the temporary file is removed)."""
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     os.close(fd)
     try:
-        if out.suffix == ".parquet":
+        if _kind(out) == ".parquet":
             df.to_parquet(tmp, index=False)
         else:
             df.to_csv(tmp, index=False)

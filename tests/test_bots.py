@@ -296,7 +296,7 @@ def test_make_bot_names_and_errors() -> None:
     for bad in ("nobody", "rules:3", "mc:0", "mc:x"):
         with pytest.raises(ValueError):
             make_bot(bad)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="is not a bot"):
         make_bot(object())  # type: ignore[arg-type]
 
 
