@@ -12,6 +12,13 @@ serves no .md file): ``notebooks/sheets.ipynb`` (every sheet), ``notebooks/gloss
 (from ``notebooks/glossary.md``) and ``notebooks/rulebook.ipynb`` (crazylab's rulebook, from
 ``crazylab/rulebook/*.md``: one anchor per rule id, so a lesson links ``rulebook.ipynb#SR-17``).
 
+While a lesson runs, its exercises take their ids (``e01`` … in the order its cells make them,
+``crazylab.widgets.exercise``); the build asks the kernel for them afterwards and writes the
+catalogue ``crazylab/classroom/catalog.json``: per lesson its title (the first heading), every
+exercise id with its rule ids and question (plain text), the practice set's rule sets and kinds
+(the lesson's ``practice_set(...)`` call) and the source's sha1, so ``--check`` (and the tests)
+can tell a catalogue older than its lesson.
+
 Cell ids are derived from the cell's source (a hash), so a rebuild writes identical ids, and
 widget model ids come from a seeded generator in the kernel, so a rebuild of an unchanged
 source writes an identical file. ``tests/test_lesson_sources.py`` fails when a committed
@@ -20,7 +27,9 @@ notebook's cells differ from its source.
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import json
 import os
 import re
 import sys
@@ -34,6 +43,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SOURCES = NOTEBOOKS / "lessons"
+CATALOG = ROOT / "crazylab" / "classroom" / "catalog.json"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
 # Run in the kernel before the lesson: widget (comm) ids from a seeded generator instead of
@@ -88,9 +98,20 @@ def convert(source: Path) -> nbformat.NotebookNode:
     return nb
 
 
+# Run in the kernel after the lesson (a cell not kept in the notebook): the exercises it made.
+CATALOG_MARK = "crazylab-catalogue:"
+ASK_CATALOGUE = f"""\
+import json as _json
+from crazylab.widgets.exercise import catalogue as _catalogue
+print({CATALOG_MARK!r}, _json.dumps(_catalogue()))
+"""
+
+
 def build(source: Path) -> Path:
-    """Convert, execute (saving the widgets' state) and write one lesson."""
+    """Convert, execute (saving the widgets' state) and write one lesson; its catalogue
+    entry is :func:`lesson_entry`'s (kept in ``ENTRIES`` until :func:`write_catalog`)."""
     nb = convert(source)
+    nb.cells.append(nbformat.v4.new_code_cell(ASK_CATALOGUE))
     with tempfile.TemporaryDirectory() as ipython_dir:
         startup = Path(ipython_dir, "profile_default", "startup")
         startup.mkdir(parents=True)
@@ -107,10 +128,115 @@ def build(source: Path) -> Path:
                 os.environ.pop("IPYTHONDIR", None)
             else:
                 os.environ["IPYTHONDIR"] = old
+    asked = nb.cells.pop()
+    said = "".join(o.get("text", "") for o in asked.get("outputs", []) if o.get("name") == "stdout")
+    made = json.loads(said.split(CATALOG_MARK, 1)[1]) if CATALOG_MARK in said else {}
+    if source.stem not in made:
+        raise SystemExit(f"{source.name}: its exercises name no lesson {source.stem!r} (found "
+                         f"{sorted(made)}): the first cell must show class_bar({source.stem!r})")
+    ENTRIES[source.stem] = lesson_entry(source, made[source.stem])
     nbformat.validate(nb)
     path = target(source)
     nbformat.write(nb, path)
     return path
+
+
+# --------------------------------------------------------------------------- the catalogue
+
+ENTRIES: dict[str, dict[str, object]] = {}
+
+
+def title_of(source: Path) -> str:
+    """A lesson's title: the first heading of its notebook."""
+    for cell in jupytext.read(source, fmt="py:percent").cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("#"):
+                    return line.lstrip("#").strip()
+    return source.stem
+
+
+def practice_of(source: Path) -> dict[str, list[str]]:
+    """The rule sets and kinds of the lesson's ``practice_set(lesson, rule_sets, kinds=...)``
+    (literal arguments), or empty lists when it has none."""
+    found: dict[str, list[str]] = {"rule_sets": [], "kinds": []}
+    for cell in jupytext.read(source, fmt="py:percent").cells:
+        if cell.cell_type != "code":
+            continue
+        try:
+            tree = ast.parse("\n".join(line for line in cell.source.splitlines()
+                                       if not line.lstrip().startswith(("%", "!"))))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(
+                    node.func, "attr", "")) == "practice_set":
+                if len(node.args) > 1:
+                    found["rule_sets"] = [str(r) for r in ast.literal_eval(node.args[1])]
+                for kw in node.keywords:
+                    if kw.arg == "rule_sets":
+                        found["rule_sets"] = [str(r) for r in ast.literal_eval(kw.value)]
+                    if kw.arg == "kinds":
+                        found["kinds"] = [str(k) for k in ast.literal_eval(kw.value)]
+    return found
+
+
+def source_sha1(source: Path) -> str:
+    return hashlib.sha1(source.read_bytes()).hexdigest()
+
+
+def lesson_entry(source: Path, exercises: dict[str, object]) -> dict[str, object]:
+    """One lesson's catalogue entry from the exercises its run made."""
+    return {"title": title_of(source), "source_sha1": source_sha1(source),
+            "exercises": dict(sorted(exercises.items())), "practice": practice_of(source)}
+
+
+def read_catalog() -> dict[str, object]:
+    """The committed catalogue (an empty one if there is none)."""
+    try:
+        data = json.loads(CATALOG.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"version": 1, "lessons": {}}
+    return data if isinstance(data, dict) else {"version": 1, "lessons": {}}
+
+
+def write_catalog(entries: dict[str, dict[str, object]]) -> Path:
+    """The catalogue with ``entries`` replacing their lessons' (the others kept as they
+    were), in course order, for the lessons that have a source."""
+    old = read_catalog().get("lessons")
+    lessons = dict(old) if isinstance(old, dict) and not read_catalog().get(
+        "provisional") else {}
+    lessons.update(entries)
+    ordered = {s.stem: lessons[s.stem] for s in sources() if s.stem in lessons}
+    CATALOG.write_text(json.dumps({"version": 1, "lessons": ordered}, indent=1,
+                                  ensure_ascii=False) + "\n", encoding="utf-8")
+    return CATALOG
+
+
+def catalog_out_of_date(chosen: list[Path] | None = None) -> list[str]:
+    """What the committed catalogue lacks or has stale (empty when it matches the lessons:
+    each built from the source as it is, its title and practice as the source has them)."""
+    data = read_catalog()
+    lessons = data.get("lessons") if isinstance(data.get("lessons"), dict) else {}
+    assert isinstance(lessons, dict)
+    problems = []
+    if data.get("provisional"):
+        problems.append("catalog.json is provisional: run `make lessons`")
+    for source in chosen if chosen is not None else sources():
+        entry = lessons.get(source.stem)
+        if not isinstance(entry, dict):
+            problems.append(f"catalog.json has no lesson {source.stem}: run `make lessons`")
+        elif (entry.get("source_sha1") != source_sha1(source)
+              or entry.get("title") != title_of(source)
+              or entry.get("practice") != practice_of(source)):
+            problems.append(f"catalog.json is older than {source.relative_to(ROOT)}: "
+                            "run `make lessons`")
+        elif not entry.get("exercises"):
+            problems.append(f"catalog.json lists no exercise of {source.stem}")
+    if chosen is None:
+        extra = sorted(set(lessons) - {s.stem for s in sources()})
+        problems += [f"catalog.json lists {x}, which has no source" for x in extra]
+    return problems
 
 
 def out_of_date(source: Path) -> list[str]:
@@ -284,6 +410,7 @@ def main(argv: list[str]) -> int:
     chosen = [s for s in sources() if not names or any(n in s.name for n in names)]
     if check:
         problems = [p for s in chosen for p in out_of_date(s)] + pages_out_of_date()
+        problems += catalog_out_of_date(None if not names else chosen)
         print("\n".join(problems) or "every lesson notebook matches its source")
         return 1 if problems else 0
     print("writing", len(write_sheets()), "rules sheets in notebooks/sheets/")
@@ -293,6 +420,10 @@ def main(argv: list[str]) -> int:
         print("writing", path.relative_to(ROOT))
     for source in chosen:
         print("building", build(source).relative_to(ROOT), flush=True)
+    if chosen:
+        count = sum(len(e["exercises"]) for e in ENTRIES.values())  # type: ignore[arg-type]
+        print("writing", write_catalog(ENTRIES).relative_to(ROOT), f"({count} exercises in "
+              f"{len(ENTRIES)} lesson(s) built now)")
     return 0
 
 

@@ -390,7 +390,7 @@ def _register(ex: Exercise) -> tuple[str | None, str | None]:
 def _restore_one(ex: Exercise, lesson: str, ident: str, earlier: Sequence[Any]) -> None:
     mine = [a for a in earlier if _field(a, "exercise") == ident
             and _field(a, "lesson") == lesson]
-    if mine or ex.restored:
+    if mine or ex.answers or ex.restored:  # another learner's answers are cleared too
         ex.restore(mine)
 
 
