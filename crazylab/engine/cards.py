@@ -2,11 +2,17 @@
 
 A card is a :class:`Card`, an ``int`` subclass: ``suit * 13 + rank - 1`` for the 52 suited
 cards and 52 for a joker. Both jokers of a 54-card deck are the same value (they are
-interchangeable). Every card is interned, so ``Card.parse("6H") is Card.parse("6♥")``.
+interchangeable). Every card is interned, so ``Card.parse("6H") is Card.parse("6♥") is
+Card(44)``; ``Card(n)`` takes only a whole number 0 … 52, so every ``Card`` is a real card.
+
+Card text is the notation exactly: the ranks and suits of ``notation.md`` and the aliases it
+lists, with ASCII letters in either case (:func:`ascii_upper`). No other character is read as
+a rank or a suit: ``str.upper`` would turn ``ſ`` (Latin long s) into ``S``.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Final
 
@@ -35,14 +41,47 @@ _RANK_ALIASES = {**{r: i + 1 for i, r in enumerate(RANKS)}, "T": 10, "1": 1}
 _JOKER_ALIASES = {"JK", "🃏", "JOKER"}
 
 
+#: ASCII lower-case letters to upper case, and nothing else (``"ſ".upper()`` is ``"S"``)
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+#: the white space card, suit and move text may carry around it (ASCII only)
+ASCII_SPACE = " \t\n\r\f\v"
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with its ASCII letters in upper case and every other character as it is:
+    ``ascii_upper("6h") == "6H"`` but ``ascii_upper("6ſ") == "6ſ"`` (not a spade)."""
+    return text.translate(_ASCII_UPPER)
+
+
 class CardError(CrazylabError):
-    """A text that is not a card (``11H``, ``8X``, the empty string)."""
+    """A text that is not a card (``11H``, ``8X``, the empty string), or a card number that
+    is not one (``Card(99)``)."""
 
 
 class Card(int):
-    """One playing card. ``str(card)`` is canonical (``10C``); ``card.display`` uses symbols."""
+    """One playing card. ``str(card)`` is canonical (``10C``); ``card.display`` uses symbols.
+
+    ``Card(n)`` is the card numbered ``n`` (0 … 51 the suited cards, 52 the joker), the
+    interned one; anything else is a :class:`CardError`. Text is read by :meth:`parse`."""
 
     __slots__ = ()
+
+    def __new__(cls, number: object) -> Card:
+        """The interned card numbered ``number``; refuse anything that is not one."""
+        if type(number) is Card:
+            return number
+        if isinstance(number, str):
+            raise CardError(f"Card() takes a card number from 0 to 52, not the text "
+                            f"{quote(number)}: read card text with Card.parse({quote(number)}) "
+                            "or crazylab.card()")
+        try:
+            value = None if isinstance(number, bool) else operator.index(number)  # type: ignore[arg-type]
+        except TypeError:
+            value = None
+        if value is None or not 0 <= value <= JOKER_CODE:
+            raise CardError(f"Card() takes a card number from 0 to 52 (suit * 13 + rank - 1, "
+                            f"52 the joker), not {quote(number)}; read text with Card.parse")
+        return CARDS[value]
 
     @property
     def rank(self) -> int:
@@ -90,8 +129,8 @@ class Card(int):
             return text
         if not isinstance(text, str):
             raise CardError(f"{quote(text)} is not a card: write cards like 6H, 10C or JK")
-        key = text.strip()
-        card = _PARSED.get(key) or _PARSED.get(key.upper())
+        key = text.strip(ASCII_SPACE)
+        card = _PARSED.get(key) or _PARSED.get(ascii_upper(key))
         if card is None:
             raise CardError(
                 f"{quote(text)} is not a card: write a rank (A 2-10 J Q K) then a suit "
@@ -106,7 +145,7 @@ class Card(int):
         return svg_of(self)
 
 
-CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(53))
+CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(53))
 JOKER = CARDS[JOKER_CODE]
 
 
@@ -114,7 +153,7 @@ def _build_parse_table() -> dict[str, Card]:
     table: dict[str, Card] = {alias: JOKER for alias in _JOKER_ALIASES}
     for rank_text, rank in _RANK_ALIASES.items():
         for suit_text, suit in _SUIT_ALIASES.items():
-            table[(rank_text + suit_text).upper()] = CARDS[suit * 13 + rank - 1]
+            table[ascii_upper(rank_text + suit_text)] = CARDS[suit * 13 + rank - 1]
     return table
 
 
@@ -130,19 +169,24 @@ def cards(texts: str | Iterable[str | Card]) -> list[Card]:
     """Parse several cards: ``cards("6C KH 8S")`` or ``cards(["6C", "KH"])``."""
     if isinstance(texts, str):
         texts = texts.replace(",", " ").split()
+    elif isinstance(texts, (bytes, bytearray, dict)) or not hasattr(texts, "__iter__"):
+        raise CardError(f"cards() takes a text like '6C KH 8S' or a list of cards, not "
+                        f"{quote(texts)}")
     return [Card.parse(t) for t in texts]
 
 
 def parse_suit(text: str) -> int:
-    """``D``, ``♦``, ``♢`` or ``diamonds`` → 1."""
-    key = text.strip()
+    """``D``, ``♦``, ``♢`` or ``diamonds`` → 1 (ASCII letters in either case)."""
+    if not isinstance(text, str):
+        raise CardError(f"{quote(text)} is not a suit: use C, D, H or S (♣ ♦ ♥ ♠)")
+    key = text.strip(ASCII_SPACE)
     if key in _SUIT_ALIASES:
         return _SUIT_ALIASES[key]
-    key = key.upper()
+    key = ascii_upper(key)
     if key in _SUIT_ALIASES:
         return _SUIT_ALIASES[key]
     for i, name in enumerate(SUIT_NAMES):
-        if key.lower() in (name, SUIT_NAMES_ONE[i]):
+        if key in (name.upper(), SUIT_NAMES_ONE[i].upper()):
             return i
     raise CardError(f"{quote(text)} is not a suit: use C, D, H or S (♣ ♦ ♥ ♠)")
 

@@ -11,6 +11,7 @@ type).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from .cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display, sort_key
@@ -54,7 +55,7 @@ class ExplainView(PileView, Protocol):
 
     def accepted(self, m: Move) -> Move | None: ...
 
-    def legal_moves(self) -> list[Move]: ...
+    def legal_moves(self) -> tuple[Move, ...]: ...
 
     def playable_cards(self, seat: int | None = None) -> list[Card]: ...
 
@@ -62,7 +63,11 @@ class ExplainView(PileView, Protocol):
 
 
 def explain_move(game: ExplainView, move: Move | str) -> str:
-    """Why ``move`` is not legal now, in words a learner understands ('' if it is)."""
+    """Why ``move`` is not legal now, in words a learner understands ('' if it is). Text that
+    is no move is explained too; a value that is no move at all (not a text, or a hand-built
+    :class:`Move` with impossible fields) is a :class:`MoveError` naming it."""
+    if not isinstance(move, str):
+        move = Move.parse(move)
     try:
         m = game.canonical(move)
     except (MoveError, PitchError, CardError) as e:
@@ -138,7 +143,8 @@ def explain_move(game: ExplainView, move: Move | str) -> str:
         return "Play a card or draw before you end your turn."
     return _explain_play(game, m, hand, legal)
 
-def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: list[Move]) -> str:
+def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: Sequence[Move]
+                  ) -> str:
     r = game.rules
     if len(m.cards) > 1 and not r.stacking:
         return ("Only one card may be played at a time in these rules"

@@ -77,7 +77,20 @@ class IllegalMove(CrazylabError):
 
 
 class SetupError(CrazylabError):
-    """A position or deck that cannot exist under the rule set."""
+    """A position or deck that cannot exist under the rule set, or an argument out of its
+    range (a seat, a pile, a flag that is not a bool)."""
+
+
+class NothingToUndo(CrazylabError, IndexError):
+    """``undo()`` with no move to take back (an ``IndexError`` too, as it always was)."""
+
+
+def check_flag(value: object, name: str) -> bool:
+    """``value`` if it is a bool, else a :class:`SetupError` naming ``name``: ``"no"`` or
+    ``1`` are not taken for true."""
+    if value is True or value is False:
+        return value
+    raise SetupError(f"{name} must be True or False, not {quote(value)}")
 
 
 # attributes that are configuration or logs, not state to snapshot for undo
@@ -206,13 +219,13 @@ class Game:
         if dealer is not None and (seat is None or not 0 <= seat < n):
             raise SetupError(f"dealer must be a seat from 0 to {n - 1}, not {quote(dealer)}")
         self.dealer = n - 1 if seat is None else seat
-        self.keep_undo = keep_undo
+        self.keep_undo = check_flag(keep_undo, "keep_undo")
         self.title = ""
         self.events: list[Event] = []
         self.moves: list[Move] = []
         self.setup: dict[str, Any] = {}
         self._undo: list[tuple[int, dict[str, Any]]] = []  # (moves done, snapshot) checkpoints
-        self._legal_cache: list[Move] | None = None
+        self._legal_cache: tuple[Move, ...] | None = None
         self._fits = _single_fits(r)
         self._turn = turn_rules(r)
         seat_tables(players)  # the event tables of place() and draw_cards() (a game made
@@ -260,7 +273,7 @@ class Game:
         """Deal a stacked deck (``deck[0]`` is the top card) exactly as the rules say."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
         n = game.n
-        cards_ = game._parse_cards(deck, "deck")
+        cards_ = game._parse_cards(deck, "deck", len(game.rules.deck))
         game._check_counts(cards_)
         needed = n * game.rules.hand_size_for(n) + game.rules.piles
         if len(cards_) < needed:
@@ -282,16 +295,28 @@ class Game:
         ``stock`` is top first; each discard pile is bottom first, top last."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
         r, n = game.rules, game.n
+        size = len(r.deck)
+        if not isinstance(hands, (list, tuple)):
+            raise SetupError(f"hands must be a list of {n} hands (lists of cards), not "
+                             f"{quote(hands)}")
         if len(hands) != n:
             raise SetupError(f"hands lists {len(hands)} seats but the game has {n} players")
         if (discard is None) == (piles is None):
             raise SetupError("give the discard pile as either 'discard' or 'piles'")
+        if piles is not None and not isinstance(piles, (list, tuple)):
+            raise SetupError(f"piles must be a list of {r.piles} discard piles (lists of "
+                             f"cards), not {quote(piles)}")
         pile_lists = [discard] if piles is None else piles
         if len(pile_lists) != r.piles:
             raise SetupError(f"{r.name} has {r.piles} discard pile(s), not {len(pile_lists)}")
-        game.hands = [game._parse_cards(h, f"hand {i}") for i, h in enumerate(hands)]
-        game.stock_cards = game._parse_cards(stock, "stock")[::-1]
-        game.piles = [game._parse_cards(p, f"pile {i}") for i, p in enumerate(pile_lists)]
+        for name, value in (("suit", suit), ("pitch", pitch)):
+            if value is not None and not isinstance(value, str):
+                raise SetupError(f"{name} must be a text like 'D' or 'C#' (or None), not "
+                                 f"{quote(value)}")
+        game.hands = [game._parse_cards(h, f"hand {i}", size) for i, h in enumerate(hands)]
+        game.stock_cards = game._parse_cards(stock, "stock", size)[::-1]
+        game.piles = [game._parse_cards(p, f"pile {i}", size)
+                      for i, p in enumerate(pile_lists)]
         if any(not p for p in game.piles):
             raise SetupError("every discard pile needs at least its top card")
         game._check_counts([c for h in game.hands for c in h] + game.stock_cards
@@ -322,9 +347,11 @@ class Game:
             game.setup["suit" if r.call_kind == "suit" else "pitch"] = call
         return game
 
-    def _parse_cards(self, items: Any, where: str) -> list[Card]:
-        if isinstance(items, str) or not hasattr(items, "__iter__"):
-            raise SetupError(f"{where} must be a list of cards, not {items!r}")
+    def _parse_cards(self, items: Any, where: str, most: int) -> list[Card]:
+        if not isinstance(items, (list, tuple)):
+            raise SetupError(f"{where} must be a list of cards, not {quote(items)}")
+        if len(items) > most:
+            raise SetupError(f"{where} lists {len(items)} cards but the whole deck has {most}")
         try:
             return [Card.parse(c) for c in items]
         except CardError as e:
@@ -483,12 +510,22 @@ class Game:
     def tops(self) -> list[Card]:
         return [p[-1] for p in self.piles]
 
-    def active_suit(self, pile: int = 0) -> int | None:
+    def _pile(self, pile: object) -> int:
+        """``pile`` as a pile number of this game, or a :class:`SetupError` naming it."""
+        number = whole_number(pile)
+        piles = self.rules.piles
+        if number is None or not 0 <= number < piles:
+            where = "0 (there is one discard pile)" if piles == 1 else f"from 0 to {piles - 1}"
+            raise SetupError(f"pile must be a number {where}, not {quote(pile)}")
+        return number
+
+    def active_suit(self, pile: SupportsIndex = 0) -> int | None:
         """The suit the next play must follow on ``pile``: the call in force, else the top's."""
+        p = pile if type(pile) is int and 0 <= pile < len(self.piles) else self._pile(pile)
         if self.rules.call_kind != "suit":
             return None
-        call = self.calls[pile]
-        return call if call is not None else self.piles[pile][-1].suit
+        call = self.calls[p]
+        return call if call is not None else self.piles[p][-1].suit
 
     @property
     def suit(self) -> str | None:
@@ -496,20 +533,22 @@ class Game:
         s = self.active_suit(0)
         return None if s is None else SUITS[s]
 
-    def reference(self, pile: int = 0) -> str | None:
+    def reference(self, pile: SupportsIndex = 0) -> str | None:
         """The pitch (or letter) a pile asks for in the music-only levels, else ``None``."""
+        p = self._pile(pile)
         kind = self.rules.call_kind
         if kind == "suit":
             return None
-        return self.rules.format_call(self.refs[pile])
+        return self.rules.format_call(self.refs[p])
 
     @property
     def pitch(self) -> str | None:
         return self.reference(0)
 
-    def pitch_of(self, pile: int = 0) -> str | None:
+    def pitch_of(self, pile: SupportsIndex = 0) -> str | None:
         """The pitch class name of a pile's top card or call (for every musical rule set)."""
-        call, top = self.calls[pile], self.piles[pile][-1]
+        p = self._pile(pile)
+        call, top = self.calls[p], self.piles[p][-1]
         if self.rules.call_kind == "pitch" and call is not None:
             return PITCH_NAMES[call]
         if self.rules.call_kind == "letter" and call is not None:
@@ -527,10 +566,12 @@ class Game:
 
     # -- legal moves ---------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move of the seat to play, each exactly once."""
-        legal = self._legal_cache
-        if legal is None:
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move of the seat to play, each exactly once: a tuple (the game's own,
+        made once per position, so nothing a caller does to it changes the game)."""
+        cached = self._legal_cache
+        if cached is None:
+            legal: list[Move]
             phase = self.phase
             if phase == "play":
                 legal = self._legal_play()
@@ -545,8 +586,8 @@ class Game:
                 legal = [] if self.variant is None else self.variant.legal(self)
             if self._turn.last_call and phase != "declare":
                 legal = self.with_last_calls(legal)
-            self._legal_cache = legal
-        return legal
+            cached = self._legal_cache = tuple(legal)
+        return cached
 
     def with_last_calls(self, legal: list[Move]) -> list[Move]:
         """``legal`` with each play that leaves exactly one card also offered with the
@@ -565,9 +606,11 @@ class Game:
         return [str(m) for m in self.legal_moves()]
 
     def is_legal(self, move: Move | str) -> bool:
+        """Whether ``move`` (a :class:`Move` or its text) may be played now: always a bool,
+        ``False`` for anything that is not a move at all."""
         try:
             return self.accepted(self.canonical(move)) is not None
-        except ValueError:  # not a move at all (bad card, call or pile text)
+        except CrazylabError:  # not a move at all (bad card, call or pile text, bad fields)
             return False
 
     def playable_cards(self, seat: SupportsIndex | None = None) -> list[Card]:
@@ -758,14 +801,23 @@ class Game:
 
     def push(self, move: Move | str, seat: SupportsIndex | None = None) -> Move:
         """Play ``move`` (a :class:`Move` or its text) for the seat to play. Raises
-        :class:`IllegalMove` with the reason, leaving the game unchanged."""
-        if seat is not None and seat != self.to_play and not self.over:
+        :class:`IllegalMove` with the reason, leaving the game unchanged; a value that is no
+        move at all (not a text, or a hand-built :class:`Move` with impossible fields) is a
+        :class:`MoveError` naming it."""
+        if seat is not None and self._seat(seat) != self.to_play and not self.over:
             raise IllegalMove(f"It is seat {self.to_play}'s turn, not seat {seat}'s.")
         legal = self._legal_cache
-        applied: Move | None
-        if legal is not None and type(move) is Move and move in legal:
-            m = applied = move  # already canonical and legal (bots, simulations)
+        applied: Move | None = None
+        if legal is not None and type(move) is Move:
+            try:  # noqa: SIM105 (a with-block costs every move) the legal move itself
+                applied = legal[legal.index(move)]
+            except ValueError:
+                pass
+        if applied is not None:
+            m = applied
         else:
+            if not isinstance(move, str):
+                move = Move.parse(move)  # a MoveError names a value that is no move at all
             try:
                 m = self.canonical(move)
             except (MoveError, PitchError, CardError) as e:
@@ -791,14 +843,34 @@ class Game:
             raise
         return m
 
-    def push_many(self, moves: list[Move | str] | str) -> None:
-        for m in moves.split() if isinstance(moves, str) else moves:
+    def push_many(self, moves: Sequence[Move | str] | str) -> None:
+        """Play several moves (a list, or one text: ``"QS 8S:D draw"``), all or none: they
+        are tried on a copy first, so a refused move leaves the game as it was and the error
+        says which move it was."""
+        if isinstance(moves, str):
+            todo: list[Move | str] = list(moves.split())
+        elif isinstance(moves, (list, tuple)):
+            todo = list(moves)
+        else:
+            raise MoveError(f"push_many takes a list of moves or a text like 'QS 8S:D draw', "
+                            f"not {quote(moves)}")
+        if len(todo) > 1:
+            trial = self.copy()
+            for i, m in enumerate(todo):
+                try:
+                    trial.push(m)
+                except (IllegalMove, MoveError) as e:
+                    raise type(e)(f"move {i + 1} of {len(todo)} ({quote(m, 40)}): {e} "
+                                  "No move was played.") from None
+        for m in todo:
             self.push(m)
 
     def undo(self) -> Move:
-        """Take back the last move exactly; raise ``IndexError`` if there is none."""
+        """Take back the last move exactly; raise :class:`NothingToUndo` (an
+        ``IndexError`` too) if there is none."""
         if not self._undo or not self.moves:
-            raise IndexError("there is no move to undo")
+            raise NothingToUndo("there is no move to undo" + (
+                "" if self.keep_undo else " (this game was made with keep_undo=False)"))
         move = self.moves[-1]
         self._rewind(len(self.moves) - 1)
         return move
@@ -1152,6 +1224,7 @@ class Game:
 
     def copy(self, keep_undo: bool = False) -> Game:
         """An independent copy of this game (without undo history unless asked)."""
+        check_flag(keep_undo, "keep_undo")
         g = Game.__new__(Game)
         for k in _FIELDS:
             if hasattr(self, k):
@@ -1167,8 +1240,18 @@ class Game:
     def play_random(self, seed: random.Random | int | None = None, max_moves: int = 100_000
                     ) -> Game:
         """Play uniformly random legal moves until the hand ends; return ``self``.
-        ``seed`` is a number or a ``random.Random`` to draw from."""
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        ``seed`` is a number or a ``random.Random`` to draw from; after ``max_moves`` moves
+        without an end it raises ``RuntimeError`` (a bug: every rule set's hands end)."""
+        if not (seed is None or isinstance(seed, random.Random) or whole_number(seed) is not None):
+            raise SetupError(f"seed must be a whole number, a random.Random or None, not "
+                             f"{quote(seed)}")
+        limit = whole_number(max_moves)
+        if limit is None or limit < 1:
+            raise SetupError(f"max_moves must be a whole number of at least 1, not "
+                             f"{quote(max_moves)}")
+        max_moves = limit
+        rng = (seed if isinstance(seed, random.Random)
+               else random.Random(None if seed is None else whole_number(seed)))
         for _ in range(max_moves):
             if self.result:
                 return self

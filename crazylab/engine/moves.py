@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import Final, NamedTuple
 
 from .cards import Card, CardError, sort_key
@@ -68,9 +69,10 @@ class Move(NamedTuple):
 
     @classmethod
     def parse(cls, text: str | Move) -> Move:
-        """Parse a move string; raise :class:`MoveError` with the reason otherwise."""
+        """Parse a move string; raise :class:`MoveError` with the reason otherwise. A
+        :class:`Move` built by hand is checked (:func:`checked`)."""
         if isinstance(text, Move):
-            return text
+            return checked(text)
         if not isinstance(text, str) or not text.strip():
             raise MoveError(f"{quote(text)} is not a move: play a card like 6C, or say draw, "
                             "pass or end")
@@ -108,6 +110,57 @@ class Move(NamedTuple):
 DRAW_MOVE: Final = Move(DRAW)
 PASS_MOVE: Final = Move(PASS)
 END_MOVE: Final = Move(END)
+_WORDS: Final = {DRAW: DRAW_MOVE, PASS: PASS_MOVE, END: END_MOVE}
+#: the most cards one move can place (a stack of one rank: eight of a rank in two decks,
+#: or the jokers) and the highest pile number the notation can write (``@99``)
+MAX_STACK: Final = 8
+MAX_PILE: Final = 99
+
+
+def checked(move: Move) -> Move:
+    """``move`` if its fields are those a move can have (a kind of ``play``, ``draw``,
+    ``pass`` or ``end``; for a play one to eight cards, a call text or ``None``, a pile from
+    0 to 99 or ``None``, ``last`` a bool), with card texts read as cards; otherwise a
+    :class:`MoveError` naming it. Whether it is legal is the game's question.
+
+    A ``Move`` is a named tuple, so one can be built with any fields
+    (``Move("play", ("6H",))``): this is where such a move enters the engine."""
+    kind, cards, call, pile, last = move
+    if type(kind) is str and kind in _WORDS:
+        if cards == () and call is None and pile is None and last is False:
+            return _WORDS[kind]
+        raise MoveError(f"{quote(move)} is not a move: {kind} takes no cards, call, pile or "
+                        "last-card call")
+    if type(kind) is not str or kind != PLAY:
+        raise MoveError(f"{quote(move)} is not a move: its kind must be play, draw, pass or "
+                        f"end, not {quote(kind, 30)}")
+    if not isinstance(cards, (tuple, list)) or not 1 <= len(cards) <= MAX_STACK:
+        raise MoveError(f"{quote(move)} is not a move: a play places a tuple of 1 to "
+                        f"{MAX_STACK} cards, not {quote(cards, 30)}")
+    if call is not None and (type(call) is not str or len(call) > 20):
+        raise MoveError(f"{quote(move)} is not a move: its call must be a text like 'D' or "
+                        f"'C#' (or None), not {quote(call, 30)}")
+    if pile is not None and (type(pile) is not int or not 0 <= pile <= MAX_PILE):
+        raise MoveError(f"{quote(move)} is not a move: its pile must be a whole number from 0 "
+                        f"to {MAX_PILE} (or None), not {quote(pile, 30)}")
+    if type(last) is not bool:
+        raise MoveError(f"{quote(move)} is not a move: last (the last-card call) must be True "
+                        f"or False, not {quote(last, 30)}")
+    played: list[Card] = []
+    for c in cards:
+        if type(c) is Card:
+            played.append(c)
+        elif isinstance(c, str):
+            try:
+                played.append(Card.parse(c))
+            except CardError as e:
+                raise MoveError(f"{quote(move)} is not a move: {e}") from None
+        else:
+            raise MoveError(f"{quote(move)} is not a move: {quote(c, 30)} is not a card (write "
+                            "cards as text, like '6H', or use crazylab.card)")
+    if type(cards) is tuple and all(map(operator.is_, played, cards)):
+        return move
+    return Move(PLAY, tuple(played), call, pile, last)
 
 
 _MOVES: dict[tuple, Move] = {}

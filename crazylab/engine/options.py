@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .cards import RANKS, Card, CardError
+from .cards import ASCII_SPACE, RANKS, Card, CardError, ascii_upper
 from .errors import CrazylabError, quote
 from .pitch import PITCH_MAPS
 
@@ -177,7 +177,7 @@ class Option:
 
     def _key(self, key: object) -> int | None:
         if isinstance(key, str):
-            k = key.strip().upper()
+            k = ascii_upper(key.strip(ASCII_SPACE))
             key = self.key_names.get(k, int(k) if re.fullmatch(r"[0-9]{1,3}", k) else None)
         if _is_int(key) and self.key_low <= key <= self.key_high:  # type: ignore[operator]
             return key  # type: ignore[return-value]
@@ -281,7 +281,7 @@ def action_key(key: object) -> str | None:
         return RANKS[key - 1]  # type: ignore[operator]
     if not isinstance(key, str) or len(key) > 20:
         return None
-    k = key.strip().upper()
+    k = ascii_upper(key.strip(ASCII_SPACE))
     if k in _RANK_TEXT:
         return _RANK_TEXT[k]
     try:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .cards import CARDS, Card
-from .errors import CrazylabError
+from .cards import ASCII_SPACE, CARDS, Card, ascii_upper
+from .errors import CrazylabError, quote
 
 PITCH_NAMES = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
 FLAT_NAMES = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
@@ -55,28 +55,34 @@ class PitchError(CrazylabError):
 
 
 def parse_pitch(text: str) -> int:
-    """``C#``, ``Db``, ``C♯``, ``D♭``, ``Cb``, ``E#`` … → pitch class 0 … 11."""
-    t = str(text).strip().replace("♯", "#").replace("♭", "b")
-    if not t or t[0].upper() not in LETTER_PITCH:
-        raise PitchError(f"{text!r} is not a pitch: use C C# D D# E F F# G G# A A# B (or flats)")
-    pc = LETTER_PITCH[t[0].upper()]
+    """``C#``, ``Db``, ``C♯``, ``D♭``, ``Cb``, ``E#`` … → pitch class 0 … 11 (the letter in
+    either case; no other character is read as a letter)."""
+    if not isinstance(text, str):
+        raise PitchError(f"{quote(text)} is not a pitch: use C C# D D# E F F# G G# A A# B "
+                         "(or flats)")
+    t = text.strip(ASCII_SPACE).replace("♯", "#").replace("♭", "b")
+    letter = ascii_upper(t[:1])
+    if letter not in LETTER_PITCH:
+        raise PitchError(f"{quote(text)} is not a pitch: use C C# D D# E F F# G G# A A# B "
+                         "(or flats)")
+    pc = LETTER_PITCH[letter]
+    if len(t) > 2:
+        raise PitchError(f"{quote(text)} is not a pitch: one sharp or flat at most")
     for accidental in t[1:]:
         if accidental == "#":
             pc += 1
         elif accidental == "b":
             pc -= 1
         else:
-            raise PitchError(f"{text!r} is not a pitch: use C C# D D# E F F# G G# A A# B")
-    if len(t) > 2:
-        raise PitchError(f"{text!r} is not a pitch: one sharp or flat at most")
+            raise PitchError(f"{quote(text)} is not a pitch: use C C# D D# E F F# G G# A A# B")
     return pc % 12
 
 
 def parse_letter(text: str) -> int:
-    """A musical-alphabet letter ``A`` … ``G`` → 0 … 6 (Level 1 calls)."""
-    t = str(text).strip().upper()
+    """A musical-alphabet letter ``A`` … ``G`` (either case) → 0 … 6 (Level 1 calls)."""
+    t = ascii_upper(text.strip(ASCII_SPACE)) if isinstance(text, str) else ""
     if len(t) != 1 or t not in LETTERS:
-        raise PitchError(f"{text!r} is not a letter of the musical alphabet A B C D E F G")
+        raise PitchError(f"{quote(text)} is not a letter of the musical alphabet A B C D E F G")
     return LETTERS.index(t)
 
 
