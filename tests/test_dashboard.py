@@ -148,6 +148,12 @@ def test_grid_rates_and_wrong_answers_are_those_of_the_rows(store, klass) -> Non
     whole = dash.accuracy[dash.accuracy["learner"] == "whole class"]
     assert whole["items"].sum() == len(PRACTICE)
     assert whole["right"].sum() == sum(1 for p in PRACTICE if p[4])
+    for who in ("Ana", "Ben"):
+        mine = [p[4] for p in PRACTICE if p[0] == who]
+        row = dash.accuracy[dash.accuracy["learner"] == who]
+        assert (row["items"].sum(), row["right"].sum()) == (len(mine), sum(mine))
+        if len(row) == 1:
+            assert row["accuracy %"].iloc[0] == pytest.approx(100 * sum(mine) / len(mine))
     assert {t.name for t in dash.figure.data} == {"Ana", "Ben", "whole class"}
     [out] = dash.chart.outputs
     assert "application/vnd.plotly.v1+json" in out["data"]

@@ -133,6 +133,18 @@ def lesson_titles() -> dict[str, tuple[str, int]]:
     return {lesson: (cat.title(lesson), cat.exercise_count(lesson)) for lesson in cat.lessons}
 
 
+def exercise_questions(limit: int = 120) -> dict[tuple[str, str], str]:
+    """(lesson, exercise) -> its question, from the catalogue (cut at ``limit`` characters)."""
+    from crazylab.classroom import catalog
+
+    out = {}
+    for lesson, info in catalog.load().lessons.items():
+        for ex, text in getattr(info, "questions", {}).items():
+            text = " ".join(str(text).split())
+            out[(lesson, ex)] = text if len(text) <= limit else text[:limit - 1] + "…"
+    return out
+
+
 def progress_counts(learners: Sequence[dict[str, Any]], attempts: Sequence[dict[str, Any]],
                     lessons: dict[str, tuple[str, int]]) -> dict[str, dict[str, Cell]]:
     """learner id -> lesson -> :class:`Cell`, for every learner and lesson."""
@@ -154,18 +166,25 @@ def wrong_answers(rows: Iterable[dict[str, Any]], top: int = TOP_WRONG
     """The most common wrong answers of ``rows``: (answer, times given, the engine's feedback
     on it), most common first (ties: the answer first given first). Answers are compared as
     typed, spaces at the ends and case aside."""
-    counts: Counter[str] = Counter()
-    first: dict[str, tuple[str, str]] = {}
+    return [item[:3] for item in _ranked_wrong(rows, top)]  # type: ignore[misc]
+
+
+def _ranked_wrong(rows: Iterable[dict[str, Any]], top: int
+                  ) -> list[tuple[str, int, str, str]]:
+    """(answer, times, feedback, where) of the most common wrong answers; rows with a
+    ``_where`` (the question) count an answer once per question."""
+    counts: Counter[tuple[str, str]] = Counter()
+    first: dict[tuple[str, str], tuple[str, str]] = {}
     for row in sorted(rows, key=lambda r: _when(r["at"])):
         if row["verdict"]:
             continue
         answer = str(row["answer"]).strip()
-        norm = " ".join(answer.lower().split())
+        norm = (str(row.get("_where", "")), " ".join(answer.lower().split()))
         counts[norm] += 1
         first.setdefault(norm, (answer, str(row.get("feedback") or "")))
     order = list(first)
     ranked = sorted(counts, key=lambda a: (-counts[a], order.index(a)))
-    return [(first[a][0], counts[a], first[a][1]) for a in ranked[:top]]
+    return [(first[a][0], counts[a], first[a][1], a[0]) for a in ranked[:top]]
 
 
 def _rate(right: int, total: int) -> float:
@@ -200,32 +219,34 @@ def exercise_stats(attempts: Sequence[dict[str, Any]],
                                           "success %", "learners", "wrong answers"])
 
 
-def rule_stats(attempts: Sequence[dict[str, Any]], practice: Sequence[dict[str, Any]]
-               ) -> pd.DataFrame:
+def rule_stats(attempts: Sequence[dict[str, Any]], practice: Sequence[dict[str, Any]],
+               lessons: dict[str, tuple[str, int]] | None = None) -> pd.DataFrame:
     """One row per rule id asked about (exercises and practice items together): attempts,
-    right, success rate (%), learners, and its most common wrong answers, each with where it
-    was given (``lesson e03`` or ``lesson practice: kind``)."""
+    right, success rate (%), learners, and its most common wrong answers as (answer, times,
+    feedback, where: ``lesson e03`` or ``lesson practice: kind``); the same answer to two
+    questions is two mistakes."""
     import pandas as pd
+
+    def title(lesson: Any) -> str:
+        return (lessons or {}).get(str(lesson), (str(lesson), 0))[0]
 
     groups: dict[str, list[dict[str, Any]]] = {}
     for row in attempts:
-        where = f"{row['lesson']} {row['exercise']}"
+        where = f"{title(row['lesson'])} {row['exercise']}"
         for rid in _rule_ids(row.get("rule_ids")):
             groups.setdefault(rid, []).append({**row, "_where": where})
     for row in practice:
-        where = f"{row['lesson']} practice: {row['kind']}"
+        where = f"{title(row['lesson'])} practice: {row['kind']}"
         for rid in _rule_ids(row.get("rule_ids")):
             groups.setdefault(rid, []).append({**row, "_where": where})
     records = []
     for rid in sorted(groups):
         rows = groups[rid]
         right = sum(1 for r in rows if r["verdict"])
-        # the same answer to different questions is a different mistake: group by where too
-        keyed = [{**r, "answer": f"{r['_where']}: {str(r['answer']).strip()}"} for r in rows]
         records.append({"rule": rid, "attempts": len(rows), "right": right,
                         "success %": _rate(right, len(rows)),
                         "learners": len({learner_of(r) for r in rows}),
-                        "wrong answers": wrong_answers(keyed)})
+                        "wrong answers": _ranked_wrong(rows, TOP_WRONG)})
     return pd.DataFrame(records, columns=["rule", "attempts", "right", "success %",
                                           "learners", "wrong answers"])
 
@@ -259,7 +280,8 @@ def practice_accuracy(practice: Sequence[dict[str, Any]], names: dict[str, str]
         "learner": [names.get(learner_of(r), learner_of(r)) for r in practice],
         "right": [bool(r["verdict"]) for r in practice]})
     span = frame["at"].max() - frame["at"].min()
-    frame["period"] = frame["at"].dt.floor("h" if span <= pd.Timedelta(days=2) else "D")
+    unit = "h" if span <= pd.Timedelta(days=2) else "D"
+    frame["period"] = frame["at"].dt.floor(unit)
     parts = []
     for by in (["period", "learner"], ["period"]):
         g = frame.groupby(by, sort=True)["right"].agg(items="count", right="sum").reset_index()
@@ -269,12 +291,15 @@ def practice_accuracy(practice: Sequence[dict[str, Any]], names: dict[str, str]
     out = pd.concat(parts, ignore_index=True)
     out["right"] = out["right"].astype(int)
     out["accuracy %"] = (100.0 * out["right"] / out["items"]).round(1)
-    return out[cols].sort_values(["period", "learner"], ignore_index=True)
+    out = out[cols].sort_values(["period", "learner"], ignore_index=True)
+    out.attrs["period"] = unit
+    return out
 
 
 def accuracy_figure(table: pd.DataFrame) -> Any:
     """A plotly line chart of :func:`practice_accuracy`: one line per learner, the whole class
     in bold."""
+    import pandas as pd
     import plotly.graph_objects as go
 
     fig = go.Figure()
@@ -285,6 +310,9 @@ def accuracy_figure(table: pd.DataFrame) -> Any:
             mode="lines+markers", customdata=rows[["right", "items"]],
             hovertemplate="%{y}% (%{customdata[0]} of %{customdata[1]})",
             line={"width": 4 if whole else 1.5, "color": "#222" if whole else None}))
+    periods = table["period"].dt.tz_localize(None)
+    step = pd.Timedelta(1, unit=table.attrs.get("period", "h"))
+    fig.update_xaxes(range=[periods.min() - step, periods.max() + step])
     fig.update_layout(template="plotly_white", height=320, margin={"l": 50, "r": 20,
                       "t": 30, "b": 40}, yaxis={"title": "right (%)", "range": [0, 105]},
                       xaxis={"title": "practice time (UTC)"}, legend={"orientation": "h"})
@@ -339,12 +367,17 @@ def download_link(filename: str, mime: str, payload: bytes, label: str) -> str:
 # --------------------------------------------------------------------------- markup
 
 
-def _wrong_html(items: Sequence[tuple[str, int, str]]) -> str:
+def _wrong_html(items: Sequence[tuple[Any, ...]]) -> str:
+    """(answer, times, feedback[, where]) items: the answer × times, where it was given, and
+    the engine's explanation under it."""
     if not items:
         return "<span class='cl-none'>none</span>"
-    return "".join(
-        f"<div class='cl-wrong'><q>{html.escape(ans)}</q> × {n}"
-        f"<br><span>{html.escape(fb)}</span></div>" for ans, n, fb in items)
+    out = []
+    for ans, n, fb, *where in items:
+        at = f" <small>in {html.escape(where[0])}</small>" if where and where[0] else ""
+        out.append(f"<div class='cl-wrong'><q>{html.escape(ans)}</q> × {n}{at}"
+                   f"<br><span>{html.escape(fb)}</span></div>")
+    return "".join(out)
 
 
 def table_html(frame: pd.DataFrame, *, index: bool = False,
@@ -429,12 +462,14 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.downloads_html.add_class("cl-downloads")
         self.confirm_box = w.Text(description="Type the class code to confirm",
                                   placeholder="the class code",
-                                  style={"description_width": "initial"})
+                                  style={"description_width": "initial"},
+                                  layout=w.Layout(width="420px"))
         self.reset_button = w.Button(description="Reset the class", button_style="danger",
                                      tooltip="Delete every learner record of this class")
         self.reset_line = w.HTML()
         self.upload = w.FileUpload(accept=".json", multiple=True,
-                                   description="Import progress files")
+                                   description="Import progress files",
+                                   layout=w.Layout(width="260px"))
         self.import_line = w.HTML()
         self.refresh_button.on_click(lambda _: self._on_refresh())
         self.reset_button.on_click(lambda _: self._on_reset())
@@ -489,9 +524,10 @@ class TeacherDashboard(ErrorReporting, w.VBox):
                      in progress_counts(learners, attempts, lessons).items()}
         self._draw_grid(lessons)
         self.exercises = exercise_stats(attempts, lessons)
-        self.exercises_html.value = (table_html(self.exercises) if len(self.exercises) else
+        self.exercises_html.value = (table_html(self._readable(self.exercises, lessons))
+                                     if len(self.exercises) else
                                      _line("No exercise answered yet."))
-        self.rules = rule_stats(attempts, practice)
+        self.rules = rule_stats(attempts, practice, lessons)
         self.rules_html.value = (table_html(self.rules) if len(self.rules) else
                                  _line("No rule asked about yet."))
         self.accuracy = practice_accuracy(practice, self.names)
@@ -500,6 +536,18 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.hands_html.value = (table_html(self.hands, index=True) if len(self.hands) else
                                  _line("No hand played yet."))
         self._draw_downloads()
+
+    @staticmethod
+    def _readable(table: pd.DataFrame, lessons: dict[str, tuple[str, int]]) -> pd.DataFrame:
+        """The exercises table as shown: lessons by title, each exercise's question."""
+        questions = exercise_questions()
+        shown = table.copy()
+        shown.insert(2, "question", [questions.get((lesson, ex), "") for lesson, ex
+                                     in zip(table["lesson"], table["exercise"], strict=True)])
+        if not any(shown["question"]):
+            shown = shown.drop(columns="question")
+        shown["lesson"] = [lessons.get(lesson, (lesson, 0))[0] for lesson in table["lesson"]]
+        return shown
 
     def _draw_grid(self, lessons: dict[str, tuple[str, int]]) -> None:
         import pandas as pd

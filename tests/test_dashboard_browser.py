@@ -1,0 +1,153 @@
+"""The teacher's page (``notebooks/teacher.ipynb``) in Chromium, served by Voilà with a real
+SQLite class database (``CRAZYLAB_DB``): a class made on the page shows its key once; a wrong
+key gets one line; the class's code and key open the dashboard with the learners put in through
+the store, their counts and wrong answers, and the practice chart; the CSV downloaded is the
+database's rows. No key in the page sent to the browser, its address or its storage; no console
+error."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import urllib.request
+
+import pytest
+from browser_support import NOTEBOOKS_DIR, start_voila, stop_voila
+
+from crazylab.classroom.store import open_store
+
+pytestmark = pytest.mark.browser
+
+LOAD_MS = 180_000
+L1 = "01_crazy_eights_basics"
+# (learner, exercise, answer, verdict, feedback)
+ATTEMPTS = [
+    ("Ana", "e01", "6C KH", False, "K♥ matches neither the rank nor the suit of 6♥."),
+    ("Ana", "e01", "6C KH", False, "K♥ matches neither the rank nor the suit of 6♥."),
+    ("Ana", "e01", "6C", True, "Right."),
+    ("Ben", "e01", "6C", True, "Right."),
+    ("Ben", "e02", "draw", False, "You hold a legal card: you may not draw."),
+]
+
+
+@pytest.fixture(scope="module")
+def class_db(tmp_path_factory):
+    return tmp_path_factory.mktemp("class-db") / "crazylab.db"
+
+
+@pytest.fixture(scope="module")
+def teacher_server(class_db, tmp_path_factory):
+    """Voilà on notebooks/ whose kernels use the test's class database."""
+    before = os.environ.get("CRAZYLAB_DB")
+    os.environ["CRAZYLAB_DB"] = str(class_db)
+    try:
+        server = start_voila(NOTEBOOKS_DIR, log_dir=tmp_path_factory.mktemp("teacher-logs"))
+    finally:
+        if before is None:
+            del os.environ["CRAZYLAB_DB"]
+        else:
+            os.environ["CRAZYLAB_DB"] = before
+    yield server
+    stop_voila(server)
+
+
+def _watch(page) -> list[str]:
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console: {m.text}")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda exc: problems.append(f"uncaught: {exc}"))
+    page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}")
+            if r.status >= 400 else None)
+    return problems
+
+
+def _storage(page) -> str:
+    return page.evaluate("() => JSON.stringify({...localStorage}) + JSON.stringify("
+                         "{...sessionStorage}) + document.cookie")
+
+
+def test_teacher_opens_the_class_and_downloads_its_csv(teacher_server, class_db, page,
+                                                      screenshot, tmp_path) -> None:
+    store = open_store(str(class_db))
+    year8 = store.create_class("Year 8")
+    tokens = {n: store.join(year8.code, n).token for n in ("Ana", "Ben")}
+    for i, (who, ex, answer, verdict, fb) in enumerate(ATTEMPTS):
+        store.record_attempt(tokens[who], lesson=L1, exercise=ex, answer=answer,
+                             verdict=verdict, rule_ids=["SR-10"], feedback=fb,
+                             attempt_id=f"att-{i}")
+    for i, verdict in enumerate((True, False, True)):
+        store.record_practice(tokens["Ana"], lesson=L1, kind="legal", seed=i,
+                              question="Which cards are legal?", answer="6C",
+                              verdict=verdict, rule_ids=["SR-10"], feedback="Because.",
+                              attempt_id=f"prac-{i}")
+    store.record_hand(tokens["Ben"], rules="crazy-eights", seats=["Ben", "bot"],
+                      moves=["6C"], result={"winner": 0}, hand_id="hand-1")
+
+    problems = _watch(page)
+    url = teacher_server.render("teacher.ipynb")
+    response = page.goto(url, timeout=LOAD_MS)
+    sent = response.text()  # the page as sent, before any key is typed
+    assert year8.teacher_key not in sent
+    code_box = page.get_by_label("Your class code")
+    code_box.wait_for(timeout=LOAD_MS)
+    with urllib.request.urlopen(url, timeout=120) as plain:  # another visitor's copy
+        assert year8.teacher_key not in plain.read().decode("utf-8")
+
+    # a new class: its code and key, shown once
+    page.get_by_label("Class name").fill("Year 9")
+    page.get_by_role("button", name="Make a new class").click()
+    secret = page.locator(".cl-secret")
+    secret.wait_for(timeout=30_000)
+    assert "Write the key down; it is not shown again." in secret.inner_text()
+    year9_key = page.locator(".cl-new-key").inner_text()
+    year9_code = page.locator(".cl-new-code").inner_text()
+    assert store.class_report(year9_code, year9_key).name == "Year 9"
+    screenshot(page, "teacher_new_class")
+
+    # a wrong key: one line, nothing shown
+    code_box.fill(year8.code)
+    page.get_by_label("Teacher key").fill("not-the-key")
+    page.get_by_role("button", name="Open").click()
+    page.get_by_text("That class code and key do not match.").wait_for(timeout=30_000)
+    assert page.locator(".crazylab-teacher-dashboard").count() == 0
+    assert page.locator(".cl-secret").count() == 0  # the new key went with it
+
+    # the right key: the dashboard with Ana and Ben
+    code_box.fill(year8.code)
+    key_box = page.get_by_label("Teacher key")
+    key_box.fill(year8.teacher_key)
+    page.get_by_role("button", name="Open").click()
+    grid = page.locator(".crazylab-teacher-dashboard table.cl-dash-table").first
+    grid.wait_for(timeout=60_000)
+    rows = {r.locator("th").inner_text(): r.locator("td").first.inner_text()
+            for r in grid.locator("tbody tr").all()}
+    total = store.catalog.exercise_count(L1)
+    assert rows == {"Ana": f"1/{total}, 1 right", "Ben": f"2/{total}, 1 right"}
+    exercises = page.locator(".crazylab-teacher-dashboard table.cl-dash-table").nth(1)
+    first_wrong = exercises.locator("tbody tr").first.locator(".cl-wrong").first
+    assert first_wrong.inner_text().splitlines() == [
+        "6C KH × 2", "K♥ matches neither the rank nor the suit of 6♥."]
+    page.locator(".js-plotly-plot").wait_for(timeout=60_000)  # practice over time
+    assert key_box.input_value() == ""
+    assert year8.teacher_key not in page.url and year8.teacher_key not in _storage(page)
+    assert year9_key not in page.content()
+
+    # the CSV download is the database's rows
+    link = page.locator("a[download$='-attempts.csv']")
+    with page.expect_download(timeout=30_000) as info:
+        link.click()
+    download = info.value
+    assert download.suggested_filename == f"class-{year8.code}-attempts.csv"
+    path = tmp_path / "attempts.csv"
+    download.save_as(path)
+    got = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    expected = store.export_rows(year8.code, year8.teacher_key, "attempts")
+    assert len(got) == len(expected) == len(ATTEMPTS)
+    assert got == [{k: str(v) for k, v in row.items()} for row in expected]
+    assert [(r["name"], r["answer"]) for r in got] == [(a[0], a[2]) for a in ATTEMPTS]
+
+    page.wait_for_timeout(1000)
+    screenshot(page, "teacher_dashboard")
+    assert not problems, problems
+    store.close()
