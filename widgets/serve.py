@@ -281,7 +281,9 @@ class CrazylabVoila(Voila):
             handlers.append(spec)
         self._seen: dict[str, list[Any]] = {}  # kernel id -> [first seen, ever connected, lost]
         PeriodicCallback(self._watch_kernels, self.watch_every * 1000).start()
-        return handlers
+        from .class_api import handlers as class_handlers  # the class's routes (issue 22)
+
+        return class_handlers(self.server_url) + handlers
 
     async def _watch_kernels(self) -> None:
         """Shut down kernels whose page went away, or never connected once it was sent."""

@@ -1,0 +1,231 @@
+"""The class store over HTTP: a learner's own records and the teacher's CSV export.
+
+Mounted by :class:`crazylab.widgets.serve.CrazylabVoila` under ``<base>/crazylab/api/``:
+
+* ``GET /crazylab/api/me`` (header ``X-Crazylab-Token``): the learner (name, class) and
+  their progress per lesson;
+* ``DELETE /crazylab/api/me``: forget me (the learner and every row of theirs);
+* ``GET /crazylab/api/me/attempts?lesson=<id>``: the learner's attempts and practice items;
+* ``GET /crazylab/api/class/<code>/export.csv?what=attempts`` (header ``X-Crazylab-Key``):
+  the class's ``attempts``, ``practice``, ``hands`` or ``learners`` as CSV.
+
+A learner is only ever who their token says: no route takes a learner id, so no request can
+name another learner. A missing token or key is 401, an unknown token, a wrong key and an
+unknown class code alike are 403 (nothing tells a guesser whether a code exists), a refused
+parameter is 400, a locked or unreachable database is 503 with ``Retry-After``; every error
+is ``{"error": "<one line>"}``, never a traceback. Bodies over 64 KB are refused (413).
+Credentials travel in headers, never in cookies or URLs, so a page of another site cannot
+make a browser send them (no CSRF); responses are ``Cache-Control: no-store``.
+
+The store (:func:`crazylab.classroom.open_store`, so ``$CRAZYLAB_DB``) opens on the first
+request; its calls run in a thread so a locked database never stalls the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from tornado import web
+
+API_PREFIX = "crazylab/api/"
+TOKEN_HEADER = "X-Crazylab-Token"
+KEY_HEADER = "X-Crazylab-Key"
+BODY_LIMIT = 64 * 1024
+RETRY_AFTER = 5
+
+
+class ApiError(web.HTTPError):
+    """An HTTP error whose one-line ``message`` is the JSON body's ``error``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(status, message)
+        self.message = message
+
+
+class StoreHolder:
+    """Opens the store once, on first use (a store object or a factory may be given)."""
+
+    def __init__(self, store: Any = None, factory: Callable[[], Any] | None = None) -> None:
+        self._store, self._factory, self._lock = store, factory, threading.Lock()
+
+    def get(self) -> Any:
+        with self._lock:
+            if self._store is None:
+                if self._factory is None:
+                    from crazylab.classroom import open_store
+
+                    self._factory = open_store
+                self._store = self._factory()
+            return self._store
+
+
+@web.stream_request_body  # prepare() sees the headers before any body is read
+class ApiHandler(web.RequestHandler):
+    """JSON errors, no caching, a body limit, and store calls in a thread."""
+
+    _body_size = 0
+
+    def initialize(self, holder: StoreHolder) -> None:
+        self.holder = holder
+
+    def set_default_headers(self) -> None:
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Referrer-Policy", "no-referrer")
+
+    def check_xsrf_cookie(self) -> None:
+        """Credentials come in custom headers, which another site's page cannot send."""
+
+    def prepare(self) -> None:
+        length = self.request.headers.get("Content-Length", "0").strip()
+        if not length.isdigit() or int(length) > BODY_LIMIT:
+            raise ApiError(413, f"request bodies are limited to {BODY_LIMIT // 1024} KB")
+        self.request.connection.set_max_body_size(BODY_LIMIT)  # a chunked body too
+
+    def data_received(self, chunk: bytes) -> None:
+        """No route reads a body: it is counted and dropped."""
+        self._body_size += len(chunk)
+        if self._body_size > BODY_LIMIT:
+            raise ApiError(413, f"request bodies are limited to {BODY_LIMIT // 1024} KB")
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        if isinstance(error, ApiError):
+            message = error.message
+        elif status_code == 404:
+            message = "no such crazylab API route"
+        elif status_code == 405:
+            message = f"{self.request.method} is not allowed here"
+        elif status_code < 500:
+            message = self._reason or "bad request"
+        else:
+            message = "the server could not answer; try again"
+        if isinstance(error, ApiError) and status_code == 503:
+            self.set_header("Retry-After", str(RETRY_AFTER))
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(json.dumps({"error": message}))
+
+    def credential(self, header: str, what: str) -> str:
+        value = self.request.headers.get(header, "").strip()
+        if not value:
+            raise ApiError(401, f"send your {what} in the {header} header")
+        return value
+
+    async def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(store, *args, **kwargs)`` in a thread; the store's refusals as HTTP errors."""
+        from crazylab.classroom import ClassError, StoreUnavailable
+
+        def run() -> Any:
+            return fn(self.holder.get(), *args, **kwargs)
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, run)
+        except StoreUnavailable:
+            raise ApiError(503, "the class database is busy or unavailable; try again") \
+                from None
+        except ClassError as e:
+            message = str(e)
+            if message in ("unknown learner token", "wrong teacher key"):
+                raise ApiError(403, message) from None
+            raise ApiError(400, message.splitlines()[0][:200]) from None
+
+    def send_json(self, data: Any) -> None:
+        self.finish(json.dumps(data, ensure_ascii=False))
+
+
+class MeHandler(ApiHandler):
+    """The learner of the token: who they are and their progress; DELETE forgets them."""
+
+    async def get(self) -> None:
+        token = self.credential(TOKEN_HEADER, "learner token")
+
+        def me(store: Any) -> dict[str, Any]:
+            learner = store.learner(token)
+            return {
+                "learner": {"name": learner.name, "class_code": learner.class_code,
+                            "class_name": learner.class_name},
+                "progress": {lesson: {"title": store.catalog.title(lesson),
+                                      "answered": p.answered, "right": p.right,
+                                      "total": p.total}
+                             for lesson, p in store.progress(token).items()},
+            }
+
+        self.send_json(await self.call(me))
+
+    async def delete(self) -> None:
+        token = self.credential(TOKEN_HEADER, "learner token")
+        await self.call(lambda store: store.forget(token))
+        self.send_json({"forgotten": True})
+
+
+class MyAttemptsHandler(ApiHandler):
+    """The learner's attempts and practice items (``?lesson=`` for one lesson)."""
+
+    async def get(self) -> None:
+        token = self.credential(TOKEN_HEADER, "learner token")
+        lesson = self.get_query_argument("lesson", None) or None
+
+        def mine(store: Any) -> dict[str, Any]:
+            if lesson is not None and not store.catalog.has_lesson(lesson):
+                from crazylab.classroom import ClassError
+                from crazylab.errors import quote
+
+                raise ClassError(f"unknown lesson {quote(lesson)}")
+            return {
+                "lesson": lesson,
+                "attempts": [_plain(a) for a in store.attempts(token, lesson)],
+                "practice": [_plain(p) for p in store.practice(token, lesson)],
+            }
+
+        self.send_json(await self.call(mine))
+
+
+class ExportHandler(ApiHandler):
+    """The teacher's CSV export of one class."""
+
+    async def get(self, code: str) -> None:
+        key = self.credential(KEY_HEADER, "teacher key")
+        what = self.get_query_argument("what", "attempts")
+
+        def export(store: Any) -> str:
+            from crazylab.classroom import rows_to_csv
+
+            return str(rows_to_csv(store.export_rows(code, key, what), what))
+
+        text = await self.call(export)
+        safe = "".join(ch for ch in f"{code}-{what}" if ch.isalnum() or ch in "-_")
+        self.set_header("Content-Type", "text/csv; charset=utf-8")
+        self.set_header("Content-Disposition", f'attachment; filename="crazylab-{safe}.csv"')
+        self.finish(text.encode("utf-8"))
+
+
+class NotFoundHandler(ApiHandler):
+    def prepare(self) -> None:
+        raise ApiError(404, "no such crazylab API route")
+
+
+def _plain(record: Any) -> dict[str, Any]:
+    """A stored Attempt or PracticeItem as JSON-ready values."""
+    out = dict(record.__dict__)
+    out["rule_ids"] = list(record.rule_ids)
+    out["at"] = record.at.isoformat()
+    return out
+
+
+def handlers(server_url: str = "/", store: Any = None,
+             factory: Callable[[], Any] | None = None) -> list[tuple[str, type, dict]]:
+    """The API's tornado routes under ``server_url`` (a store, a factory, or
+    :func:`~crazylab.classroom.open_store` on first use)."""
+    base = server_url.rstrip("/") + "/" + API_PREFIX
+    options = {"holder": StoreHolder(store, factory)}
+    return [
+        (base + "me", MeHandler, options),
+        (base + "me/attempts", MyAttemptsHandler, options),
+        (base + r"class/([^/]+)/export\.csv", ExportHandler, options),
+        (base + ".*", NotFoundHandler, options),
+    ]
