@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
@@ -17,11 +18,14 @@ from unittest import mock
 import pytest
 from browser_support import start_voila, stop_voila, write_notebook
 
+from crazylab.classroom.catalog import load as load_catalog
 from crazylab.classroom.store import ClassError, Store, open_store
 
 pytestmark = pytest.mark.browser
 
 LESSON = "01_crazy_eights_basics"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+TOTAL = load_catalog().exercise_count(LESSON)
 
 PAGE = f'''\
 import ipywidgets as w
@@ -57,6 +61,21 @@ display(bar)
 w.VBox([button, shown])'''
 
 
+def _pages(root: Path) -> None:
+    """The test page, the index and the lesson it links (its first cell names it)."""
+    write_notebook(root, "page.ipynb", PAGE)
+    for name in ("index.ipynb", f"{LESSON}.ipynb"):
+        shutil.copy(NOTEBOOKS / name, root / name)
+
+
+def _index_says(page, url: str, text: str) -> None:
+    page.goto(url, timeout=90_000)
+    page.wait_for_selector(f"a[href='{LESSON}.ipynb']", timeout=90_000)
+    page.wait_for_function(
+        "(t) => [...document.querySelectorAll('.crazylab-lessons li')]"
+        ".some(li => li.innerText.includes(t))", arg=text, timeout=30_000)
+
+
 def _server(root: Path, env: dict[str, str], drop: tuple[str, ...] = ()) -> object:
     with mock.patch.dict(os.environ, env):
         for name in drop:
@@ -72,7 +91,7 @@ def class_db(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def db_server(tmp_path_factory, class_db: Path) -> Iterator[object]:
     root = tmp_path_factory.mktemp("classbar-db")
-    write_notebook(root, "page.ipynb", PAGE)
+    _pages(root)
     server = _server(root, {"CRAZYLAB_DB": str(class_db)}, drop=("JUPYTERHUB_USER",))
     yield server
     stop_voila(server)  # type: ignore[arg-type]
@@ -81,7 +100,7 @@ def db_server(tmp_path_factory, class_db: Path) -> Iterator[object]:
 @pytest.fixture(scope="module")
 def plain_server(tmp_path_factory) -> Iterator[object]:
     root = tmp_path_factory.mktemp("classbar-plain")
-    write_notebook(root, "page.ipynb", PAGE)
+    _pages(root)
     server = _server(root, {}, drop=("CRAZYLAB_DB", "JUPYTERHUB_USER"))
     yield server
     stop_voila(server)  # type: ignore[arg-type]
@@ -145,7 +164,13 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     assert not (_stored(page, "crazylab.progress") or {}).get("attempts")
     screenshot(page, "classbar_joined")
 
-    page.reload()  # a new kernel: the browser's token brings Ana and her answers back
+    # the index: the class bar, and each lesson's progress from the database
+    _index_says(page, db_server.render("index.ipynb"),  # type: ignore[attr-defined]
+                f"2 of {TOTAL} answered, 1 right")
+    assert "You are Ana in Year 8" in page.locator(".clb").inner_text()
+    screenshot(page, "classbar_index_joined")
+
+    page.goto(url)  # a new kernel: the browser's token brings Ana and her answers back
     _open(page, url, "joined")
     _earlier(page, "earlier: e01=8S1+ e02=8S2-")
     assert "You are Ana in Year 8" in bar.inner_text()
@@ -212,6 +237,9 @@ def test_no_database_keeps_answers_in_the_browser(plain_server, page, screenshot
     page.wait_for_function("() => JSON.parse(localStorage.getItem('crazylab.progress'))"
                            ".attempts.length === 3", timeout=30_000)
 
+    _index_says(page, plain_server.render("index.ipynb"),  # type: ignore[attr-defined]
+                f"2 of {TOTAL} answered, 1 right")
+    screenshot(page, "classbar_index_browser")
     with page.expect_download() as got:
         page.get_by_role("button", name="Download my progress").click()
     path = tmp_path / "progress.json"

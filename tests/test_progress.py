@@ -101,6 +101,8 @@ def test_join_answer_reload_restores(db: Path, store: Store) -> None:
     assert len(store.practice(token)) == 1
     progress = store.progress(token)[LESSON]
     assert (progress.answered, progress.right) == (2, 2)
+    assert rec2.progress()[LESSON] == (2, 2, progress.total) and progress.total >= 2
+    assert rec2.progress_words()[LESSON] == f"2 of {progress.total} answered, 2 right"
 
 
 def test_unknown_token_is_dropped_from_the_browser(db: Path, store: Store) -> None:
@@ -260,6 +262,8 @@ def test_browser_mode_round_trip(tmp_path: Path) -> None:
         ("e01", "8S", True), ("e02", "KH", False)]
     assert [p.answer for p in rec2.earlier_practice(LESSON)] == ["50"]
     assert rec2.seed() == rec.seed() != seed0
+    answered, right, total = rec2.progress()[LESSON]
+    assert (answered, right) == (2, 1) and total >= 2
     assert len(bar2.outbox) == 3  # the browser's records stay in its copy
     other = Recorder(environ={})
     other.use_browser("c" * 32, None)

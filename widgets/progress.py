@@ -130,6 +130,16 @@ def _is_refusal(exc: BaseException) -> bool:
     return isinstance(exc, ClassError) and not isinstance(exc, StoreUnavailable)
 
 
+def _exercise_counts() -> dict[str, int]:
+    """lesson -> number of exercises, from the lesson catalogue (empty without one)."""
+    try:
+        from crazylab.classroom.catalog import load
+        catalog = load()
+        return {lesson: catalog.exercise_count(lesson) for lesson in catalog.lessons}
+    except Exception:  # noqa: BLE001 - no catalogue (an old install): count what was done
+        return {}
+
+
 def _attempt_from(data: Any) -> Attempt:
     """An :class:`Attempt` from the store's object or a progress file's dict."""
     get = data.get if isinstance(data, dict) else lambda k, d=None: getattr(data, k, d)
@@ -492,6 +502,34 @@ class Recorder:
         """The learner's practice items of ``lesson`` (every lesson if None), oldest first."""
         return sorted((p for p in self._practice.values()
                        if lesson is None or p.lesson == lesson), key=lambda p: p.at)
+
+    def progress(self) -> dict[str, tuple[int, int, int]]:
+        """Each lesson's ``(answered, right, total)``: exercises tried, exercises answered
+        right at least once, and exercises in the lesson (the catalogue's count, else the
+        number of exercises recorded). From the class's database for a class learner
+        (``Store.progress``), else from the records in this kernel and the browser."""
+        if self.learner is not None:
+            try:
+                return {lesson: (p.answered, p.right, p.total)
+                        for lesson, p in self.store().progress(self.learner.token).items()}
+            except Exception as exc:  # noqa: BLE001 - fall back on what this kernel knows
+                log.info("progress from the database failed: %s", _one_line(exc))
+        tried: dict[str, set[str]] = {}
+        right: dict[str, set[str]] = {}
+        for a in self._attempts.values():
+            tried.setdefault(a.lesson, set()).add(a.exercise)
+            if a.verdict:
+                right.setdefault(a.lesson, set()).add(a.exercise)
+        counts = _exercise_counts()
+        lessons = list(counts) + [lesson for lesson in tried if lesson not in counts]
+        return {lesson: (len(tried.get(lesson, ())), len(right.get(lesson, ())),
+                         counts.get(lesson) or len(tried.get(lesson, ())))
+                for lesson in lessons}
+
+    def progress_words(self) -> dict[str, str]:
+        """Each lesson's progress in words: "3 of 9 answered, 2 right"."""
+        return {lesson: f"{answered} of {total} answered, {right} right"
+                for lesson, (answered, right, total) in self.progress().items() if total}
 
     def identity(self) -> str:
         """Who the records are for: the learner's token, the browser's id, or this kernel."""
