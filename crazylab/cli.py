@@ -151,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_option_argument(p)
     p.set_defaults(func=cmd_play)
     add_simulate_parser(sub)
+    from .classroom.cli import add_class_parser  # `crazylab class ...` (issue 22)
+
+    add_class_parser(sub)
     return parser
 
 
