@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from .engine.options import parse_option
 from .engine.rules import PRESETS, RulesError
 from .engine.rules import rules as get_rules
-from .errors import quote
+from .errors import CrazylabError, quote
 from .examples import ExampleError, example_path, list_examples, load_example
 from .sim import (
     SimulationError,
@@ -113,7 +113,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (RulesError, ValueError) as e:
         print(f"crazylab play: {e}", file=sys.stderr)
         return 2
-    game.play_random(args.seed)
+    try:
+        game.play_random(args.seed)
+    except (ValueError, RuntimeError) as e:  # a hand that never ends under these rules
+        print(f"crazylab play: {_clip(str(e), 300)}", file=sys.stderr)
+        return 1
     for event in game.events:
         print(event.describe())
     print(f"result: {game.end_reason}, winners {list(game.winners)}, scores {list(game.scores)}")
@@ -203,8 +207,9 @@ def _fail(message: str) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Run ``crazylab simulate``: 0 done, 2 a bad command line (nothing played), 130
-    interrupted (the finished hands written to ``--out`` if given).
+    """Run ``crazylab simulate``: 0 done, 2 a bad command line (nothing played), 1 a hand that
+    never ends or an ``--out`` that cannot be written (a full disk: one line, no partial
+    file), 130 interrupted (the finished hands written to ``--out`` if given).
 
     The whole command line is checked before the first hand: rule sets and options, table
     sizes, bots, ``--games`` (at least 1), ``--workers`` (at least 1), and that ``--out`` can
@@ -237,7 +242,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except SimulationInterrupted as stop:
         kept = ""
         if out is not None and stop.rows:
-            write_atomically(stop.partial(), out)
+            if not _write(stop.partial(), out):
+                return 1
             kept = f"; the {len(stop.rows)} finished hands are in {out}"
         elif out is not None:
             kept = f"; no hand had finished, {out} was not written"
@@ -248,6 +254,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 130
     except SimulationError as e:
         return _fail(str(e))
+    except CrazylabError as e:  # a hand that never ends under these rules (EndlessHand)
+        print(f"crazylab simulate: {_clip(str(e), 300)}", file=sys.stderr)
+        return 1
     finally:
         if main and old is not None:
             signal.signal(signal.SIGTERM, old)
@@ -258,9 +267,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print()
         print(win_rates(df, by="bot").to_string(index=False))
     if out is not None:
-        write_atomically(df, out)
+        if not _write(df, out):
+            return 1
         print(f"\nwrote {len(df)} hands to {out}")
     return 0
+
+
+def _write(df: Any, out: Any) -> bool:
+    """Write ``--out`` whole or not at all (a temporary file renamed into place); a full disk
+    or a folder that vanished is one line on stderr (``False``: exit 1), no partial file."""
+    try:
+        write_atomically(df, out)
+    except OSError as e:
+        print(f"crazylab simulate: cannot write {quote(str(out))}: "
+              f"{e.strerror or _clip(str(e), 120)}; nothing was written", file=sys.stderr)
+        return False
+    return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:

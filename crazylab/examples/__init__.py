@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -48,6 +49,11 @@ MAX_BYTES = 16 * 1024 * 1024
 MAX_DIGITS = 40
 #: how deep a file may nest (the format itself needs 6 levels)
 MAX_DEPTH = 24
+#: the most steps a file may hold (a long saved game has a few thousand moves)
+MAX_STEPS = 20_000
+#: the longest list (or object) anywhere else in a file, such as an ``expect.legal`` (a
+#: position has at most a few hundred legal moves; a deck at most a few hundred cards)
+MAX_ITEMS = 2_000
 #: errors the engine raises for bad data (``ValueError``: its own errors; ``TypeError`` and
 #: ``ArithmeticError``: values the engine does not check yet), turned into ``ExampleError``
 _DATA_ERRORS = (ValueError, TypeError, ArithmeticError)
@@ -225,6 +231,7 @@ def parse_json(text: str, name: str = "example") -> Any:
     except RecursionError:
         raise ExampleError(f"{shown}: not usable: nested too deeply (a worked example "
                            f"nests at most {MAX_DEPTH} levels)") from None
+    _check_sizes(data, shown)
     depth = _depth(data)
     if depth > MAX_DEPTH:
         raise ExampleError(f"{shown}: not usable: nested {depth} levels deep (a worked example "
@@ -262,6 +269,32 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _JSONValueError(f"the key {quote(key)} appears twice in one object")
         out[key] = value
     return out
+
+
+def _check_sizes(data: Any, name: str) -> None:
+    """Replay work bounded by content: at most :data:`MAX_STEPS` steps, and no other list or
+    object longer than :data:`MAX_ITEMS` (:class:`ExampleError`, before any other work; each
+    container's length is read before its items, so a refusal costs little)."""
+    steps = data.get("steps") if isinstance(data, dict) else None
+    if isinstance(steps, list) and len(steps) > MAX_STEPS:
+        raise ExampleError(f"{name}: {len(steps)} steps is too many for a worked example (at "
+                           f"most {MAX_STEPS})")
+    stack: list[tuple[Any, list[Any]]] = [(data, [])]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            items: Any = value.items()
+        elif isinstance(value, (list, tuple)):
+            items = enumerate(value)
+        else:
+            continue
+        if len(value) > MAX_ITEMS and value is not steps:
+            where = _where(path) if path else "the file"
+            raise ExampleError(f"{name}: {where} holds {len(value)} items, too many for a "
+                               f"worked example (at most {MAX_ITEMS})")
+        if len(path) <= MAX_DEPTH:  # deeper is refused by the depth check
+            stack.extend((v, [*path, k]) for k, v in items
+                         if isinstance(v, (dict, list, tuple)))
 
 
 def _depth(data: Any) -> int:
@@ -314,10 +347,31 @@ def schema() -> dict[str, Any]:
     return result
 
 
+#: what ``jsonschema`` imports for the ``iri``/``uri`` formats, which the schema does not use:
+#: ``rfc3987_syntax`` builds a grammar on import (1.2 s of a 2 s ``crazylab replay``)
+_UNUSED_FORMAT_MODULES = ("rfc3987", "rfc3987_syntax")
+
+
+def _import_jsonschema() -> Any:
+    """``import jsonschema`` without the modules of :data:`_UNUSED_FORMAT_MODULES` (not yet
+    imported): they are hidden while it imports, so its format checker goes without the IRI
+    formats (no format of the worked-example schema is checked anyway)."""
+    hidden = [m for m in _UNUSED_FORMAT_MODULES if m not in sys.modules]
+    for m in hidden:
+        sys.modules[m] = None  # type: ignore[assignment]  # `import m` raises ImportError
+    try:
+        import jsonschema
+    finally:
+        for m in hidden:
+            if m in sys.modules and sys.modules[m] is None:
+                del sys.modules[m]
+    return jsonschema
+
+
 @cache
 def _validator() -> Any:
     try:
-        import jsonschema
+        jsonschema = _import_jsonschema()
     except ImportError:
         raise ExampleError("checking a worked-example file needs the jsonschema library: "
                            "pip install 'crazylab[examples]'") from None
@@ -326,7 +380,7 @@ def _validator() -> Any:
     checker = base.TYPE_CHECKER.redefine(
         "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool))
     strict = jsonschema.validators.extend(base, type_checker=checker)
-    strict.check_schema(schema())
+    # the shipped schema is checked against the metaschema by the tests, not on every start
     return strict(schema())
 
 
@@ -424,6 +478,7 @@ def _validate(data: Any, name: str, label: str | None = None, *,
     not installed, as in the static site's browser Python."""
     title_name = name
     name = _clip(label or name, 200)
+    _check_sizes(data, name)
     if _depth(data) > MAX_DEPTH:
         raise ExampleError(f"{name}: not usable: nested more than {MAX_DEPTH} levels deep")
     digits = _huge_int(data)
