@@ -25,7 +25,7 @@ venv: $(STAMP)
 # Re-installs only when pyproject.toml changes (or the venv is missing).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[jupyter,test,lab,examples,site]'
+	$(BIN)/python -m pip install --quiet -e '.[jupyter,test,lab,examples,site,class,postgres]'
 	@touch $@
 
 app: venv
