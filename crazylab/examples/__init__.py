@@ -22,10 +22,13 @@ and the first problem, quoting at most ~80 characters of it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import math
+import os
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -630,7 +633,12 @@ def _same_pitch(game: Game, expected: str | None, got: str | None) -> bool:
 
 
 def check(game: Game, expect: dict[str, Any], data: dict[str, Any] | None = None) -> list[str]:
-    """What differs between ``game`` and the expectations ``expect``."""
+    """What differs between ``game`` and the expectations ``expect`` (a step's ``expect``
+    object; :class:`ExampleError` for arguments of the wrong kind)."""
+    _need_game(game, "check")
+    if not isinstance(expect, dict) or not (data is None or isinstance(data, dict)):
+        raise ExampleError(f"check takes a step's expectations as a dict, not "
+                           f"{quote(expect if not isinstance(expect, dict) else data)}")
     out: list[str] = []
     want: Any  # each check below compares its own kind of value
     got: Any
@@ -730,6 +738,9 @@ def _check_match(game: Game, expect: dict[str, Any], match: dict[str, Any]) -> l
 
 def game_to_example(game: Game, title: str = "") -> dict[str, Any]:
     """A game as a worked-example dict: its setup, every move, and the final state."""
+    _need_game(game, "game_to_example")
+    if not isinstance(title, str):
+        raise ExampleError(f"title must be text, not {quote(title)}")
     data: dict[str, Any] = {
         "title": title or game.title or f"A game of {game.rules.name}",
         "rules": game.rules.name,
@@ -775,8 +786,29 @@ def load_game(source: str | Path | dict[str, Any]) -> Game:
 
 
 def save_game(game: Game, path: str | Path, title: str = "") -> None:
-    Path(path).write_text(json.dumps(game_to_example(game, title), indent=1) + "\n",
-                          encoding="utf-8")
+    """Save ``game`` as a worked-example file at ``path``, whole or not at all (a temporary
+    file in the same folder, renamed into place); :class:`ExampleError` when it cannot be."""
+    if not isinstance(path, (str, Path)) or "\0" in str(path):
+        raise ExampleError(f"save_game needs a file path, not {quote(path)}")
+    text = json.dumps(game_to_example(game, title), indent=1) + "\n"
+    out = Path(path)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, out)
+    except OSError as e:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise ExampleError(f"{_clip(str(path), 200)}: cannot save the game there "
+                           f"({_os_reason(e)})") from None
+
+
+def _need_game(game: object, what: str) -> None:
+    if not isinstance(game, Game):
+        raise ExampleError(f"{what} takes a Game, not {quote(game)}")
 
 
 __all__ = ["Example", "ExampleError", "Frame", "Step", "check", "game_to_example",
