@@ -58,12 +58,17 @@ def reachable(url: str) -> str | None:
 
 
 def _initdb() -> str | None:
-    found = shutil.which("initdb")
-    if found:
-        return found
+    """Debian's newest server, else an ``initdb`` on PATH that has ``pg_ctl`` beside it."""
     candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
                         key=lambda p: int(Path(p).parent.parent.name or 0))
-    return candidates[-1] if candidates else None
+    if candidates:
+        return candidates[-1]
+    found = shutil.which("initdb")
+    found = str(Path(found).resolve()) if found else None
+    if found and (Path(found).parent / "pg_ctl").exists() \
+            and (Path(found).parent / "createdb").exists():
+        return found
+    return None
 
 
 def _free_port() -> int:

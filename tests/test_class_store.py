@@ -510,3 +510,51 @@ def test_the_engine_does_not_import_sqlalchemy() -> None:
     out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import crazylab"],
                          capture_output=True, text=True, check=True)
     assert "crazylab" in out.stderr and "sqlalchemy" not in out.stderr
+
+
+def test_the_class_command(tmp_path, capsys, monkeypatch) -> None:
+    """crazylab class create, list, export, import, reset: one-line refusals and exit 1."""
+    from crazylab.cli import main
+
+    db = str(tmp_path / "cli" / "class.db")
+    monkeypatch.delenv("CRAZYLAB_TEACHER_KEY", raising=False)
+    assert main(["class", "create", "Year 8", "--db", db]) == 0
+    out = capsys.readouterr().out
+    code = next(line.split()[2] for line in out.splitlines() if line.startswith("class code"))
+    key = next(line.split()[2] for line in out.splitlines() if line.startswith("teacher key"))
+    assert "keep it secret" in out
+    store = open_store(db)
+    ana = store.join(code, "Ana")
+    attempt(store, ana.token, 1, answer="=1+1")
+    store.close()
+    progress_file = tmp_path / "dee.json"
+    progress_file.write_text(json.dumps(_progress_file()), encoding="utf-8")
+
+    assert main(["class", "list", "--db", db]) == 0
+    assert f"{code}     1 learners" in capsys.readouterr().out
+    assert main(["class", "import", code, "--key", key, str(progress_file), "--db", db]) == 0
+    assert "5 new rows" in capsys.readouterr().out
+    out_csv = tmp_path / "attempts.csv"
+    assert main(["class", "export", code, "--key", key, "--what", "attempts", "--out",
+                 str(out_csv), "--db", db]) == 0
+    rows = list(csv.DictReader(io.StringIO(out_csv.read_text(encoding="utf-8"))))
+    assert sorted(r["answer"] for r in rows) == ["'=1+1", "8♣", "8♣", "8♣"]
+    capsys.readouterr()
+
+    refusals = [
+        (["class", "export", code, "--key", "wrong", "--db", db], "wrong teacher key"),
+        (["class", "export", code, "--db", db], "give the teacher key"),
+        (["class", "reset", code, "--key", key, "--confirm", "nope", "--db", db], "confirm"),
+        (["class", "create", "", "--db", db], "1 to 40 printable"),
+        (["class", "import", code, "--key", key, str(tmp_path / "none.json"), "--db", db],
+         "cannot read"),
+        (["class", "export", code, "--key", key, "--out", str(tmp_path / "no" / "x.csv"),
+          "--db", db], "cannot write"),
+    ]
+    for argv, message in refusals:
+        assert main(argv) == 1, argv
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    monkeypatch.setenv("CRAZYLAB_TEACHER_KEY", key)
+    assert main(["class", "reset", code, "--confirm", code, "--db", db]) == 0
+    assert "7 rows deleted" in capsys.readouterr().out  # 2 learners, 4 attempts, 1 practice
