@@ -531,16 +531,16 @@ class PracticeSet:
         kinds, ids = missed(self.earlier)
         weights = {o: 1.0 + 2.0 * kinds[o[1]] + sum(ids[i] for i in possible_ids(*o))
                    for o in self.options}
-        # every kind asked before any repeats, the weights choosing the order and repeats
+        # every option once (in an order the weights draw) before any repeats, which the
+        # weights draw too: what was missed comes first and comes back
         order: list[tuple[str, str]] = []
         pool = dict(weights)
         while len(order) < self.size:
-            if not pool:
-                pool = {o: w / 2 for o, w in weights.items()}
-            opts = list(pool)
-            pick = rng.choices(opts, [pool[o] for o in opts])[0]
+            source = pool or weights
+            opts = list(source)
+            pick = rng.choices(opts, [source[o] for o in opts])[0]
             order.append(pick)
-            del pool[pick]
+            pool.pop(pick, None)
         target = {i for i, n in ids.items() if n > 0}
         return [self._make(rules_name, kind, derive_seed(self.seed, "item", n), target)
                 for n, (rules_name, kind) in enumerate(order)]

@@ -262,8 +262,8 @@ class Practice(ErrorReporting, w.VBox):
             right, text = checker(answer)
             if right is None:
                 return right, text
-            if not right and item.kind == "next_top":
-                text = f"{text}\n{item.explanation}"
+            if not right and item.kind in ("score", "next_top"):
+                text = f"{text}\n{ex.solution}"  # the engine's working, move by move
             done.append((right, text))
             self._answered(ex, item, answer, right, text)
             return right, text
