@@ -2,13 +2,15 @@
 SQLite class database (``CRAZYLAB_DB``): a class made on the page shows its key once; a wrong
 key gets one line; the class's code and key open the dashboard with the learners put in through
 the store, their counts and wrong answers, and the practice chart; the CSV downloaded is the
-database's rows. No key in the page sent to the browser, its address or its storage; no console
-error."""
+database's rows; Refresh shows a new answer; progress files are imported (a bad one names
+itself and adds nothing); a reset needs the class code. No key in the page sent to the
+browser, its address or its storage; no console error."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import urllib.request
 
@@ -149,5 +151,52 @@ def test_teacher_opens_the_class_and_downloads_its_csv(teacher_server, class_db,
 
     page.wait_for_timeout(1000)
     screenshot(page, "teacher_dashboard")
+
+    # a new answer, then Refresh: Ana has answered a second exercise
+    store.record_attempt(tokens["Ana"], lesson=L1, exercise="e03", answer="8S", verdict=True,
+                         rule_ids=["SR-10"], feedback="Right.", attempt_id="att-late")
+    page.get_by_role("button", name="Refresh").click()
+    ana = grid.locator("tbody tr", has_text="Ana").locator("td").first
+    ana.filter(has_text=f"2/{total}, 2 right").wait_for(timeout=30_000)
+
+    # progress files from the site without a server: a good one and a bad one
+    good = json.dumps(_progress_file("cleo-1", "Cleo", "e01")).encode()
+    bad = json.dumps(_progress_file("dan-1", "Dan", "e999")).encode()
+    with page.expect_file_chooser(timeout=30_000) as chooser:
+        page.get_by_role("button", name="Import progress files").click()
+    assert chooser.value.is_multiple()
+    chooser.value.set_files([
+        {"name": "cleo.json", "mimeType": "application/json", "buffer": good},
+        {"name": "dan.json", "mimeType": "application/json", "buffer": bad}])
+    page.get_by_text("cleo.json: 2 new records imported.").wait_for(timeout=30_000)
+    assert "dan.json: " in page.get_by_text("dan.json").inner_text()
+    assert "nothing imported" in page.get_by_text("dan.json").inner_text()
+    grid.locator("tbody tr", has_text="Cleo").wait_for(timeout=30_000)
+    names = [r["name"] for r in store.export_rows(year8.code, year8.teacher_key, "learners")]
+    assert sorted(names) == ["Ana", "Ben", "Cleo"]
+    screenshot(page, "teacher_imported")
+
+    # reset: a wrong confirmation deletes nothing; the class code empties the class
+    confirm = page.get_by_label("Type the class code to confirm")
+    confirm.fill("yes")
+    page.get_by_role("button", name="Reset the class").click()
+    page.get_by_text("Nothing deleted").wait_for(timeout=30_000)
+    assert len(store.export_rows(year8.code, year8.teacher_key, "attempts")) == len(
+        ATTEMPTS) + 2
+    confirm.fill(year8.code)
+    page.get_by_role("button", name="Reset the class").click()
+    page.get_by_text("No learner has joined this class yet.").wait_for(timeout=30_000)
+    assert store.export_rows(year8.code, year8.teacher_key, "attempts") == []
+    assert store.export_rows(year8.code, year8.teacher_key, "learners") == []
     assert not problems, problems
     store.close()
+
+
+def _progress_file(learner_id: str, name: str, exercise: str) -> dict:
+    """A learner's downloaded progress file with one attempt (on ``exercise``)."""
+    return {"format": "crazylab-progress", "version": 1,
+            "learner": {"id": learner_id, "name": name},
+            "attempts": [{"attempt_id": f"{learner_id}-a1", "lesson": L1, "exercise": exercise,
+                          "answer": "6C", "verdict": True, "rule_ids": ["SR-10"],
+                          "feedback": "Right.", "at": "2026-12-01T10:00:00Z"}],
+            "practice": []}
