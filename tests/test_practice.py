@@ -404,3 +404,33 @@ def test_move_text_in_next_top_questions_is_the_engines():
     for m in item.moves:
         Move.parse(m)
     assert "pile" in item.question and item.question.endswith("now?")
+
+
+def test_items_are_no_lesson_exercises_even_when_the_page_names_its_lesson():
+    """The kernel's recorder names the lesson (the class bar set it): an item's exercise still
+    gets no exercise id, is not catalogued and records no attempt; the set is catalogued."""
+    from crazylab.widgets import practice as practice_module
+    from crazylab.widgets.progress import recorder
+
+    rec = recorder()
+    saved = rec.lesson
+    lesson = "99_practice_only"
+    rec.lesson = lesson
+    try:
+        before = len(rec.earlier(None))
+        p = practice_set(lesson, ["crazy-8s-level-2"], kinds=["pile", "legal"], size=2)
+        assert rec.lesson == lesson  # given back after each item was made
+        while p.item is not None:
+            assert p.exercise.lesson is None and p.exercise.exercise_id is None
+            assert p.exercise.answer_button.layout.display == "none"
+            p.answer(p.item.answer)
+            p.next()
+        assert len(rec.earlier(None)) == before  # no exercise attempt recorded
+        assert len(rec.earlier_practice(lesson)) == 2
+        catalogue = getattr(exercise_module, "catalogue", None)
+        if catalogue is not None:
+            assert lesson not in catalogue()
+        assert practice_module.catalogue()[lesson] == {"rule_sets": ["crazy-8s-level-2"],
+                                                       "kinds": ["legal", "pile"]}
+    finally:
+        rec.lesson = saved

@@ -45,7 +45,7 @@ from .exercise import (
 )
 from .reasons import legal_reason
 
-__all__ = ["Practice", "exercise_for", "practice_set"]
+__all__ = ["Practice", "catalogue", "exercise_for", "practice_set"]
 
 log = logging.getLogger("crazylab.widgets.practice")
 #: the longest answer and feedback a record keeps (the class's store refuses longer ones)
@@ -141,6 +141,7 @@ class Practice(ErrorReporting, w.VBox):
         self.records: list[dict[str, Any]] = []  # what was sent to the recorder
         self.exercise: Exercise | None = None
         self.set = self._deal()  # raises PracticeError on a bad lesson, rule set, kind, size
+        _SETS[lesson] = {"rule_sets": list(self.rule_sets), "kinds": self._kinds_asked()}
         self.title = w.HTML(
             "<div class='crazylab-practice-title'><b>Practice.</b> Fresh positions dealt "
             "for you: " + ", ".join(KIND_WORDS[k] for k in self._kinds_asked())
@@ -230,6 +231,8 @@ class Practice(ErrorReporting, w.VBox):
             "<b>Exercise.</b>", f"<b>Question {s.position + 1}"
             + (" (again)" if item.again else "") + ".</b>", 1)
         ex.checker = self._wrap(ex, item, ex.checker)
+        # the solution comes with the verdict: shown before, it would give the answer away
+        ex.answer_button.layout.display = "none"
         self.exercise = ex
         self.body.children = (ex,)
         self.next_button.disabled = True
@@ -347,6 +350,16 @@ class Practice(ErrorReporting, w.VBox):
     @guarded
     def _on_new(self) -> None:
         self.new_set()
+
+
+#: the practice set each lesson page made in this kernel (for the class's catalogue)
+_SETS: dict[str, dict[str, list[str]]] = {}
+
+
+def catalogue() -> dict[str, dict[str, list[str]]]:
+    """The practice set of each lesson made in this kernel: ``{lesson: {"rule_sets": [...],
+    "kinds": [...]}}`` (the ``practice`` entry of ``crazylab/classroom/catalog.json``)."""
+    return {lesson: {k: list(v) for k, v in entry.items()} for lesson, entry in _SETS.items()}
 
 
 def _get(record: Any, name: str) -> Any:
