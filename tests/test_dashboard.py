@@ -11,17 +11,19 @@ import io
 import json
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from crazylab.widgets.dashboard import (
+    BUSY,
     MISMATCH,
     TeacherDashboard,
     TeacherPage,
     lesson_titles,
 )
 
-from crazylab.classroom.store import ClassError, open_store
+from crazylab.classroom.store import ClassError, StoreUnavailable, open_store
 
 L1, L2 = "01_crazy_eights_basics", "02_classic_vs_quick"
 
@@ -312,3 +314,44 @@ def test_a_new_class_is_shown_once_then_opens(store) -> None:
     page.name_box.value = "   "
     page._on_make()
     assert "class name" in page.made.value and page.errors == []
+
+
+class _Flaky:
+    """The real store, whose ``class_report`` fails as told after the first call."""
+
+    def __init__(self, store, error: Exception) -> None:
+        self.store, self.error, self.calls = store, error, 0
+
+    def class_report(self, code: str, key: str):
+        self.calls += 1
+        if self.calls > 1:
+            raise self.error
+        return self.store.class_report(code, key)
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
+
+
+def test_a_busy_database_is_one_line_and_a_failure_is_shown_under_the_widget(store,
+                                                                           klass) -> None:
+    new, _ = klass
+    busy = TeacherDashboard(_Flaky(store, StoreUnavailable("database is locked")), new.code,
+                            new.teacher_key)
+    grid = busy.grid_html.value
+    busy.refresh_button.click()
+    assert BUSY in busy.status.value and busy.errors == []
+    assert busy.grid_html.value == grid  # what was shown stays
+    broken = TeacherDashboard(_Flaky(store, RuntimeError("disk on fire")), new.code,
+                              new.teacher_key)
+    broken.refresh_button.click()
+    assert len(broken.errors) == 1 and "disk on fire" in broken.errors[0]
+    assert "disk on fire" in broken.error_area.value
+    assert broken.error_area.layout.display != "none"
+
+
+def test_no_learner_page_links_the_teacher_page() -> None:
+    notebooks = Path(__file__).resolve().parents[1] / "notebooks"
+    linking = [p.name for p in notebooks.rglob("*.ipynb") if p.name != "teacher.ipynb"
+               and "teacher.ipynb" in p.read_text(encoding="utf-8")]
+    assert linking == []
+    assert (notebooks / "teacher.ipynb").is_file()
