@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from browser_support import NOTEBOOKS_DIR, write_notebook
 
-DASHBOARDS = ["index", "play", "explore", "explain", "score", "piano", "sheets", "glossary"]
+DASHBOARDS = ["index", "play", "explore", "explain", "score", "piano", "sheets", "glossary",
+              "teacher"]
 PAGES = sorted(p.name for p in NOTEBOOKS_DIR.glob("*.ipynb"))  # what the app serves
 LOAD_TIMEOUT_MS = 180_000
 
