@@ -19,7 +19,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("crazylab.sim", "crazylab.lab"),
     ("crazylab.bots", "crazylab.music", "crazylab.examples", "crazylab.match", "crazylab.render",
      "crazylab.audio",
-     "crazylab.sheet", "crazylab.errors"),
+     "crazylab.sheet", "crazylab.errors", "crazylab.practice"),
     ("crazylab.playout",),
     ("crazylab.engine",),
 ]
