@@ -18,7 +18,7 @@ import pytest
 from crazylab.widgets.classbar import ClassBar
 from crazylab.widgets.progress import Recorder
 
-from crazylab.classroom.store import ClassError, Store, open_store
+from crazylab.classroom.store import ClassError, Store, StoreUnavailable, open_store
 
 LESSON = "01_crazy_eights_basics"
 
@@ -294,3 +294,37 @@ def test_importing_the_recorder_needs_no_sqlalchemy() -> None:
             "assert 'sqlalchemy' not in sys.modules, 'sqlalchemy imported'")
     env = {"PATH": "/usr/bin:/bin"}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=60)
+
+
+def test_database_down_when_the_page_opens(db: Path, store: Store) -> None:
+    """The browser's token arrives while the database is unreachable: the answers made
+    meanwhile wait under that token and join the earlier ones when it is back."""
+    year8 = store.create_class("Year 8")
+    first, bar, _ = make(db)
+    bar.join(year8.code, "Gia")
+    answer(first, "e01", "8S", True)
+    down = [True]
+
+    def flaky() -> Store:
+        if down[0]:
+            raise StoreUnavailable("the class database is unavailable (gone); try again")
+        return open_store(str(db))
+
+    timer = Timer()
+    rec = Recorder(open_store=flaky, schedule=timer, environ={"CRAZYLAB_DB": str(db)})
+    bar2 = ClassBar(LESSON, rec=rec)
+    seen: list[list[str]] = []
+    rec.on_change(lambda r: seen.append([a.answer for a in r.earlier(LESSON)]))
+    bar2.token = first.token or ""
+    assert bar2.state["mode"] == "waiting" and rec.learner is None
+    assert "unavailable" in bar2.state["refused"]
+    answer(rec, "e02", "KH", False)
+    assert rec.pending == 1 and bar2.state["notice"] == "1 answer not yet saved — retrying"
+    assert bar2.outbox == []  # not the browser's: it is Gia's, for the class
+    timer.fire()
+    assert rec.pending == 1  # still down
+    down[0] = False
+    timer.fire()
+    assert rec.pending == 0 and bar2.state["mode"] == "joined"
+    assert seen[-1] == ["8S", "KH"]
+    assert [a.answer for a in store.attempts(first.token or "")] == ["8S", "KH"]

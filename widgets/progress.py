@@ -284,8 +284,7 @@ class Recorder:
         self.learner = None
         self._wanted = None
         self._attempts.clear()
-        self._practice.clear()
-        self._pending.clear()
+        self._practice.clear()  # their saves still waiting keep their token: not lost
         self._restore_outbox()
         self._changed(learner=True)
 
@@ -325,6 +324,10 @@ class Recorder:
         self._wanted = None
         self.unknown_token = False
         self.notice = ""
+        waiting = {save.fields.get("attempt_id") for save in self._pending
+                   if save.token == learner.token}  # theirs, not saved yet: still shown
+        attempts = {k: v for k, v in self._attempts.items() if k in waiting}
+        practice = {k: v for k, v in self._practice.items() if k in waiting}
         self._attempts.clear()
         self._practice.clear()
         try:
@@ -334,8 +337,8 @@ class Recorder:
                 self._practice[p.attempt_id] = _practice_from(p)
         except Exception as exc:  # noqa: BLE001 - records come back on the next identify
             self.notice = f"Could not load your earlier answers: {_one_line(exc)}"
-        for save in self._pending:  # saves made before the learner was known are theirs
-            save.token = learner.token
+        self._attempts.update(attempts)
+        self._practice.update(practice)
         self._changed(learner=True)
 
     # -- records ---------------------------------------------------------------------------
