@@ -434,3 +434,17 @@ def test_items_are_no_lesson_exercises_even_when_the_page_names_its_lesson():
                                                        "kinds": ["legal", "pile"]}
     finally:
         rec.lesson = saved
+
+
+def test_the_stored_output_does_not_depend_on_the_deal():
+    shown = []
+    for name in ("ana", "bo"):
+        p = Practice(LESSON, ["crazy-eights"], recorder=FakeRecorder(name))
+        bundle = p._repr_mimebundle_()
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        assert "application/vnd.jupyter.widget-view+json" in data
+        shown.append((data["text/plain"], data["text/html"]))
+    assert shown[0] == shown[1]
+    assert shown[0][0] == ("Practice: 5 questions on fresh positions of crazy-eights (which "
+                           "cards are legal, what a hand scores, the top card after some "
+                           "moves).")

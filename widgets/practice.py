@@ -343,6 +343,21 @@ class Practice(ErrorReporting, w.VBox):
         except Exception as exc:  # noqa: BLE001 - a restore must not break the page
             self.report_error(exc, "dealing the practice set")
 
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget, with a plain-text and HTML stand-in that do not depend on the deal
+        (a stored notebook stays the same from one build to the next)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        if isinstance(data, dict):
+            kinds = ", ".join(KIND_WORDS[k] for k in self._kinds_asked())
+            text = (f"Practice: {self.size} questions on fresh positions of "
+                    f"{', '.join(self.rule_sets)} ({kinds}).")
+            data["text/plain"] = text
+            data["text/html"] = (f"<p class='crazylab-practice'><b>Practice.</b> "
+                                 f"{html.escape(text[10:])} Open the lesson in the app to "
+                                 "practise: each learner gets their own positions.</p>")
+        return bundle
+
     @guarded
     def _on_next(self) -> None:
         self.next()
