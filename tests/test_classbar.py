@@ -16,7 +16,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from browser_support import start_voila, stop_voila, write_notebook
+from browser_support import save_screenshot, start_voila, stop_voila, write_notebook
 
 from crazylab.classroom.catalog import load as load_catalog
 from crazylab.classroom.store import ClassError, Store, open_store
@@ -126,6 +126,17 @@ def _earlier(page, text: str) -> None:
         timeout=30_000)
 
 
+def _fits_a_phone(page, name: str) -> None:
+    """At 360 px nothing of the bar is wider than the screen; a screenshot to look at."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_timeout(300)
+    wide = page.evaluate("""() => [...document.querySelectorAll('.clb, .clb *')]
+        .filter(e => e.getBoundingClientRect().right > 362).map(e => e.className)""")
+    assert not wide, wide
+    save_screenshot(page, name, full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
 def _stored(page, key: str) -> dict | None:
     raw = page.evaluate("(k) => window.localStorage.getItem(k)", key)
     return json.loads(raw) if raw else None
@@ -139,6 +150,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     _open(page, url, "browser")
     bar = page.locator(".clb")
     assert "kept in this browser" in bar.inner_text()
+    _fits_a_phone(page, "classbar_join_form_360")
     # the join form by keyboard: labelled inputs, Enter joins
     page.get_by_label("Class code").fill("NOSUCHCLASS99")
     page.get_by_label("Your name").fill("Ana")
@@ -147,7 +159,11 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
                            "document.querySelector('.clb-error').innerText)", timeout=30_000)
     assert page.locator(".clb-error").inner_text().count("\n") == 0
     page.get_by_label("Class code").fill(year8.code)
-    page.get_by_label("Your name").press("Enter")
+    page.get_by_label("Class code").press("Tab")
+    assert page.evaluate("() => document.activeElement.name") == "name"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.innerText") == "Join"
+    page.keyboard.press("Enter")
     page.wait_for_selector(".clb[data-mode='joined']", timeout=30_000)
     assert "You are Ana in Year 8" in bar.inner_text()
     me = _stored(page, "crazylab.learner")
@@ -175,14 +191,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     _earlier(page, "earlier: e01=8S1+ e02=8S2-")
     assert "You are Ana in Year 8" in bar.inner_text()
 
-    # a phone: nothing wider than the screen
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.wait_for_timeout(300)
-    wide = page.evaluate("""() => [...document.querySelectorAll('.clb, .clb *')]
-        .filter(e => e.getBoundingClientRect().right > 362).map(e => e.className)""")
-    assert not wide, wide
-    screenshot(page, "classbar_joined_360", full_page=False)
-    page.set_viewport_size({"width": 1280, "height": 800})
+    _fits_a_phone(page, "classbar_joined_360")
 
     page.get_by_role("button", name="Not you?").click()
     page.wait_for_selector(".clb[data-mode='browser']", timeout=30_000)
