@@ -478,7 +478,9 @@ def test_from_query_reads_a_voila_query_string():
     assert query_params("?example=x&step=3") == {"example": "x", "step": "3"}
     bad = GameTable.from_query("rules=no-such-rules&opponents=9&delay=0")
     assert "no-such-rules" in bad.error and bad.game.rules.name == "crazy-eights-classic"
-    assert GameTable.from_query("opponents=9&delay=0").players == 4  # clamped to the rules
+    nine = GameTable.from_query("opponents=9&delay=0")  # refused in one line, not clamped
+    assert nine.players == 2 and nine.error.count("\n") == 0
+    assert "opponents must be a whole number from 1 to 3, not 9" in nine.error
 
 
 # -- the legal-move explorer ------------------------------------------------------------------

@@ -126,12 +126,20 @@ def call_in_force(rules: RuleSet, game_or_obs: Any, pile: int) -> str:
 def build_or_default(cls: Any, kwargs: dict[str, Any], defaults: dict[str, Any]) -> Any:
     """``cls(**kwargs)`` from a page's address; if the address asks for something impossible
     (an unknown rule set, a word where a number goes), the defaults, with the problem shown
-    in the widget's error area."""
+    in the widget's error area as one line (no traceback: the reader of a page did nothing
+    wrong in Python)."""
     try:
         return cls(**kwargs)
     except Exception as e:
+        from ._validate import one_line
+
         widget = cls(**defaults)
-        widget.report_error(e, "reading the page's address")
+        log.warning("crazylab widget: the page's address was not used: %s", one_line(e))
+        text = f"reading the page's address failed: {one_line(e)}"
+        if not hasattr(widget, "errors"):
+            widget.errors = []
+        widget.errors.append(text)
+        widget._show_error(text)
         return widget
 
 

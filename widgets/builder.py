@@ -33,6 +33,7 @@ from crazylab.engine.rules import rules as get_rules
 from crazylab.sheet import rules_sheet_html
 
 from ._common import ErrorArea, ErrorReporting, guarded
+from ._validate import builder_args
 
 OnBuild = Callable[[RuleSet], Any]
 _STYLE = {"description_width": "initial"}
@@ -194,6 +195,7 @@ class RuleBuilder(ErrorReporting, w.VBox):
                  options: Mapping[str, object] | None = None, *,
                  on_build: OnBuild | None = None, target: Any = None, live: bool = False,
                  button: str = "Play these rules") -> None:
+        builder_args(rules, options, on_build, target, live, button)
         self.errors: list[str] = []
         self.refusals: list[str] = []  # every RulesError message shown (tests read it)
         self.built: list[RuleSet] = []  # every rule set handed to on_build

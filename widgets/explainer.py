@@ -47,6 +47,7 @@ from crazylab.examples import Example, Frame, example_path, list_examples, load_
 from crazylab.render import game_html, result_words
 
 from ._common import ErrorArea, ErrorReporting, call_in_force, guarded, query_params
+from ._validate import explainer_args
 
 HERE = Path(__file__).parent
 
@@ -653,6 +654,7 @@ class StepExplainer(ErrorReporting, w.VBox):
     def __init__(self, example: str | dict[str, Any] | Example | None = None, step: int = 0,
                  *, choices: list[str] | None = None, four_colour: bool = False,
                  predict: bool = False) -> None:
+        explainer_args(example, step, choices, four_colour, predict)
         self.errors: list[str] = []
         self.four_colour = four_colour
         self._quiz: dict[int, _Quiz] = {}

@@ -24,6 +24,7 @@ from ._common import (
     guarded,
     query_params,
 )
+from ._validate import explorer_args
 from .picker import CardPicker
 from .reasons import verdicts
 
@@ -69,6 +70,7 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
     def __init__(self, rules: str = "crazy-eights", top: str = "6H",
                  hand: str = "6C KH 8S 3D", call: str | None = None,
                  four_colour: bool = False) -> None:
+        explorer_args(rules, top, hand, call, four_colour)
         self.errors: list[str] = []
         self._built: RuleSet | None = None  # a rule set with house rules (set_rules)
         self._setting = False

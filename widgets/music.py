@@ -52,6 +52,7 @@ from crazylab.engine.rules import rules as get_rules
 from crazylab.music import LEVELS, level_of
 
 from ._common import ErrorArea, ErrorReporting, guarded
+from ._validate import interval_args
 
 HERE = Path(__file__).parent
 MUSIC_PRESETS = tuple(LEVELS)
@@ -266,7 +267,7 @@ class IntervalExplorer(ErrorReporting, w.VBox):
     def __init__(self, rules: str | RuleSet = "crazy-8s-level-1", top: str | Card = "AS",
                  call: str | None = None) -> None:
         self.errors: list[str] = []
-        self._rules = get_rules(rules) if isinstance(rules, str) else rules
+        self._rules = interval_args(rules, top, call)
         level_of(self._rules)  # refuse a rule set without pitches
         self.game: Game | None = None
         self.seat = 0

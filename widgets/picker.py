@@ -21,6 +21,7 @@ from crazylab.engine.cards import Card, sort_key
 from crazylab.render import card_svg
 
 from ._common import ErrorReporting, guarded
+from ._validate import cards, flag
 
 HERE = Path(__file__).parent
 
@@ -41,6 +42,8 @@ class CardPicker(ErrorReporting, anywidget.AnyWidget):
 
     def __init__(self, deck: Iterable[Card] = (), *, four_colour: bool = False,
                  **kwargs: Any) -> None:
+        deck = cards("deck", deck)
+        flag("four_colour", four_colour)
         super().__init__(**kwargs)
         self.errors: list[str] = []
         self._callbacks: list[Callable[[Card], None]] = []

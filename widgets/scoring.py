@@ -23,6 +23,7 @@ from crazylab.engine.rules import rules as get_rules
 from crazylab.render import cards_html
 
 from ._common import ErrorArea, ErrorReporting, build_or_default, guarded, query_params
+from ._validate import scoring_args
 from .picker import CardPicker
 
 SCORING_WORDS = {
@@ -143,6 +144,7 @@ class ScoreCalculator(ErrorReporting, w.VBox):
 
     def __init__(self, rules: str = "crazy-eights", players: int = 3, winner: int = 0,
                  hands: dict[int, str] | None = None, four_colour: bool = False) -> None:
+        scoring_args(rules, players, winner, hands, four_colour)
         self.errors: list[str] = []
         self.four_colour = four_colour
         self.result: Scored | None = None

@@ -52,6 +52,7 @@ from ._common import (
     guarded,
     query_params,
 )
+from ._validate import table_args as _table_args
 from .players import Bot, bot_levels, random_bot, resolve_bot
 from .reasons import card_moves, legal_reason
 from .table_text import Narrator, Said, Voice, cards_words, for_people, move_words, news
@@ -122,7 +123,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
                  **kwargs: Any) -> None:
         self._ready = False
         self.errors: list[str] = []
-        self._rules = get_rules(rules) if isinstance(rules, str) else rules
+        self._rules = _table_args(rules, opponents, seed, bot, delay, four_colour, target, names)
         self._custom_bot: Bot | None = bot if callable(bot) else None
         levels = bot_levels()
         level = "custom" if self._custom_bot else (bot or _default_level(levels))
