@@ -19,6 +19,10 @@ from .pitch import LETTERS, PitchMap
 CARD_VALUES = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
 
 
+#: the least :meth:`RuleSet.play_share` a rule set may have (presets: 1/6 and more)
+MIN_PLAY_SHARE = 0.125
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """Everything that distinguishes one rule set from another. Presets are instances."""
@@ -188,8 +192,89 @@ class RuleSet:
                     f"need {needed} cards but the deck has {self.deck_size}: "
                     "lower max_players or hand_size"
                 )
+        if not problems:
+            dead = self.dead_cards()
+            if dead:
+                problems.append(self._dead_message(dead))
+            elif self.play_share() < MIN_PLAY_SHARE:
+                problems.append(
+                    f"with matching={self.matching!r}"
+                    + (f", intervals={self.intervals!r}" if self.matching == "interval" else "")
+                    + f" and piles={self.piles} the piles take on average only "
+                    f"{self.play_share():.0%} of the deck's cards that are not wild (at least "
+                    f"{MIN_PLAY_SHARE:.1%} are needed), so the draws outpace the plays and a "
+                    "hand does not end: allow more intervals or more piles")
         if problems:
             raise RulesError(f"{self._label}: " + "; ".join(problems))
+
+    def dead_cards(self) -> tuple[Card, ...]:
+        """The cards of the deck that some reachable pile can never take, in card order:
+        ``()`` for every rule set that can be played to the end (``__post_init__`` refuses
+        the others).
+
+        A pile is known by its reference (its top card and the call in force,
+        :attr:`references`); it takes the cards of :attr:`accepts`, and a card played moves it
+        to that card's reference (with each call a wild may make). A hand can end only if,
+        from every reference a pile can reach, every card of the deck is takeable on some
+        reference reachable from there: otherwise a card (say a black-key card under
+        ``matching='letter_step'``, which has no letter) stays in its holder's hand for ever,
+        or a pile's position shuts some cards out for the rest of the hand. Every reference
+        of a deck card counts as reachable (a starter, or a card played), so the test does not
+        depend on the deal."""
+        deck = frozenset(self.deck)
+        accepts, references = self.accepts, self.references
+        calls = len(self.call_values)
+        moves: dict[int, set[int]] = {}  # reference -> the references one play leads to
+        for ref in range(len(accepts)):
+            after: set[int] = set()
+            for c in accepts[ref] & deck:
+                row = references[c]
+                after.update(row[1:calls + 1] if self.calls_on_play(c) else row[:1])
+            moves[ref] = after
+        starts = {x for c in deck for x in references[c]}
+        dead: set[Card] = set()
+        for start in sorted(starts):
+            seen, todo = {start}, [start]
+            while todo:
+                for nxt in moves[todo.pop()]:
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+            takeable = frozenset().union(*(accepts[ref] for ref in seen))
+            dead |= deck - takeable
+        return tuple(sorted(dead))
+
+    def play_share(self) -> float:
+        """The share of the deck's cards that are not wild which the piles take together, on
+        average over the references a pile can have: ``piles`` times the mean share one
+        reference takes. Under a single step of two semitones on one pile (level 4 with
+        ``piles=1``) it is 1/12, and random play draws more than it plays: of 30 such hands
+        29 had not ended after 20,000 moves. Every preset takes a sixth or more."""
+        plain = [c for c in self.deck if not self.is_wild(c)]
+        if not plain:
+            return 1.0
+        refs = sorted({x for c in self.deck for x in self.references[c]})
+        taken = sum(sum(c in self.accepts[ref] for c in plain) for ref in refs)
+        return self.piles * taken / (len(refs) * len(plain))
+
+    def _dead_message(self, dead: tuple[Card, ...]) -> str:
+        """Why a rule set with :meth:`dead_cards` is refused, naming the options at play."""
+        named = [f"matching={self.matching!r}"]
+        if self.matching == "interval":
+            named.append(f"intervals={self.intervals!r}")
+        if self.matching != "suit_rank":
+            named.append(f"pitch_map={self.pitch_map!r}")
+        named.append(f"removed_ranks={self.removed_ranks!r}")
+        if self.jokers == 0 and 8 in self.removed_ranks:
+            named.append("jokers=0 (no wild card is left)")
+        shown = " ".join(c.display for c in dead[:8]) + (" …" if len(dead) > 8 else "")
+        ranks = sorted({c.rank for c in dead if c.rank < 14}
+                       - {c.rank for c in self.deck if c not in dead})
+        removed = tuple(sorted({*self.removed_ranks, *ranks}))
+        fix = (f"; take their ranks out (removed_ranks={removed})"
+               if ranks and not any(c.is_joker for c in dead) else "")
+        return (f"with {', '.join(named)} no pile can ever take {len(dead)} of the deck's "
+                f"cards ({shown}), so a hand could never end{fix} or choose another matching")
 
     @property
     def _label(self) -> str:
