@@ -327,11 +327,26 @@ def _move_words(game: Game, m: Move) -> str:
         return f"{seat} passes" + (" (losing the turn)" if game.phase == "penalty" else "")
     if m.kind == END:
         return f"{seat} ends the turn"
+    what = play_words(game.rules, m)
     if game.phase == "drop":
-        return f"{seat} drops {m.display} after the Queen"
+        return f"{seat} drops {what} after the Queen"
     if game.phase == "penalty":
-        return f"{seat} counters with {m.display}"
-    return f"{seat} plays {m.display}"
+        return f"{seat} counters with {what}"
+    return f"{seat} plays {what}"
+
+
+def play_words(rs: RuleSet, m: Move) -> str:
+    """A play in words, its call read as the rule set reads calls: ``8♠ calling ♦``,
+    ``8♠ announcing D on pile 2`` (``Move.display`` alone would read the pitch D as ♦)."""
+    text = " + ".join(c.display for c in m.cards)
+    if m.call is not None:
+        if rs.call_kind == "suit":
+            text += f" calling {SUIT_SYMBOLS['CDHS'.index(m.call)]}"
+        else:
+            text += f" announcing {pretty(m.call)}"
+    if m.pile is not None:
+        text += f" on pile {m.pile + 1}"
+    return text
 
 
 def _next_top(rs: RuleSet, rng: random.Random) -> dict[str, Any] | None:

@@ -252,6 +252,8 @@ def test_a_whole_set_some_wrong_the_wrong_rule_ids_come_back_later():
             p.next()
         feedback = p.answer(_wrong_answer(item) if wrong else item.answer)
         assert feedback.startswith("Not" if wrong else "Right"), feedback
+        assert f"Question {len(asked) + 1} of {len(p.set.items)}" in p.status.value
+        assert f"Question {len(asked) + 1}" in p.exercise.prompt.value
         assert not p.next_button.disabled
         asked.append((item, not wrong))
         p.next()
@@ -448,3 +450,22 @@ def test_the_stored_output_does_not_depend_on_the_deal():
     assert shown[0][0] == ("Practice: 5 questions on fresh positions of crazy-eights (which "
                            "cards are legal, what a hand scores, the top card after some "
                            "moves).")
+
+
+def test_a_pitch_called_in_a_level_is_not_read_as_a_suit():
+    from crazylab.practice import play_words
+
+    level, main = PRESETS["crazy-8s-level-2"], PRESETS["crazy-eights"]
+    assert play_words(level, Move.parse("8S@0:D")) == "8♠ announcing D on pile 1"
+    assert play_words(level, Move.parse("8S@1:C#")) == "8♠ announcing C♯ on pile 2"
+    assert play_words(main, Move.parse("8S:D")) == "8♠ calling ♦"
+    calls = 0
+    for seed in range(60):
+        item = make_item("crazy-8s-level-4", "next_top", seed)
+        for m in item.moves:
+            move = Move.parse(m)
+            if move.call:
+                calls += 1
+                assert f"announcing {move.call.replace('#', '♯')}" in item.question
+                assert "calling" not in item.question.split("Then")[1]
+    assert calls >= 5

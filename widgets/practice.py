@@ -140,6 +140,7 @@ class Practice(ErrorReporting, w.VBox):
         self._recorder = recorder
         self.records: list[dict[str, Any]] = []  # what was sent to the recorder
         self.exercise: Exercise | None = None
+        self._asking = 0  # the index of the item on screen
         self.set = self._deal()  # raises PracticeError on a bad lesson, rule set, kind, size
         _SETS[lesson] = {"rule_sets": list(self.rule_sets), "kinds": self._kinds_asked()}
         self.title = w.HTML(
@@ -205,6 +206,7 @@ class Practice(ErrorReporting, w.VBox):
         """Show the current item (or the set's summary when it is done)."""
         s = self.set
         item = s.current
+        self._asking = s.position
         self._show_status()
         self._show_earlier()
         if item is None:
@@ -240,7 +242,7 @@ class Practice(ErrorReporting, w.VBox):
 
     def _show_status(self) -> None:
         s = self.set
-        shown = min(s.position + 1, len(s.items))
+        shown = min(self._asking + 1, len(s.items))  # the item on screen, answered or not
         self.status.value = (f"<div class='crazylab-practice-status'>Question {shown} of "
                              f"{len(s.items)} · <b>{s.right} of {len(s.verdicts)} right"
                              "</b></div>")
