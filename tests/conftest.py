@@ -32,6 +32,21 @@ from browser_support import (
 os.environ.setdefault("PLOTLY_RENDERER", "plotly_mimetype")
 
 
+@pytest.fixture(autouse=True)
+def _fresh_kernel_records(monkeypatch) -> None:
+    """Each test starts as a new kernel does (issue 22): no recorder yet and no lesson page,
+    so a lesson run by an earlier test lends its lesson and answers to no later exercise."""
+    import sys
+
+    progress = sys.modules.get("crazylab.widgets.progress")
+    if progress is not None:
+        monkeypatch.setattr(progress, "_RECORDER", None)
+    exercise = sys.modules.get("crazylab.widgets.exercise")
+    if exercise is not None:
+        monkeypatch.setattr(exercise, "_PAGES", {})
+        monkeypatch.setattr(exercise, "_HOOKED", [])
+
+
 # --------------------------------------------------------------------------- Voilà
 
 
