@@ -165,6 +165,7 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
     cards dealt to that player respect it (:func:`hand_constraints`). ``None`` where the
     observation cannot be rebuilt (effect phases of Crazy Breens, whose pending hits are not
     modelled here)."""
+    check_choice(obs, rng, need_legal=False)
     r = obs.rules
     if obs.phase not in ("play", "chain") or r.specials or obs.over:
         return None
@@ -208,6 +209,7 @@ def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:
     hand fitted the table at that moment; cards drawn later are unconstrained until the next
     such moment. A played card leaves from a slot that allows it. Seats whose bookkeeping
     does not add up get no constraints."""
+    check_choice(obs, _SOME_RNG, need_legal=False)
     r = obs.rules
     infer_draw = not (r.voluntary_draw or r.chain or r.optional_play or r.specials)
     infer_pass = infer_draw and r.must_play_drawn
@@ -253,6 +255,10 @@ def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:
             slots[e.seat] = [x | no for x in slots[e.seat]]
     return {s: v for s, v in slots.items()
             if s != obs.seat and len(v) == obs.hand_sizes[s]}
+
+
+#: stands for a generator where only the observation is checked
+_SOME_RNG = random.Random(0)
 
 
 def _first_tops(obs: Observation) -> tuple[list[Card | None], list[int | None]]:

@@ -39,15 +39,15 @@ def check_name(name: object) -> None:
         raise BotError(f"a bot's name must be text, not {quote(name)}")
 
 
-def check_choice(obs: object, rng: object) -> None:
+def check_choice(obs: object, rng: object, need_legal: bool = True) -> None:
     """What ``choose(obs, rng)`` needs: an :class:`Observation` with at least one legal move
-    and a :class:`random.Random` (:class:`BotError` otherwise)."""
+    (unless not ``need_legal``) and a :class:`random.Random` (:class:`BotError` otherwise)."""
     if not isinstance(obs, Observation):
         raise BotError(f"choose needs a seat's Observation (game.observation(seat)), not "
                        f"{quote(obs)}")
     if not isinstance(rng, random.Random):
         raise BotError(f"choose needs rng, a random.Random, not {quote(rng)}")
-    if not obs.legal:
+    if need_legal and not obs.legal:
         raise BotError("choose: the observation has no legal move (the hand is over, or this "
                        "seat is not to play): there is nothing to choose")
 
@@ -76,7 +76,9 @@ class RandomBot:
 def play_hand(game: Game, bots: Sequence[Any], rngs: Sequence[random.Random],
               max_moves: int = 100_000) -> Game:
     """Play ``game`` to its end, seat ``s`` moved by ``bots[s]`` with ``rngs[s]``; each bot
-    sees only its own observation. Returns the game."""
+    sees only its own observation. Returns the game; :class:`BotError` for arguments that do
+    not fit the game (checked before the first move), :class:`EndlessHand` past ``max_moves``."""
+    _check_players(game, bots, rngs, max_moves)
     # bots that choose from the legal moves alone (``choose_legal``) need no observation
     pickers = [getattr(b, "choose_legal", None) for b in bots]
     for _ in range(max_moves):
@@ -93,6 +95,23 @@ def play_hand(game: Game, bots: Sequence[Any], rngs: Sequence[random.Random],
     raise EndlessHand(f"the hand did not end within {max_moves} moves: under {game.rules.name}"
                       f" [{', '.join(game.rules.options_changed) or 'as preset'}] it may never "
                       "end (cards no pile can take)")
+
+
+def _check_players(game: object, bots: object, rngs: object, max_moves: object) -> None:
+    if not isinstance(game, Game):
+        raise BotError(f"play_hand needs a Game, not {quote(game)}")
+    for name, items in (("bots", bots), ("rngs", rngs)):
+        if not isinstance(items, Sequence) or isinstance(items, str) or len(items) != game.n:
+            raise BotError(f"play_hand needs {name} for each of the {game.n} seats, not "
+                           f"{quote(items)}")
+    for b in bots:  # type: ignore[attr-defined]
+        if not callable(getattr(b, "choose", None)):
+            raise BotError(f"{quote(b)} is not a bot: it needs a choose(observation, rng) method")
+    for r in rngs:  # type: ignore[attr-defined]
+        if not isinstance(r, random.Random):
+            raise BotError(f"play_hand needs a random.Random per seat, not {quote(r)}")
+    if not isinstance(max_moves, int) or isinstance(max_moves, bool) or max_moves < 1:
+        raise BotError(f"max_moves must be a whole number of at least 1, not {quote(max_moves)}")
 
 
 def play_dealt(rules: RuleSet, players: int, deal_seed: int, bots: Sequence[Any],

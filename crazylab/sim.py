@@ -653,6 +653,14 @@ def write_atomically(df: pd.DataFrame, out: Path) -> None:
     folder and ``os.replace``: the file is the old one or the whole new one, never a truncated
     mix, and no temporary file is left behind (an ``OSError``, such as a full disk or a
     folder that has vanished, is raised after the temporary file is removed)."""
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        raise SimulationError(f"write_atomically needs a DataFrame, not {quote(df)}")
+    if not isinstance(out, (str, os.PathLike)) or _kind(Path(out)) is None:
+        raise SimulationError(f"write_atomically needs a .csv or .parquet path, not "
+                              f"{quote(out)}")
+    out = Path(out)
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
     os.close(fd)
     try:
