@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
@@ -193,6 +194,24 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
 
     _fits_a_phone(page, "classbar_joined_360")
 
+    # the database locked by another writer: the answer waits, said under the bar, and is
+    # stored once when the database is free (the kernel's retry timer)
+    lock = sqlite3.connect(class_db, isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")
+    try:
+        page.locator(".answer").click()
+        page.wait_for_function(
+            "() => document.querySelector('.clb-notice').innerText === "
+            "'1 answer not yet saved — retrying'", timeout=30_000)
+        _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")  # shown meanwhile
+        screenshot(page, "classbar_not_yet_saved")
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    page.wait_for_function("() => document.querySelector('.clb-notice').innerText === ''",
+                           timeout=30_000)
+    assert [a.answer for a in store.attempts(me["token"])] == ["8S1", "8S2", "8S1"]
+
     page.get_by_role("button", name="Not you?").click()
     page.wait_for_selector(".clb[data-mode='browser']", timeout=30_000)
     assert page.get_by_label("Class code").is_visible()
@@ -218,7 +237,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
                            timeout=30_000)
     with pytest.raises(ClassError):
         store.learner(ben["token"])
-    assert len(store.attempts(me["token"])) == 2  # Ana's are hers, kept
+    assert len(store.attempts(me["token"])) == 3  # Ana's are hers, kept
     assert not errors, errors
 
 

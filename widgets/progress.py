@@ -48,6 +48,7 @@ DB_ENV = "CRAZYLAB_DB"
 HUB_ENV = "JUPYTERHUB_USER"
 FIRST_RETRY = 1.0   # seconds before the first retry of a failed save
 MAX_RETRY = 30.0    # the longest wait between retries
+BUSY_TIMEOUT = 3.0  # how long a learner's click waits for a locked database, then retried
 PROGRESS_FORMAT = "crazylab-progress"
 
 __all__ = ["Attempt", "PracticeItem", "Recorder", "database_configured", "recorder"]
@@ -227,7 +228,7 @@ class Recorder:
                 self._store = self._open_store()
             else:
                 from crazylab.classroom.store import open_store
-                self._store = open_store(self._environ.get(DB_ENV))
+                self._store = open_store(self._environ.get(DB_ENV), busy_timeout=BUSY_TIMEOUT)
         return self._store
 
     def identify(self, token: str) -> bool:
