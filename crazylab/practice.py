@@ -464,7 +464,7 @@ def make_item(rules_name: str, kind: str, seed: int, *, again: bool = False) -> 
                             + ", ".join(kinds_for(rules_name)))
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise PracticeError(f"seed must be a whole number, not {quote(seed)}")
-    found = _MAKERS[kind](rs, random.Random(seed))
+    found = _MAKERS[kind](rs, random.Random(derive_seed(seed, rules_name, kind)))
     if found is None:  # never seen: every preset finds one in its first deals
         raise SetupError(f"no {kind} question found for {rules_name} from seed {seed}")
     ids = tuple(dict.fromkeys(found.pop("rule_ids")))

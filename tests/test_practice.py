@@ -469,3 +469,10 @@ def test_a_pitch_called_in_a_level_is_not_read_as_a_suit():
                 assert f"announcing {move.call.replace('#', '♯')}" in item.question
                 assert "calling" not in item.question.split("Then")[1]
     assert calls >= 5
+
+
+def test_two_rule_sets_of_one_lesson_deal_different_positions_from_one_seed():
+    for seed in range(20):
+        classic = make_item("crazy-eights-classic", "legal", seed)
+        quick = make_item("crazy-eights-quick", "legal", seed)
+        assert classic.position.split("|", 1)[1] != quick.position.split("|", 1)[1]
