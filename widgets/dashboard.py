@@ -9,10 +9,11 @@ the browser holds none. A wrong key and an unknown code get the same line
 (:data:`MISMATCH`), so codes cannot be probed.
 
 Everything comes from the store (:mod:`crazylab.classroom.store`) through the teacher's calls,
-each of which checks the key: ``class_report`` for the tables and ``export_rows`` for the
-downloads, so the CSV is the database's rows. The tables are built by plain functions
-(:func:`progress_counts`, :func:`exercise_stats`, :func:`rule_stats`, :func:`hands_played`,
-:func:`practice_accuracy`) that the tests call on the same rows.
+each of which checks the key: one ``class_report`` (the rows as ``export_rows`` gives them, read
+in one transaction) makes the tables and the downloads, so the CSV is the database's rows
+(written by the store's ``rows_to_csv``) and agrees with the tables. The tables are built by
+plain functions (:func:`progress_counts`, :func:`exercise_stats`, :func:`rule_stats`,
+:func:`hands_played`, :func:`practice_accuracy`) that the tests call on the same rows.
 """
 
 from __future__ import annotations
@@ -535,7 +536,8 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.hands = hands_played(hands, self.names)
         self.hands_html.value = (table_html(self.hands, index=True) if len(self.hands) else
                                  _line("No hand played yet."))
-        self._draw_downloads()
+        self._draw_downloads({"attempts": attempts, "practice": practice, "hands": hands,
+                              "learners": learners})
 
     @staticmethod
     def _readable(table: pd.DataFrame, lessons: dict[str, tuple[str, int]]) -> pd.DataFrame:
@@ -576,12 +578,14 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.accuracy_html.value = (
             "<details><summary>The numbers</summary>" + table_html(shown) + "</details>")
 
-    def _draw_downloads(self) -> None:
+    def _draw_downloads(self, parts: dict[str, list[dict[str, Any]]]) -> None:
+        """The download links of the report's rows (``class_report`` gives each part as
+        ``export_rows`` does, from one read: the files and the tables agree)."""
         links = []
         self.downloads = {}
         stem = f"class-{self.code}"
         for what in EXPORTS:
-            rows = [plain(r) for r in self.store.export_rows(self.code, self._key, what)]
+            rows = parts[what]
             data = csv_bytes(rows, what)
             self.downloads[f"{stem}-{what}.csv"] = data
             links.append(download_link(f"{stem}-{what}.csv", "text/csv", data,
