@@ -19,6 +19,9 @@ from typing import Final
 from .errors import CrazylabError, quote
 from .views import html_of, svg_of
 
+__all__ = ["CARDS", "JOKER", "RANKS", "SUITS", "SUIT_SYMBOLS", "Card", "CardError", "ascii_upper",
+           "card", "cards", "display", "parse_suit", "sort_key"]
+
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")

@@ -8,6 +8,8 @@ from typing import NamedTuple
 from .cards import CARDS, Card, display
 from .pitch import pretty
 
+__all__ = ["Event"]
+
 
 class Event(NamedTuple):
     """One thing that happened. ``cards`` may be hidden from other seats (a draw).

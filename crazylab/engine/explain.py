@@ -26,6 +26,8 @@ from .pitch import (
 )
 from .rules import RuleSet
 
+__all__ = ["explain_move"]
+
 
 class PileView(Protocol):
     """The parts of a game that say what its piles accept."""

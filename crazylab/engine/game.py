@@ -71,6 +71,8 @@ from .text import game_text
 from .variants import variant_for
 from .views import html_of
 
+__all__ = ["Game", "IllegalMove", "NothingToUndo", "SetupError", "check_flag", "whole_number"]
+
 
 class IllegalMove(CrazylabError):
     """A move that is not legal now. The message says why; the game is unchanged."""

@@ -10,6 +10,8 @@ from .cards import Card, CardError, sort_key
 from .errors import CrazylabError, quote
 from .pitch import pretty
 
+__all__ = ["DRAW", "END", "PASS", "PLAY", "Move", "MoveError", "checked"]
+
 DRAW: Final = "draw"
 PASS: Final = "pass"
 END: Final = "end"

@@ -14,6 +14,8 @@ from .events import Event
 from .moves import Move
 from .rules import RuleSet
 
+__all__ = ["Observation"]
+
 
 class VisibleLog:
     """Each seat's view of a game's event log, extended as the log grows (and cut back when

@@ -34,6 +34,9 @@ from .cards import ASCII_SPACE, RANKS, Card, CardError, ascii_upper
 from .errors import CrazylabError, quote
 from .pitch import PITCH_MAPS
 
+__all__ = ["FIELDS", "LEVELS", "OPTIONS", "Option", "RulesError", "canonical", "check", "expand",
+           "parse_option", "parse_value", "suggest"]
+
 Kind = Literal["bool", "int", "optional_int", "choice", "ints", "int_map", "effect_map"]
 #: a rulings name that sets fields: ``sets(value, current field values) -> {field: value}``
 Setter = Callable[[Any, Mapping[str, object]], dict[str, object]]
@@ -222,6 +225,8 @@ class Option:
 
     def parse(self, text: str) -> object:
         """The value that ``text`` (as typed after ``KEY=``) stands for, checked."""
+        if not isinstance(text, str):
+            raise self.refuse(text, f"written as text ({self.allowed()})")
         t = text.strip()
         low = t.lower()
         kind = self.kind
@@ -643,6 +648,9 @@ def expand(given: Mapping[str, object], current: Mapping[str, object]) -> dict[s
     """The fields that the options ``given`` set, for a rule set whose fields are
     ``current``. Field options pass through unchecked (the rule set checks them); a rulings
     name is checked and expanded. Two names that set one field differently are refused."""
+    if not isinstance(given, Mapping) or not isinstance(current, Mapping):
+        raise RulesError(f"options are given as a mapping of names to values, like "
+                         f"{{'draw_limit': 2}}, not {quote(given)}")
     unknown = [quote(k) for k in given if not (isinstance(k, str) and k in OPTIONS)]
     if unknown:
         key = next(k for k in given if not (isinstance(k, str) and k in OPTIONS))
@@ -673,6 +681,8 @@ def parse_value(name: str, text: str) -> object:
 
 def parse_option(text: str) -> tuple[str, object]:
     """``"KEY=VALUE"`` (the CLI's ``--option``) as ``(option name, value)``."""
+    if not isinstance(text, str):
+        raise RulesError(f"--option {quote(text)}: write KEY=VALUE as text, like draw_limit=2")
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise RulesError(f"--option {quote(text)}: write KEY=VALUE, like draw_limit=2")

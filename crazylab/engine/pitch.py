@@ -17,6 +17,9 @@ from collections.abc import Iterable, Mapping
 from .cards import ASCII_SPACE, CARDS, Card, ascii_upper
 from .errors import CrazylabError, quote
 
+__all__ = ["LETTERS", "PITCH_MAPS", "PITCH_NAMES", "PitchError", "parse_letter", "parse_pitch",
+           "register_pitch_map"]
+
 PITCH_NAMES = ("C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B")
 FLAT_NAMES = ("C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B")
 LETTERS = "ABCDEFG"

@@ -15,6 +15,8 @@ from .cards import ACE, CARDS, EIGHT, JOKER_CODE, KING, QUEEN, RANKS, TWO, Card
 from .options import FIELDS, LEVELS, RulesError, expand, quote
 from .pitch import LETTERS, PitchMap
 
+__all__ = ["MIN_PLAY_SHARE", "PRESETS", "RuleSet", "RulesError", "rules"]
+
 #: C-16 hand-point values by rank (A … K), jokers separately
 CARD_VALUES = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 10, 10, 10)
 

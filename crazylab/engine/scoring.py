@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from .cards import Card
 from .rules import RuleSet
 
+__all__ = ["HandResult", "hand_points"]
+
 
 @dataclass(frozen=True)
 class HandResult:
