@@ -211,6 +211,13 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     page.wait_for_function("() => document.querySelector('.clb-notice').innerText === ''",
                            timeout=30_000)
     assert [a.answer for a in store.attempts(me["token"])] == ["8S1", "8S2", "8S1"]
+    with page.expect_download() as got:  # a class learner's file comes from the database
+        page.get_by_role("button", name="Download my progress").click()
+    data = json.loads(Path(got.value.path()).read_text())
+    assert data["format"] == "crazylab-progress" and data["learner"]["name"] == "Ana"
+    assert sorted(a["attempt_id"] for a in data["attempts"]) == sorted(
+        a.attempt_id for a in store.attempts(me["token"]))
+    assert year8.teacher_key not in json.dumps(data) and me["token"] not in json.dumps(data)
 
     page.get_by_role("button", name="Not you?").click()
     page.wait_for_selector(".clb[data-mode='browser']", timeout=30_000)
