@@ -285,16 +285,22 @@ def test_records_carry_the_item_and_the_answer():
         item = p.item
         given = _wrong_answer(item) if wrong else item.answer
         text = p.answer(given)
-        sent.append((item, given, not wrong, text))
+        ex = p.exercise
+        assert bool(ex.reveal.value) == wrong  # the solution shown with a wrong answer
+        assert ex.solution not in ex.feedback.value  # and only there
+        sent.append((item, given, not wrong, text, ex.solution))
         p.next()
     assert len(rec.records) == 3
-    for (item, given, ok, text), r in zip(sent, rec.records, strict=True):
+    for (item, given, ok, text, solution), r in zip(sent, rec.records, strict=True):
         assert r == {"lesson": LESSON, "kind": item.kind, "seed": item.seed,
                      "question": item.question, "answer": given, "verdict": ok,
-                     "rule_ids": list(item.rule_ids), "feedback": text}
-        if not ok and item.kind in ("score", "next_top"):
-            assert item.answer in r["feedback"] or Card.parse(item.answer).display in \
-                r["feedback"]  # the engine's working comes with the verdict
+                     "rule_ids": list(item.rule_ids),
+                     # the engine's working comes with a wrong verdict, as on the page
+                     "feedback": text if ok else f"{text}\n{solution}"}
+        if not ok:
+            shown = item.answer if item.kind in ("pile", "score") else \
+                Card.parse(item.answer).display
+            assert shown in solution
     assert rec.attempts == []  # practice items are not lesson exercises
 
 
@@ -476,3 +482,13 @@ def test_two_rule_sets_of_one_lesson_deal_different_positions_from_one_seed():
         classic = make_item("crazy-eights-classic", "legal", seed)
         quick = make_item("crazy-eights-quick", "legal", seed)
         assert classic.position.split("|", 1)[1] != quick.position.split("|", 1)[1]
+
+
+def test_new_set_before_any_answer_still_deals_fresh_positions():
+    p = Practice(LESSON, ["crazy-eights"], recorder=FakeRecorder("gu"))
+    seen = [{i.position for i in p.set.items}]
+    for _ in range(3):
+        p.new_set()
+        now = {i.position for i in p.set.items}
+        assert all(not now & earlier for earlier in seen)
+        seen.append(now)

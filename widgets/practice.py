@@ -141,6 +141,8 @@ class Practice(ErrorReporting, w.VBox):
         self.records: list[dict[str, Any]] = []  # what was sent to the recorder
         self.exercise: Exercise | None = None
         self._asking = 0  # the index of the item on screen
+        self._dealt: set[int] = set()  # the seeds of the sets dealt here
+        self._redeals = 0  # New set pressed while the learner's seed stood still
         self.set = self._deal()  # raises PracticeError on a bad lesson, rule set, kind, size
         _SETS[lesson] = {"rule_sets": list(self.rule_sets), "kinds": self._kinds_asked()}
         self.title = w.HTML(
@@ -194,9 +196,16 @@ class Practice(ErrorReporting, w.VBox):
             log.exception("earlier practice not available")
             return []
 
-    def _deal(self) -> PracticeSet:
+    def _deal(self, fresh: bool = False) -> PracticeSet:
+        """A set from the learner's seed; ``fresh``: never the set on screen (New set
+        pressed before any answer, when the learner's seed has not moved on)."""
+        seed = self._seed()
+        if fresh and seed in self._dealt:
+            self._redeals += 1
+            seed = derive_seed(seed, "new set", self._redeals)
+        self._dealt.add(seed)
         return PracticeSet(self.lesson, self.rule_sets, self.kinds, self.size,
-                           seed=self._seed(), earlier=self._earlier())
+                           seed=seed, earlier=self._earlier())
 
     def _kinds_asked(self) -> list[str]:
         return list(dict.fromkeys(k for _, k in self.set.options))
@@ -267,8 +276,6 @@ class Practice(ErrorReporting, w.VBox):
             right, text = checker(answer)
             if right is None:
                 return right, text
-            if not right and item.kind in ("score", "next_top"):
-                text = f"{text}\n{ex.solution}"  # the engine's working, move by move
             done.append((right, text))
             self._answered(ex, item, answer, right, text)
             return right, text
@@ -278,7 +285,9 @@ class Practice(ErrorReporting, w.VBox):
     def _answered(self, ex: Exercise, item: Item, answer: str, right: bool,
                   text: str) -> None:
         self.set.answer(right)
-        self._record(item, answer, right, text)
+        # the record keeps the engine's whole working with a wrong answer (the page shows
+        # it as the solution, under the feedback)
+        self._record(item, answer, right, text if right else f"{text}\n{ex.solution}")
         ex.answer_box.disabled = ex.check_button.disabled = True
         for b in ex.choice_buttons:
             b.disabled = True
@@ -323,7 +332,7 @@ class Practice(ErrorReporting, w.VBox):
 
     def new_set(self) -> Item | None:
         """Deal a fresh set (from the learner's next seed, favouring what they got wrong)."""
-        self.set = self._deal()
+        self.set = self._deal(fresh=True)
         self.next_button.description = "Next"
         self._show()
         return self.set.current
