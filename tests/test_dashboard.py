@@ -355,3 +355,27 @@ def test_no_learner_page_links_the_teacher_page() -> None:
                and "teacher.ipynb" in p.read_text(encoding="utf-8")]
     assert linking == []
     assert (notebooks / "teacher.ipynb").is_file()
+
+
+def test_a_browser_file_with_no_name_is_named_from_its_file(store, klass) -> None:
+    """The site without a server writes ``learner.name`` empty until a name is typed: the
+    teacher still imports it, named after the file (or the learner id)."""
+    new, _ = klass
+    dash = TeacherDashboard(store, new.code, new.teacher_key)
+    nameless = _progress_file()
+    nameless["learner"] = {"id": "9f3a71c2e4", "name": ""}
+    lines = dash.import_files([("crazylab-progress-Cleo_B.json", json.dumps(nameless).encode())])
+    assert lines == ["crazylab-progress-Cleo_B.json: 4 new records imported (the file names "
+                     "no learner: shown as Cleo B)."]
+    other = _progress_file()
+    other["learner"] = {"id": "77aa00bb11", "name": "  "}
+    for row in other["attempts"] + other["practice"]:
+        row["attempt_id"] = "x" + row["attempt_id"]
+    [line] = dash.import_files([("crazylab-progress.json", json.dumps(other).encode())])
+    assert line.endswith("shown as Learner 77aa00).")
+    dash.refresh()
+    assert {"Cleo B", "Learner 77aa00"} <= set(dash.grid)
+    wrong_type = _progress_file()
+    wrong_type["learner"] = {"id": "5555", "name": 5}
+    [line] = dash.import_files([("odd.json", json.dumps(wrong_type).encode())])
+    assert line.startswith("odd.json: ") and line.endswith("nothing imported.")

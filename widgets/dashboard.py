@@ -435,6 +435,25 @@ def _unavailable(exc: BaseException) -> bool:
 BUSY = "The class database cannot be reached just now: try again in a moment."
 
 
+def _name_nameless(data: Any, filename: str) -> str:
+    """A progress file made in a browser with no name typed (the site without a server) has
+    ``learner.name`` empty: name it from the file's name (``crazylab-progress-Ana.json`` ->
+    ``Ana``) or its learner id, in ``data``; returns that name, or ``""`` if it had one."""
+    who = data.get("learner") if isinstance(data, dict) else None
+    if not isinstance(who, dict):
+        return ""
+    given = who.get("name")
+    if given is not None and (not isinstance(given, str) or given.strip()):
+        return ""  # a name, or one of the wrong type (the store says so)
+    stem = Path(filename).stem
+    stem = stem[len("crazylab-progress"):] if stem.startswith("crazylab-progress") else stem
+    stem = " ".join(stem.replace("_", " ").strip(" -").split())[:40]
+    if not stem or stem == str(who.get("id", "")):
+        stem = f"Learner {str(who.get('id', ''))[:6]}".strip()
+    who["name"] = stem
+    return stem
+
+
 # --------------------------------------------------------------------------- dashboard
 
 
@@ -644,6 +663,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
                 lines.append(f"{name}: not a progress file (not JSON: {exc.msg} at line "
                              f"{exc.lineno}); nothing imported.")
                 continue
+            named = _name_nameless(data, name)
             try:
                 stored = self.store.import_progress(self.code, self._key, data)
             except Exception as exc:
@@ -652,7 +672,9 @@ class TeacherDashboard(ErrorReporting, w.VBox):
                 why = BUSY if _unavailable(exc) else str(exc)
                 lines.append(f"{name}: {why}; nothing imported.")
                 continue
-            lines.append(f"{name}: {stored} new record{'s' * (stored != 1)} imported.")
+            lines.append(f"{name}: {stored} new record{'s' * (stored != 1)} imported"
+                         + (f" (the file names no learner: shown as {named})." if named
+                            else "."))
         return lines
 
     @guarded
