@@ -492,3 +492,35 @@ def test_new_set_before_any_answer_still_deals_fresh_positions():
         now = {i.position for i in p.set.items}
         assert all(not now & earlier for earlier in seen)
         seen.append(now)
+
+
+def test_answers_reach_the_class_database_and_come_back_after_a_restart(tmp_path):
+    """The real recorder and the class's SQLite store: every checked item is one row with the
+    item's fields, and a new kernel (a reload, a restart) deals that learner the same set."""
+    store_mod = pytest.importorskip("crazylab.classroom.store")
+    path = str(tmp_path / "class.db")
+    rec = Recorder(open_store=lambda: store_mod.open_store(path), environ={},
+                   schedule=lambda delay, fn: None)
+    rec.lesson = LESSON
+    code = store_mod.open_store(path).create_class("Year 8").code
+    learner = rec.join(code, "Ana")
+    p = Practice(LESSON, ["crazy-eights"], recorder=rec)
+    sent = []
+    for wrong in (True, False, True, False):
+        item = p.item
+        given = _wrong_answer(item) if wrong else item.answer
+        p.answer(given)
+        sent.append((item, given, not wrong))
+        p.next()
+    assert rec.pending == 0 and rec.notice == ""
+    rows = store_mod.open_store(path).practice(learner.token, LESSON)
+    assert [(r.kind, r.seed, r.question, r.answer, r.verdict, r.rule_ids) for r in rows] == \
+        [(i.kind, i.seed, i.question, g, ok, i.rule_ids) for i, g, ok in sent]
+    assert all(r.feedback for r in rows)
+    # another kernel for the same learner: the same next set, the missed kinds favoured
+    other = Recorder(open_store=lambda: store_mod.open_store(path), environ={},
+                     schedule=lambda delay, fn: None)
+    assert other.identify(learner.token)
+    assert len(other.earlier_practice(LESSON)) == 4
+    assert [i.position for i in Practice(LESSON, ["crazy-eights"], recorder=other).set.items] \
+        == [i.position for i in Practice(LESSON, ["crazy-eights"], recorder=rec).set.items]
