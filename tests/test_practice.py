@@ -94,6 +94,7 @@ def test_fifty_seeds_right_answer_accepted_wrong_refused_with_the_engines_reason
         item = make_item(rules_name, kind, seed)
         assert item.rules == rules_name and item.kind == kind and item.seed == seed
         assert item.rule_ids and set(item.rule_ids) <= set(possible_ids(rules_name, kind))
+        assert 0 < len(item.question) <= 1000  # the class store keeps questions up to 1000
         before = None if item.game is None else item.game.fingerprint()
         ex = exercise_for(item)
         assert ex.rule_ids == item.rule_ids
