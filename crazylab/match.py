@@ -172,8 +172,8 @@ class Match:
                     seed: random.Random | int | None = None) -> Match:
         """Play random moves until the match ends (a single hand without target or hands).
         ``rng`` (or ``seed=``, as in :meth:`Game.play_random`) is a number or a
-        ``random.Random``; ``max_hands`` (1 to :data:`MAX_HANDS`) bounds the work: a match
-        still going after it raises :class:`MatchError`."""
+        ``random.Random``; ``max_hands`` (1 to :data:`MAX_HANDS`) bounds the work: after
+        that many hands the match is returned as it stands (see :attr:`over`)."""
         if seed is not None:
             if rng is not None:
                 raise MatchError("give play_random a seed or an rng, not both")
@@ -190,4 +190,4 @@ class Match:
             if self.over or (self.target is None and self.hands_to_play is None):
                 return self
             self.next_hand()
-        raise MatchError(f"the match did not end within {max_hands} hands")
+        return self

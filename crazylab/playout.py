@@ -70,7 +70,13 @@ class RandomBot:
     def choose_legal(self, legal: Sequence[Move], rng: random.Random) -> Move:
         """The same choice from the legal moves alone: a bot that needs nothing else offers
         this, and :func:`play_hand` then builds it no observation."""
-        return legal[int(rng.random() * len(legal))]
+        try:
+            return legal[int(rng.random() * len(legal))]
+        except (AttributeError, TypeError, IndexError):  # checked only when it fails: hot path
+            if not isinstance(legal, Sequence) or isinstance(legal, str) or not legal:
+                raise BotError(f"choose_legal needs the legal moves, at least one, not "
+                               f"{quote(legal)}") from None
+            raise BotError(f"choose_legal needs rng, a random.Random, not {quote(rng)}") from None
 
 
 def play_hand(game: Game, bots: Sequence[Any], rngs: Sequence[random.Random],
