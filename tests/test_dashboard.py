@@ -379,3 +379,32 @@ def test_a_browser_file_with_no_name_is_named_from_its_file(store, klass) -> Non
     wrong_type["learner"] = {"id": "5555", "name": 5}
     [line] = dash.import_files([("odd.json", json.dumps(wrong_type).encode())])
     assert line.startswith("odd.json: ") and line.endswith("nothing imported.")
+
+
+def test_a_file_the_learners_recorder_writes_is_imported(store, klass) -> None:
+    """The learner's side (the kernel's recorder in browser mode, as on the site without a
+    server) writes the file; the teacher's dashboard imports it whole, once."""
+    from crazylab.widgets.progress import Recorder
+
+    new, _ = klass
+    rec = Recorder(environ={})  # no database: the browser keeps the records
+    rec.use_browser("b7c1d2e3f4a5", None, name="")
+    rec.attempt(lesson=L1, exercise="e02", answer="8S", verdict=False, rule_ids=["SR-11"],
+                feedback="An eight may be played on anything.")
+    rec.attempt(lesson=L1, exercise="e02", answer="8S 6C", verdict=True, rule_ids=["SR-11"],
+                feedback="Right.")
+    rec.practice(lesson=L1, kind="legal", seed=3, question="Which are legal?", answer="KH",
+                 verdict=True, rule_ids=["SR-10"], feedback="Right.")
+    data = rec.progress_file()
+    assert len(data["attempts"]) == 2 and len(data["practice"]) == 1
+    dash = TeacherDashboard(store, new.code, new.teacher_key)
+    content = json.dumps(data).encode()
+    [line] = dash.import_files([("crazylab-progress-Eve.json", content)])
+    assert line.startswith("crazylab-progress-Eve.json: 4 new records imported"), line
+    assert dash.import_files([("crazylab-progress-Eve.json", content)])[0].startswith(
+        "crazylab-progress-Eve.json: 0 new records")
+    dash.refresh()
+    assert (dash.grid["Eve"][L1].answered, dash.grid["Eve"][L1].right) == (1, 1)
+    table = dash.exercises.set_index(["lesson", "exercise"])
+    assert ("8S", 1, "An eight may be played on anything.") in table.loc[(L1, "e02"),
+                                                                          "wrong answers"]
