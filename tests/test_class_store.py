@@ -435,6 +435,36 @@ def test_thirty_writers_at_once_store_every_attempt_once(db_url: str) -> None:
     store.close()
 
 
+def _learner_process(url: str, token: str, start: Any) -> None:
+    """One learner's kernel: its own store, 20 answers, 5 of them sent twice."""
+    store = open_store(url)
+    start.wait()
+    for n in [*range(1, 21), *range(1, 6)]:
+        attempt(store, token, n)
+    store.close()
+
+
+def test_thirty_learner_processes_at_once_store_every_attempt_once(db_url: str) -> None:
+    """As on a Voila server (one kernel process per learner, each its own connection)."""
+    import multiprocessing as mp
+
+    setup = open_store(db_url)
+    c = setup.create_class("Processes")
+    tokens = [setup.join(c.code, f"P{n}").token for n in range(30)]
+    setup.engine.dispose()  # no pooled connection is shared with the children
+    ctx = mp.get_context("fork")
+    start = ctx.Barrier(30)
+    procs = [ctx.Process(target=_learner_process, args=(db_url, t, start)) for t in tokens]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(180)
+    assert [p.exitcode for p in procs] == [0] * 30
+    assert counts(setup)["attempts"] == 600
+    assert all(setup.progress(t)[L1].answered == 20 for t in tokens)
+    setup.close()
+
+
 def test_a_locked_sqlite_database_is_store_unavailable_and_a_retry_stores_once(
         tmp_path) -> None:
     path = tmp_path / "locked.db"

@@ -38,9 +38,11 @@ import io
 import json
 import math
 import os
+import random
 import re
 import secrets
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -50,6 +52,11 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
+
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite's own locking only
+    fcntl = None  # type: ignore[assignment]
 
 from ..errors import CrazylabError, quote
 from . import schema
@@ -84,6 +91,9 @@ HAND_MOVES_MAX = 2000
 HAND_TEXT_MAX = 100
 HAND_RESULT_MAX = 4000
 ANONYMOUS_NAME = "Anonymous"
+#: SQLite's own wait for a busy database inside a statement (a write transaction waits up to
+#: the store's busy timeout in :func:`_sqlite_setup` instead)
+SQLITE_STATEMENT_WAIT = 0.05
 
 
 class ClassError(CrazylabError):
@@ -223,6 +233,10 @@ class Store:
             raise ClassError(f"not a database URL: {quote(url)}") from e
         self.dialect = parsed.get_backend_name()
         kwargs: dict[str, Any] = {}
+        self.busy_timeout = busy_timeout
+        self._writers_path: Path | None = None  # SQLite file: writers take turns on it
+        self._writers_fd: tuple[int, int] | None = None  # (pid, fd)
+        self._writer_lock = threading.Lock()
         if self.dialect == "sqlite":
             database = parsed.database or ""
             if database and database != ":memory:" and not database.startswith("file:"):
@@ -232,6 +246,9 @@ class Store:
                 except OSError as e:
                     raise ClassError(f"cannot make the folder of the class database "
                                      f"{quote(str(folder))}: {e.strerror}") from None
+                if fcntl is not None:
+                    self._writers_path = Path(database).expanduser().with_name(
+                        Path(database).name + "-writers")
             kwargs["connect_args"] = {"timeout": busy_timeout, "check_same_thread": False}
         else:
             kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
@@ -242,7 +259,6 @@ class Store:
         if self.dialect == "sqlite":
             _sqlite_setup(self.engine, busy_timeout)
         self.url = parsed.render_as_string(hide_password=True)
-        self._lock = threading.Lock()
         with self._write() as conn:
             try:
                 if self.dialect == "postgresql":  # one migrator at a time
@@ -254,6 +270,9 @@ class Store:
     def close(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+        if self._writers_fd is not None and self._writers_fd[0] == os.getpid():
+            os.close(self._writers_fd[1])
+        self._writers_fd = None
 
     def __repr__(self) -> str:
         return f"Store({self.url!r})"
@@ -264,10 +283,42 @@ class Store:
     def _write(self) -> Iterator[sa.Connection]:
         """A write transaction (SQLite: BEGIN IMMEDIATE, so two writers wait for each other
         with the busy timeout instead of failing on a lock upgrade)."""
-        with self._errors(), self.engine.connect() as conn:
+        with self._errors(), self._writers_turn(), self.engine.connect() as conn:
             conn.execution_options(crazylab_immediate=True)
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _writers_turn(self) -> Iterator[None]:
+        """SQLite file: writers (threads and processes) queue on a lock file beside the
+        database, asleep in the kernel, instead of polling SQLite's lock: on a busy machine
+        the pollers would keep the writer holding the lock off the CPU. A writer whose busy
+        timeout ran out while it queued gives up (:class:`StoreUnavailable`)."""
+        if self._writers_path is None or fcntl is None:
+            yield
+            return
+        deadline = time.monotonic() + self.busy_timeout
+        if not self._writer_lock.acquire(timeout=max(self.busy_timeout, 0.001)):
+            raise StoreUnavailable("the class database is busy; nothing was stored, try again")
+        try:
+            pid, fd = self._writers_fd or (-1, -1)
+            if pid != os.getpid():  # not a descriptor inherited through fork: its own
+                try:
+                    fd = os.open(self._writers_path, os.O_RDWR | os.O_CREAT, 0o600)
+                except OSError:  # a read-only folder: SQLite's own lock still holds
+                    yield
+                    return
+                self._writers_fd = (os.getpid(), fd)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                if time.monotonic() > deadline:
+                    raise StoreUnavailable("the class database is busy; nothing was stored, "
+                                           "try again")
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            self._writer_lock.release()
 
     @contextmanager
     def _read(self) -> Iterator[sa.Connection]:
@@ -688,7 +739,7 @@ def _sqlite_setup(engine: sa.Engine, busy_timeout: float) -> None:
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # crazylab emits BEGIN itself (below)
         cur = dbapi_conn.cursor()
-        cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        cur.execute(f"PRAGMA busy_timeout = {int(min(busy_timeout, SQLITE_STATEMENT_WAIT) * 1000)}")
         cur.execute("PRAGMA foreign_keys = ON")
         cur.execute("PRAGMA journal_mode = WAL")
         cur.execute("PRAGMA synchronous = NORMAL")
@@ -696,8 +747,27 @@ def _sqlite_setup(engine: sa.Engine, busy_timeout: float) -> None:
 
     @sa.event.listens_for(engine, "begin")
     def _begin(conn: sa.Connection) -> None:
-        immediate = conn.get_execution_options().get("crazylab_immediate")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        if not conn.get_execution_options().get("crazylab_immediate"):
+            conn.exec_driver_sql("BEGIN")
+            return
+        # SQLite's own busy handler backs off to 100 ms sleeps, so under many writers a
+        # writer that waited long keeps losing to newcomers (seconds, even its timeout).
+        # Short random waits up to the timeout instead: first come is not first served,
+        # but nobody starves.
+        deadline = time.monotonic() + busy_timeout
+        while True:
+            try:
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                return
+            except sa_exc.OperationalError as e:
+                if not _is_busy(e) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(random.uniform(0.0005, 0.004))
+
+
+def _is_busy(error: sa_exc.OperationalError) -> bool:
+    text = str(error.orig).lower()
+    return "locked" in text or "busy" in text
 
 
 # --------------------------------------------------------------------------- validation
