@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .cards import ACE, CARDS, EIGHT, JOKER_CODE, KING, QUEEN, RANKS, TWO, Card
+from .cards import ACE, CARDS, EIGHT, JOKER_CODE, KING, QUEEN, RANKS, TWO, Card, CardError
 from .options import FIELDS, LEVELS, RulesError, expand, quote
 from .pitch import LETTERS, PitchMap
 
@@ -311,16 +311,26 @@ class RuleSet:
     def hand_size_for(self, players: int) -> int:
         """Cards dealt to each of ``players``: ``hand_size_by_players``, else ``hand_size_2p``
         for two, else ``hand_size``."""
+        if (type(players) is not int
+                or not self.min_players <= players <= self.max_players):
+            raise RulesError(f"{self._label} is for {self.min_players}-{self.max_players} "
+                             f"players, not {quote(players)}")
         for n, size in self.hand_size_by_players:
             if n == players:
                 return size
         return self.hand_size_2p if players == 2 and self.hand_size_2p else self.hand_size
 
     def is_wild(self, c: Card) -> bool:
+        """Whether ``c`` (a :class:`Card`) fits on anything: an eight, a joker, a wild
+        action card."""
+        if type(c) is not Card:
+            raise _not_a_card(c)
         return c == JOKER_CODE or c.rank == EIGHT or c in self.action_wilds
 
     def calls_on_play(self, c: Card) -> bool:
-        """Whether playing ``c`` names a suit or pitch."""
+        """Whether playing ``c`` (a :class:`Card`) names a suit or pitch."""
+        if type(c) is not Card:
+            raise _not_a_card(c)
         return (c == JOKER_CODE or (c.rank == EIGHT and self.eights == "call")
                 or c in self.action_wilds)
 
@@ -371,6 +381,9 @@ class RuleSet:
         return {"until_playable": float("inf"), "one": 1}.get(self.draw_rule, self.draw_limit)
 
     def card_points(self, c: Card) -> int:
+        """What ``c`` (a :class:`Card`) counts left in a hand."""
+        if type(c) is not Card:
+            raise _not_a_card(c)
         return self.points[c]
 
     @cached_property
@@ -384,6 +397,10 @@ class RuleSet:
 
     def reference(self, top: Card, call: int | None) -> int:
         """The key of what a pile accepts: its top card and the call in force on it."""
+        if type(top) is not Card:
+            raise _not_a_card(top)
+        if call is not None:
+            self.format_call(call)  # a RulesError unless a call number of this rule set
         if self.matching in ("suit_rank", "suit_pitch"):
             suit = call if call is not None else top.suit
             if self.is_wild(top):
@@ -455,7 +472,13 @@ class RuleSet:
     # -- presentation ------------------------------------------------------------------------
 
     def format_call(self, value: int) -> str:
+        """Call number ``value`` as text: ``D`` (suits 0-3), ``E`` (letters 0-6), ``C#``
+        (pitches 0-11)."""
         kind = self.call_kind
+        if type(value) is not int or not 0 <= value < (4 if kind == "suit" else
+                                                        7 if kind == "letter" else 12):
+            raise RulesError(f"a call of {self._label} is a number from 0 to "
+                             f"{len(self.call_values) - 1}, not {quote(value)}")
         if kind == "suit":
             return "CDHS"[value]
         if kind == "letter":
@@ -512,6 +535,10 @@ PRESETS: dict[str, RuleSet] = {
                 "or down", **{**_MUSIC, **LEVELS[5]}),
     )
 }
+
+
+def _not_a_card(value: object) -> CardError:
+    return CardError(f"{quote(value)} is not a Card: read card text with crazylab.card('6H')")
 
 
 def rules(name: str | RuleSet, **options: object) -> RuleSet:
