@@ -102,7 +102,7 @@ class ApiHandler(web.RequestHandler):
         elif status_code == 405:
             message = f"{self.request.method} is not allowed here"
         elif status_code < 500:
-            message = self._reason or "bad request"
+            message = "bad request"
         else:
             message = "the server could not answer; try again"
         if isinstance(error, ApiError) and status_code == 503:
