@@ -7,7 +7,7 @@ is allowed, before it builds anything.
 >>> whole("opponents", 10, 1, 3)
 Traceback (most recent call last):
 ...
-widgets._validate.WidgetArgumentError: opponents must be a whole number from 1 to 3, not 10
+crazylab.widgets._validate.WidgetArgumentError: opponents must be a whole number from 1 to 3, not 10
 
 A page built from its address (:func:`~crazylab.widgets._common.build_or_default`) shows
 :func:`one_line` of the refusal over the default widget, never a traceback.
