@@ -113,8 +113,9 @@ def main() -> int:
     doubled = rows - distinct
     ms = [1000 * t for t in times]
     print(f"database:            {sa.make_url(url).render_as_string(hide_password=True)}")
-    print(f"learners (processes): {args.learners}, {args.attempts} answers each, every "
-          f"{args.resend}th sent twice" if args.resend else "")
+    resent = f", every {args.resend}th sent twice" if args.resend else ""
+    print(f"learners:            {args.learners} processes, {args.attempts} answers each"
+          f"{resent}")
     print(f"attempts sent:       {sent} ({unique} distinct)")
     print(f"rows stored:         {rows}")
     print(f"lost:                {lost}")

@@ -165,6 +165,9 @@ BAD_WRITES: list[tuple[str, dict[str, Any], str]] = [
     ("attempt", {"answer": "x" * 501}, "answer is longer than 500"),
     ("attempt", {"answer": None}, "answer must be text"),
     ("attempt", {"feedback": "y" * 4001}, "feedback is longer than 4000"),
+    ("attempt", {"answer": "8\ud800"}, "not valid text"),
+    ("attempt", {"answer": "8\x00"}, "NUL character"),
+    ("hand", {"moves": ["play \udcff"]}, "not valid text"),
     ("attempt", {"verdict": "yes"}, "verdict must be true or false"),
     ("attempt", {"verdict": 1}, "verdict must be true or false"),
     ("attempt", {"rule_ids": "SR-1"}, "rule_ids must be a list"),
@@ -213,7 +216,7 @@ def test_every_refused_write_stores_nothing(store: Store, kind: str, bad: dict[s
 def test_bad_names_and_codes_are_refused(store: Store) -> None:
     c = store.create_class("Names")
     before = counts(store)
-    for name in ("", "   ", "x" * 41, "tab\there", "bell\x07", None, 7):
+    for name in ("", "   ", "x" * 41, "tab\there", "bell\x07", "\ud800", None, 7):
         with pytest.raises(ClassError, match="display name|must be text"):
             store.join(c.code, name)  # type: ignore[arg-type]
         with pytest.raises(ClassError):

@@ -387,6 +387,7 @@ class Store:
         if not isinstance(hub_user, str) or not 1 <= len(hub_user) <= 255 \
                 or not hub_user.isprintable():
             raise ClassError(f"not a hub user name: {quote(str(hub_user))}")
+        _utf8(hub_user, "the hub user name")
         code = _code(code) if code is not None else None
         lr = schema.learners
         for _ in range(2):
@@ -780,6 +781,7 @@ def _name(value: Any, what: str) -> str:
     if not 1 <= len(value) <= NAME_MAX or not value.isprintable():
         raise ClassError(f"the {what} must be 1 to {NAME_MAX} printable characters, not "
                          f"{quote(value)}")
+    _utf8(value, f"the {what}")
     return value
 
 
@@ -818,7 +820,16 @@ def _text(value: Any, what: str, limit: int, *, empty: bool = True) -> str:
         raise ClassError(f"{what} must not be empty")
     if "\x00" in value:
         raise ClassError(f"{what} holds a NUL character")
+    _utf8(value, what)
     return value
+
+
+def _utf8(value: str, what: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ClassError(f"{what} holds a character that is not valid text (a lone "
+                         "surrogate)") from None
 
 
 def _bool(value: Any) -> bool:
