@@ -274,6 +274,7 @@ def test_a_whole_set_some_wrong_the_wrong_rule_ids_come_back_later():
     assert asked[-2][0].again and asked[-1][0].again and wrong_at[-1] == len(asked) - 3
     assert p.set.right == sum(ok for _, ok in asked)
     assert f"{p.set.right} of {len(asked)} right" in p.summary.value
+    assert f"Set done: {len(asked)} questions" in p.status.value
     assert p.exercise is None and p.next_button.disabled
 
 

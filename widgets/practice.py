@@ -251,10 +251,10 @@ class Practice(ErrorReporting, w.VBox):
 
     def _show_status(self) -> None:
         s = self.set
-        shown = min(self._asking + 1, len(s.items))  # the item on screen, answered or not
-        self.status.value = (f"<div class='crazylab-practice-status'>Question {shown} of "
-                             f"{len(s.items)} · <b>{s.right} of {len(s.verdicts)} right"
-                             "</b></div>")
+        where = (f"Question {self._asking + 1} of {len(s.items)}"  # on screen, answered or not
+                 if self._asking < len(s.items) else f"Set done: {len(s.items)} questions")
+        self.status.value = (f"<div class='crazylab-practice-status'>{where} · <b>{s.right} "
+                             f"of {len(s.verdicts)} right</b></div>")
 
     def _show_earlier(self) -> None:
         earlier = self._earlier()
