@@ -153,26 +153,31 @@ def test_card_picker(deck: Any, four_colour: Any) -> None:
        four_colour=maybe(False), predict=maybe(False))
 def test_step_explainer(example: Any, step: Any, choices: Any, four_colour: Any,
                         predict: Any) -> None:
-    with bounded():
-        try:
-            x = W.StepExplainer(example, step, choices=choices, four_colour=four_colour,
-                                predict=predict)
-        except CrazylabError:
-            return
-    # an example name that is no example is said in the widget, one line, no traceback
-    assert all("Traceback" not in e for e in x.errors)
-    assert isinstance(step, int) and isinstance(predict, bool)
+    x = build(lambda: W.StepExplainer(example, step, choices=choices, four_colour=four_colour,
+                                      predict=predict))
+    if x is not None:
+        assert isinstance(step, int) and isinstance(predict, bool)
+        assert x.example is not None and x.index == min(step, len(x.frames) - 1)
+
+
+def test_step_explainer_refuses_an_example_that_is_none() -> None:
+    for example in ("nope", {"x": 1}, "sr-t4-scoring-64.json/.."):
+        with pytest.raises(CrazylabError):
+            W.StepExplainer(example)
 
 
 @SETTINGS
 @given(rules=maybe("crazy-8s-level-3"), top=maybe("3D"), call=maybe(None))
 def test_interval_explorer(rules: Any, top: Any, call: Any) -> None:
-    with bounded():
-        try:
-            x = IntervalExplorer(rules, top, call)
-        except CrazylabError:
-            return
-    assert all("Traceback" not in e for e in x.errors)
+    x = build(lambda: IntervalExplorer(rules, top, call))
+    if x is not None:
+        assert x.rules.name == getattr(rules, "name", rules) and len(x.refs) == 1
+
+
+def test_interval_explorer_the_bare_errors() -> None:
+    for kwargs in ({"rules": "crazy-eights"}, {"call": "Q"}, {"top": "ZZ"}, {"top": 5}):
+        with pytest.raises(CrazylabError):
+            IntervalExplorer(**kwargs)
 
 
 # -- from a page's address ----------------------------------------------------------------------

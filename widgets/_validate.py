@@ -226,12 +226,15 @@ def builder_args(rules: object, options: object, on_build: object, target: objec
 
 def explainer_args(example: object, step: object, choices: object, four_colour: object,
                    predict: object) -> None:
-    """:class:`~crazylab.widgets.StepExplainer`'s arguments (the example itself is checked
-    when it is loaded)."""
-    from crazylab.examples import MAX_STEPS, Example
+    """:class:`~crazylab.widgets.StepExplainer`'s arguments; an example given by name, path or
+    dict is loaded here, so a bad one raises its ``ExampleError`` from Python instead of
+    showing in the widget."""
+    from crazylab.examples import MAX_STEPS, Example, load_example
 
     if not (example is None or isinstance(example, (dict, Example))):
         text("example", example, 200)
+    if isinstance(example, (str, dict)):
+        load_example(example)
     whole("step", step, 0, MAX_STEPS)
     if choices is not None:
         texts("choices", choices, 200)
@@ -241,7 +244,13 @@ def explainer_args(example: object, step: object, choices: object, four_colour: 
 
 def interval_args(rules: object, top: object, call: object) -> RuleSet:
     """:class:`~crazylab.widgets.music.IntervalExplorer`'s arguments; its rule set."""
+    from crazylab.music import level_of
+
     r = rule_set("rules", rules)
+    try:
+        level_of(r)
+    except ValueError as e:
+        raise WidgetArgumentError(f"rules: {e}") from None
     if not isinstance(top, Card):
         text("top", top, 40)
     text("call", call, 40, optional=True)

@@ -49,10 +49,11 @@ from crazylab.engine.pitch import (
 )
 from crazylab.engine.rules import RuleSet
 from crazylab.engine.rules import rules as get_rules
+from crazylab.errors import CrazylabError
 from crazylab.music import LEVELS, level_of
 
 from ._common import ErrorArea, ErrorReporting, guarded
-from ._validate import interval_args
+from ._validate import WidgetArgumentError, interval_args
 
 HERE = Path(__file__).parent
 MUSIC_PRESETS = tuple(LEVELS)
@@ -310,7 +311,12 @@ class IntervalExplorer(ErrorReporting, w.VBox):
             self.cards_label, self.card_buttons, self.why, self.error_area,
         ])
         self.add_class("crazylab-interval-explorer")
-        self.set(rules=self._rules, top=top, call=call)
+        try:
+            self.set(rules=self._rules, top=top, call=call)
+        except ValueError as e:  # a top card or a call these rules do not have
+            if isinstance(e, CrazylabError):
+                raise
+            raise WidgetArgumentError(str(e)) from None
 
     # -- public API (what the controls do) --------------------------------------------------
 
