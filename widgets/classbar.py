@@ -65,6 +65,7 @@ class ClassBar(anywidget.AnyWidget):
         if lesson:
             self.recorder.lesson = lesson
         self.join_error = ""
+        self._quiet = False
         if self.recorder.hub_user and self.recorder.learner is None:
             self.recorder.use_hub()
         self.recorder.listen(self._refresh)
@@ -119,16 +120,19 @@ class ClassBar(anywidget.AnyWidget):
             self.join_error = "Type the class code and your name."
             self._refresh()
             return False
+        self._quiet = True  # the browser keeps the token before the bar says "joined"
         try:
             learner = rec.join(code, name)
         except Exception as exc:  # noqa: BLE001 - the store's ClassError, one line
             self.join_error = _line(exc)
+            self._quiet = False
             self._refresh()
             return False
         self.join_error = ""
         self.send({"event": "joined", "learner": {
             "token": learner.token, "name": learner.name,
             "class_name": learner.class_name or ""}})
+        self._quiet = False
         self._refresh()
         return True
 
@@ -142,19 +146,24 @@ class ClassBar(anywidget.AnyWidget):
 
     def forget(self) -> None:
         """"Forget me": delete the learner's records; the browser clears what it kept."""
+        self._quiet = True  # the browser forgets before the bar shows the join form
         try:
             self.recorder.forget()
         except Exception as exc:  # noqa: BLE001
             self.join_error = f"Could not forget you: {_line(exc)}"
+            self._quiet = False
             self._refresh()
             return
         self.outbox = []
         self.send({"event": "forgotten", "all": True})
         self.join_error = ""
+        self._quiet = False
         self._refresh()
 
     # -- the kernel says -------------------------------------------------------------------
     def _refresh(self) -> None:
+        if self._quiet:
+            return
         rec = self.recorder
         learner = rec.learner
         if rec.hub_user:
