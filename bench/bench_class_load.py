@@ -32,7 +32,7 @@ LESSON = "01_crazy_eights_basics"
 
 
 def learner(url: str, token: str, n: int, attempts: int, resend: int, start: Any,
-            out: Any) -> None:
+            out: Any, run: str) -> None:
     """One learner's kernel: open the store, wait for the others, answer ``attempts``."""
     from crazylab.classroom.store import StoreUnavailable, open_store
 
@@ -42,7 +42,7 @@ def learner(url: str, token: str, n: int, attempts: int, resend: int, start: Any
     times, retries, sent = [], 0, 0
     start.wait()
     for k in range(attempts):
-        attempt_id = f"bench-{n}-{k}"
+        attempt_id = f"bench-{run}-{n}-{k}"  # unique in the database, as a uuid4 is
         fields = dict(lesson=LESSON, exercise=names[k % len(names)], answer=f"answer {k}",
                       verdict=k % 3 != 0, rule_ids=["SR-1"], feedback="bench",
                       attempt_id=attempt_id)
@@ -86,7 +86,7 @@ def main() -> int:
     ctx = mp.get_context("spawn")  # a fresh interpreter per learner, as a kernel is
     start, out = ctx.Barrier(args.learners + 1), ctx.Queue()
     procs = [ctx.Process(target=learner, args=(url, t, n, args.attempts, args.resend, start,
-                                               out)) for n, t in enumerate(tokens)]
+                                               out, new.code)) for n, t in enumerate(tokens)]
     for p in procs:
         p.start()
     start.wait()  # every learner's store is open: go
