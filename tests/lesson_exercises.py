@@ -40,7 +40,8 @@ def _in_notebooks() -> Iterator[None]:
 
 def run_lesson(source: Path, times: int = 1) -> list[Any]:
     """Run every code cell of ``source`` ``times`` times in a row (one namespace, as a kernel
-    would) and return the exercises built, in order (each cell's, once per run)."""
+    would) and return the exercises built, in order (each cell's, once per run); the items of
+    a practice set (exercises with no exercise id) are not the lesson's."""
     from crazylab.widgets import exercise
     from IPython.core.interactiveshell import InteractiveShell
 
@@ -62,4 +63,4 @@ def run_lesson(source: Path, times: int = 1) -> list[Any]:
                     exec(compile(code, f"{source.name}", "exec"), ns)  # noqa: S102
     finally:
         exercise.Exercise.__init__ = init  # type: ignore[method-assign]
-    return made
+    return [e for e in made if e.exercise_id is not None]

@@ -229,7 +229,7 @@ def catalog_out_of_date(chosen: list[Path] | None = None) -> list[str]:
         elif (entry.get("source_sha1") != source_sha1(source)
               or entry.get("title") != title_of(source)
               or entry.get("practice") != practice_of(source)):
-            problems.append(f"catalog.json is older than {source.relative_to(ROOT)}: "
+            problems.append(f"catalog.json is older than lessons/{source.name}: "
                             "run `make lessons`")
         elif not entry.get("exercises"):
             problems.append(f"catalog.json lists no exercise of {source.stem}")

@@ -40,6 +40,7 @@
 # %%
 import pandas as pd
 from crazylab.widgets import LegalMoveExplorer, StepExplainer, legal_table, position
+from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import (
     choice_exercise,
     is_legal_exercise,
@@ -49,6 +50,8 @@ from crazylab.widgets.exercise import (
 from IPython.display import Markdown, display
 
 import crazylab as cl
+
+display(class_bar("01_crazy_eights_basics"))  # who you are, and where your answers are kept
 
 
 def show_table(game):
@@ -417,6 +420,19 @@ LegalMoveExplorer(rules="crazy-eights", top="8S", hand="3D KS 9C 8H QC", call="D
 from crazylab.sheet import rules_sheet
 
 Markdown(rules_sheet(cl.rules("crazy-eights")))
+
+# %% [markdown]
+# ## Practice
+#
+# Fresh positions, dealt by the engine for you alone: a new set each time you come back, so
+# practise as often as you like. A wrong answer gets the engine's reason, and the rules you
+# miss are asked again later. Your answers are kept with your other answers (the bar at the
+# top of the page says where).
+
+# %%
+from crazylab.widgets.practice import practice_set
+
+practice_set("01_crazy_eights_basics", ["crazy-eights"], kinds=["legal", "score", "next_top"])
 
 # %% [markdown]
 # [Start](index.ipynb) · **Lesson 1** · [Lesson 2: classic and quick →](02_classic_vs_quick.ipynb)

@@ -30,6 +30,7 @@
 # %%
 import pandas as pd
 from crazylab.widgets import LegalMoveExplorer, StepExplainer, legal_table, position
+from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import (
     choice_exercise,
     is_legal_exercise,
@@ -40,6 +41,8 @@ from IPython.display import Markdown, display
 
 import crazylab as cl
 from crazylab.examples import load_example
+
+display(class_bar("02_classic_vs_quick"))  # who you are, and where your answers are kept
 
 
 def last_game(example):
@@ -377,6 +380,20 @@ LegalMoveExplorer(rules="crazy-eights-quick", top="KC", hand="3D 5H 9S QC 8H")
 from crazylab.sheet import rules_sheet
 
 Markdown(rules_sheet(cl.rules("crazy-eights-quick")))
+
+# %% [markdown]
+# ## Practice
+#
+# Fresh positions, dealt by the engine for you alone: a new set each time you come back, so
+# practise as often as you like. A wrong answer gets the engine's reason, and the rules you
+# miss are asked again later. Your answers are kept with your other answers (the bar at the
+# top of the page says where).
+
+# %%
+from crazylab.widgets.practice import practice_set
+
+practice_set("02_classic_vs_quick", ["crazy-eights-classic", "crazy-eights-quick"],
+             kinds=["legal", "score", "next_top"])
 
 # %% [markdown]
 # [← Lesson 1](01_crazy_eights_basics.ipynb) · **Lesson 2** ·

@@ -31,6 +31,10 @@
 
 # %%
 from crazylab.widgets import GameTable
+from crazylab.widgets.classbar import class_bar
+from IPython.display import display
+
+display(class_bar("03_play_a_match"))  # who you are, and where your answers are kept
 
 table = GameTable("crazy-eights-classic", opponents=2, seed=3)
 table
@@ -162,6 +166,20 @@ Markdown(rules_sheet(cl.rules("crazy-eights-classic")))
 #    hands (50 each) brings a player close to 100 at once.
 #
 # </details>
+
+# %% [markdown]
+# ## Practice
+#
+# Fresh positions, dealt by the engine for you alone: a new set each time you come back, so
+# practise as often as you like. A wrong answer gets the engine's reason, and the rules you
+# miss are asked again later. Your answers are kept with your other answers (the bar at the
+# top of the page says where).
+
+# %%
+from crazylab.widgets.practice import practice_set
+
+practice_set("03_play_a_match", ["crazy-eights-classic", "crazy-eights-quick"],
+             kinds=["legal", "score", "next_top"])
 
 # %% [markdown]
 # [← Lesson 2](02_classic_vs_quick.ipynb) · **Lesson 3** ·

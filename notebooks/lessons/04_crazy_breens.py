@@ -51,18 +51,21 @@
 
 # %%
 from crazylab.widgets import StepExplainer
+from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import (
     choice_exercise,
     is_legal_exercise,
     legal_moves_exercise,
     next_top_exercise,
 )
-from IPython.display import Markdown
+from IPython.display import Markdown, display
 
 import crazylab as cl
 from crazylab.engine.cards import SUIT_SYMBOLS, SUITS
 from crazylab.engine.variants import breens as effects
 from crazylab.examples import list_examples, load_example
+
+display(class_bar("04_crazy_breens"))  # who you are, and where your answers are kept
 
 BREENS = [name for name in list_examples() if name.startswith("br-")]
 
@@ -687,6 +690,19 @@ Markdown(rules_sheet(cl.rules("crazy-breens")))
 #    [house ruling BR-Q12](rulebook.ipynb#BR-Q12)).
 #
 # </details>
+
+# %% [markdown]
+# ## Practice
+#
+# Fresh positions, dealt by the engine for you alone: a new set each time you come back, so
+# practise as often as you like. A wrong answer gets the engine's reason, and the rules you
+# miss are asked again later. Your answers are kept with your other answers (the bar at the
+# top of the page says where).
+
+# %%
+from crazylab.widgets.practice import practice_set
+
+practice_set("04_crazy_breens", ["crazy-breens"], kinds=["legal", "next_top"])
 
 # %% [markdown]
 # [← Lesson 3](03_play_a_match.ipynb) · **Lesson 4** ·

@@ -34,17 +34,20 @@
 import random
 
 from crazylab.widgets import StepExplainer, bot_levels
+from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import (
     choice_exercise,
     is_legal_exercise,
     legal_moves_exercise,
     score_exercise,
 )
-from IPython.display import Markdown
+from IPython.display import Markdown, display
 
 import crazylab as cl
 from crazylab.engine.pitch import both_names, pretty
 from crazylab.examples import list_examples, load_example
+
+display(class_bar("05_musical_crazy_8s"))  # who you are, and where your answers are kept
 
 MUSIC = [n for n in list_examples() if n.startswith("mu-")
          and load_example(n).rules.name == "crazy-8s-music"]
@@ -419,6 +422,19 @@ print(f"WAV: {len(wav):,} bytes, {tune.duration:.1f} s; MIDI: {len(mid):,} bytes
 from crazylab.sheet import rules_sheet
 
 Markdown(rules_sheet(cl.rules("crazy-8s-music")))
+
+# %% [markdown]
+# ## Practice
+#
+# Fresh positions, dealt by the engine for you alone: a new set each time you come back, so
+# practise as often as you like. A wrong answer gets the engine's reason, and the rules you
+# miss are asked again later. Your answers are kept with your other answers (the bar at the
+# top of the page says where).
+
+# %%
+from crazylab.widgets.practice import practice_set
+
+practice_set("05_musical_crazy_8s", ["crazy-8s-music"], kinds=["legal", "score", "pile"])
 
 # %% [markdown]
 # [← Lesson 4](04_crazy_breens.ipynb) · **Lesson 5** ·

@@ -34,6 +34,7 @@
 import random
 
 from crazylab.widgets import StepExplainer, bot_levels, position
+from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import choice_exercise, is_legal_exercise, legal_moves_exercise
 from crazylab.widgets.music import IntervalExplorer, Reference, keyboard_keys, rule_text
 from IPython.display import Markdown, display
@@ -42,6 +43,8 @@ import crazylab as cl
 from crazylab.engine.cards import card
 from crazylab.examples import load_example
 from crazylab.music import LEVELS, melody
+
+display(class_bar("06_music_levels"))  # who you are, and where your answers are kept
 
 # %% [markdown]
 # ## The levels at a glance
@@ -432,6 +435,22 @@ IntervalExplorer("crazy-8s-level-5", top="AS")
 from crazylab.sheet import rules_sheet
 
 display(Markdown(rules_sheet(cl.rules("crazy-8s-level-3"))))
+
+# %% [markdown]
+# ## Practice
+#
+# Fresh positions, dealt by the engine for you alone: a new set each time you come back, so
+# practise as often as you like. A wrong answer gets the engine's reason, and the rules you
+# miss are asked again later. Your answers are kept with your other answers (the bar at the
+# top of the page says where).
+
+# %%
+from crazylab.widgets.practice import practice_set
+
+practice_set("06_music_levels",
+             ["crazy-8s-level-1", "crazy-8s-level-2", "crazy-8s-level-3", "crazy-8s-level-4",
+              "crazy-8s-level-5"],
+             kinds=["legal", "pile"])
 
 # %% [markdown]
 # [← Lesson 5](05_musical_crazy_8s.ipynb) · **Lesson 6** ·

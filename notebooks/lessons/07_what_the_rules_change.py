@@ -29,13 +29,19 @@
 # Run the cells from top to bottom (Shift+Enter). Every run is seeded: you get the numbers shown.
 
 # %%
+from crazylab.widgets.classbar import class_bar
+from crazylab.widgets.exercise import choice_exercise
+from IPython.display import display
+
+import crazylab as cl
+
+display(class_bar("07_what_the_rules_change"))  # who you are, and where your answers are kept
+
+# %%
 import plotly.io as pio
 
 pio.renderers.default = "plotly_mimetype"  # figures that work offline in Jupyter and Voilà
 
-from crazylab.widgets.exercise import choice_exercise
-
-import crazylab as cl
 from crazylab import lab
 
 # %% [markdown]
@@ -337,6 +343,21 @@ pd.DataFrame(rows)
 # 3. The file has one row per hand with the same columns as `hands` above.
 #
 # </details>
+
+# %% [markdown]
+# ## Practice
+#
+# Fresh positions, dealt by the engine for you alone: a new set each time you come back, so
+# practise as often as you like. A wrong answer gets the engine's reason, and the rules you
+# miss are asked again later. Your answers are kept with your other answers (the bar at the
+# top of the page says where).
+
+# %%
+from crazylab.widgets.practice import practice_set
+
+practice_set("07_what_the_rules_change",
+             ["crazy-eights", "crazy-eights-classic", "crazy-eights-quick"],
+             kinds=["legal", "score", "next_top"])
 
 # %% [markdown]
 # [← Lesson 6](06_music_levels.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
