@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .engine.errors import CrazylabError, quote
 from .engine.game import Game
 from .engine.moves import Move
 from .engine.observe import Observation
 from .engine.rules import RuleSet
-from .errors import CrazylabError, quote
 
 __all__ = ["BotError", "EndlessHand", "RandomBot", "check_choice", "check_name",
            "hand_summary", "play_dealt", "play_hand"]
