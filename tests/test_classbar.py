@@ -286,3 +286,40 @@ def test_no_database_keeps_answers_in_the_browser(plain_server, page, screenshot
     assert got.value.suggested_filename.startswith("crazylab-progress")
     screenshot(page, "classbar_browser_mode")
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def hub_server(tmp_path_factory, class_db: Path) -> Iterator[object]:
+    root = tmp_path_factory.mktemp("classbar-hub")
+    _pages(root)
+    server = _server(root, {"CRAZYLAB_DB": str(class_db), "JUPYTERHUB_USER": "hana"})
+    yield server
+    stop_voila(server)  # type: ignore[arg-type]
+
+
+def test_behind_jupyterhub_the_hub_user_is_the_learner(hub_server, class_db: Path, page,
+                                                       screenshot) -> None:
+    store: Store = open_store(str(class_db))
+    year9 = store.create_class("Year 9")
+    errors = _watch(page)
+    url = hub_server.render("page.ipynb")  # type: ignore[attr-defined]
+    _open(page, url, "hub")
+    assert "You are hana" in page.locator(".clb").inner_text()
+    assert page.get_by_role("button", name="Not you?").is_hidden()  # no one else here
+    assert page.get_by_label("Your name").is_hidden()  # the hub says who: a code joins
+    page.get_by_label("Class code").fill(year9.code)
+    page.get_by_label("Class code").press("Enter")
+    page.wait_for_function("() => /in Year 9/.test(document.querySelector('.clb').innerText)",
+                           timeout=30_000)
+    assert page.locator(".clb-join").is_hidden()
+    page.locator(".answer").click()
+    _earlier(page, "earlier: e01=8S1+")
+    page.goto(url)  # a new kernel: the hub user again, with the answer
+    _open(page, url, "hub")
+    _earlier(page, "earlier: e01=8S1+")
+    assert "You are hana in Year 9" in page.locator(".clb").inner_text()
+    hana = store.hub_learner("hana")
+    assert hana.class_name == "Year 9" and len(store.attempts(hana.token)) == 1
+    assert _stored(page, "crazylab.learner") is None  # the browser keeps no hub token
+    screenshot(page, "classbar_hub")
+    assert not errors, errors

@@ -275,12 +275,13 @@ def test_browser_mode_round_trip(tmp_path: Path) -> None:
 
 def test_hub_user_is_the_learner(db: Path, store: Store) -> None:
     year8 = store.create_class("Year 8")
-    rec, bar, _ = make(db, env={"JUPYTERHUB_USER": "hana"})
+    rec, bar, sent = make(db, env={"JUPYTERHUB_USER": "hana"})
     assert bar.state["mode"] == "hub" and bar.state["name"] == "hana"
     bar.token = "y" * 32  # a browser token is not used behind the hub
     assert rec.learner.name == "hana"
     assert bar.join(year8.code, "")
     assert bar.state["class_name"] == "Year 8"
+    assert sent == []  # no token for the browser to keep behind the hub
     answer(rec, "e01", "8S", True)
     rec2, bar2, _ = make(db, env={"JUPYTERHUB_USER": "hana"})
     assert rec2.token == rec.token and len(rec2.earlier(LESSON)) == 1

@@ -129,9 +129,10 @@ class ClassBar(anywidget.AnyWidget):
             self._refresh()
             return False
         self.join_error = ""
-        self.send({"event": "joined", "learner": {
-            "token": learner.token, "name": learner.name,
-            "class_name": learner.class_name or ""}})
+        if not rec.hub_user:  # behind the hub, the hub says who: no token in the browser
+            self.send({"event": "joined", "learner": {
+                "token": learner.token, "name": learner.name,
+                "class_name": learner.class_name or ""}})
         self._quiet = False
         self._refresh()
         return True
