@@ -291,3 +291,39 @@ def test_the_catalogue_is_never_older_than_its_lessons(tmp_path: Path,
     with contextlib.redirect_stdout(io.StringIO()) as said:
         assert builder.main(["--check"]) == 1
     assert "catalog.json has no lesson" in said.getvalue()
+
+
+# --------------------------------------------------------------------------- in Voilà
+
+@pytest.mark.browser
+def test_answers_come_back_after_a_reload_in_voila(voila_server: Any, page: Any,
+                                                   screenshot: Any) -> None:
+    """No class, no database: the answers are kept in the browser, and a reload (a new
+    kernel) shows them again with their verdicts."""
+    from browser_support import page_errors
+
+    errors = page_errors(page)
+    question = "Is 3♦ legal?"
+
+    def open_lesson() -> Any:
+        page.goto(voila_server.render("01_crazy_eights_basics.ipynb"), timeout=120_000)
+        page.wait_for_function("() => document.querySelectorAll('.crazylab-exercise').length"
+                               " >= 15", timeout=120_000)
+        ex = page.locator(".crazylab-exercise").filter(has_text=question).first
+        ex.scroll_into_view_if_needed()
+        return ex
+
+    ex = open_lesson()
+    ex.get_by_role("button", name="yes").click()
+    ex.get_by_text("Not right").wait_for(timeout=30_000)
+    ex.get_by_role("button", name="no").click()
+    ex.get_by_text("Right: no").wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)  # the class bar writes the answers into localStorage
+    again = open_lesson()
+    again.get_by_text("Your earlier answers: yes ✘, no ✔").wait_for(timeout=60_000)
+    assert "Right: no" in again.inner_text()
+    assert "mod-success" in (again.get_by_role("button", name="no").get_attribute("class")
+                             or "")
+    screenshot(page, "lesson_01_answers_restored", full_page=False)
+    assert not errors, errors
+    assert page.get_by_text("Traceback").count() == 0
