@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .errors import CrazylabError, quote
+
 if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from .engine.rules import RuleSet
 
 __all__ = [
-    "Comparison", "compare_rules", "fig_blocked", "fig_hand_length", "fig_points",
+    "Comparison", "LabError", "compare_rules", "fig_blocked", "fig_hand_length", "fig_points",
     "fig_variants", "fig_win_rates", "mean_ci", "paired_difference", "seat_table", "summary",
     "wilson", "win_rates",
 ]
@@ -31,11 +33,46 @@ Z95 = 1.959963984540054
 TEMPLATE = "plotly_white"
 
 
+class LabError(CrazylabError):
+    """A table or figure asked of something that is not a simulation's results (or a
+    column, a grouping or a number it does not have)."""
+
+
+def _results(df: Any, *columns: str) -> None:
+    """``df`` is a DataFrame holding ``columns`` (those :func:`crazylab.simulate` makes)."""
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        raise LabError(f"expected the DataFrame crazylab.simulate returns, not {quote(df)}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise LabError(f"the DataFrame has no column {', '.join(map(repr, missing))}: give "
+                       "it the results of crazylab.simulate")
+
+
+def _by(by: Any) -> str:
+    if by not in ("bot", "seat"):
+        raise LabError(f"by must be 'bot' or 'seat', not {quote(by)}")
+    return str(by)
+
+
+def _real(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        raise LabError(f"{name} must be a number, not {quote(value)}")
+    return float(value)
+
+
 # -- statistics --------------------------------------------------------------------------------
 
 
 def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a rate of ``successes`` in ``n`` trials."""
+    """Wilson's score interval for a rate of ``successes`` in ``n`` trials (``nan`` for none);
+    :class:`LabError` for counts that are not numbers or ``successes`` outside 0 to ``n``."""
+    successes, n, z = _real("successes", successes), _real("n", n), _real("z", z)
+    if not (math.isfinite(n) and math.isfinite(z) and z > 0):
+        raise LabError(f"n and z must be finite (z above 0), not n={quote(n)}, z={quote(z)}")
+    if n > 0 and not 0 <= successes <= n:
+        raise LabError(f"successes must be from 0 to n={n:g}, not {successes:g}")
     if n <= 0:
         return (math.nan, math.nan)
     p = successes / n
@@ -46,7 +83,10 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
 
 def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
     """``(mean, low, high)``: the normal-approximation interval of a mean."""
-    xs = [float(v) for v in values]
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise LabError(f"values must be a list of numbers, not {quote(values)}")
+    _real("z", z)
+    xs = [_real("each value", v) for v in values]
     n = len(xs)
     if n == 0:
         return (math.nan, math.nan, math.nan)
@@ -65,6 +105,8 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
     """One row per hand and seat: ``variant``, ``players``, ``hand``, ``seat``, ``bot``,
     ``win`` (1, or 1/k when k seats share the win, else 0) and ``score``."""
     import pandas as pd
+
+    _results(df, "players", "winners", "variant", "rules", "hand")
 
     parts = []
     for s in range(int(df["players"].max()) if len(df) else 0):
@@ -92,6 +134,10 @@ def win_rates(df: pd.DataFrame, by: str = "bot",
     interval ``low``-``high``."""
     import pandas as pd
 
+    _by(by)
+    if isinstance(within, str) or not all(w in ("variant", "players", "rules") for w in within):
+        raise LabError(f"within must list columns among variant, players, rules, not "
+                       f"{quote(within)}")
     seats = seat_table(df)
     keys = [*within, by]
     rows = []
@@ -106,6 +152,8 @@ def win_rates(df: pd.DataFrame, by: str = "bot",
 def summary(df: pd.DataFrame) -> pd.DataFrame:
     """Per rule variant and table size: hands, mean turns and moves, cards drawn,
     reshuffles and points per hand, and the share of blocked (or void) hands."""
+    _results(df, "variant", "players", "hand", "turns", "moves", "cards_drawn", "reshuffles",
+             "blocked", "points")
     g = df.groupby(["variant", "players"], sort=False)
     out = g.agg(hands=("hand", "size"), turns=("turns", "mean"), moves=("moves", "mean"),
                 cards_drawn=("cards_drawn", "mean"), reshuffles=("reshuffles", "mean"),
@@ -138,6 +186,10 @@ class Comparison:
 
 
 def _metric(df: pd.DataFrame, metric: str | Callable[[pd.DataFrame], Any]) -> Any:
+    _results(df, "hand", "players", "variant")
+    if not callable(metric) and (not isinstance(metric, str) or metric not in df.columns):
+        raise LabError(f"metric must be a column of the results or a function, not "
+                       f"{quote(metric)}")
     values = metric(df) if callable(metric) else df[metric]
     return values.astype(float)
 
@@ -148,11 +200,13 @@ def paired_difference(df_a: pd.DataFrame, df_b: pd.DataFrame,
     the mean of ``b - a`` per hand and its interval. ``metric`` is a column or a function of
     the DataFrame returning one value per hand."""
     key = ["hand", "players"]
+    _results(df_a, *key)
+    _results(df_b, *key)
     a = df_a.assign(_v=_metric(df_a, metric))[[*key, "_v"]]
     b = df_b.assign(_v=_metric(df_b, metric))[[*key, "_v"]]
     both = a.merge(b, on=key, suffixes=("_a", "_b"))
     if both.empty:
-        raise ValueError("the two runs share no hand: run both with the same seed and games")
+        raise LabError("the two runs share no hand: run both with the same seed and games")
     diff, lo, hi = mean_ci((both["_v_b"] - both["_v_a"]).tolist())
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", "metric")
     return Comparison(name, _label(df_a), _label(df_b), len(both),
@@ -181,6 +235,9 @@ def compare_rules(a: str | RuleSet, b: str | RuleSet,
 
 def fig_hand_length(df: pd.DataFrame, by: str = "variant") -> go.Figure:
     """The distribution of hand length (turns) for each rule variant: a box per variant."""
+    _results(df, "turns", "players")
+    if not isinstance(by, str) or by not in df.columns:
+        raise LabError(f"by must be a column of the results, not {quote(by)}")
     import plotly.express as px
 
     fig = px.box(df, x=by, y="turns", color="players" if df["players"].nunique() > 1 else None,
@@ -197,6 +254,9 @@ def fig_variants(df: pd.DataFrame,
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
+    if isinstance(metrics, str) or not metrics:
+        raise LabError(f"metrics must list columns, not {quote(metrics)}")
+    _results(df, "variant", "players", *metrics)
     variants = list(dict.fromkeys(df["variant"]))
     sizes = sorted(df["players"].unique())
     fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[_pretty(m) for m in metrics])
@@ -239,6 +299,7 @@ def fig_win_rates(df: pd.DataFrame, by: str = "bot") -> go.Figure:
 
 def fig_blocked(df: pd.DataFrame) -> go.Figure:
     """How often hands block (end with nobody out), per rule variant and table size."""
+    _results(df, "variant", "players", "blocked")
     import pandas as pd
     import plotly.express as px
 
@@ -259,6 +320,7 @@ def fig_blocked(df: pd.DataFrame) -> go.Figure:
 
 def fig_points(df: pd.DataFrame) -> go.Figure:
     """The distribution of points per hand (what the hand paid) for each rule variant."""
+    _results(df, "points", "variant")
     import plotly.express as px
 
     return px.histogram(df, x="points", color="variant", barmode="overlay", opacity=0.6,

@@ -29,6 +29,7 @@ import crazylab as cl
 from crazylab import bots as B
 from crazylab import cli
 from crazylab import examples as E
+from crazylab import lab as L
 from crazylab import match as M
 from crazylab import sim as S
 from crazylab.errors import CrazylabError
@@ -457,6 +458,57 @@ def test_cli_main(command: str, tokens: list[str]) -> None:
         assert not any(p.name.endswith(".tmp") for p in Path(tmp).iterdir())
 
 
+# -- the lab's tables and figures -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def results() -> Any:
+    return S.simulate("crazy-eights-quick", players=[2, 3], bots=["rules", "random"], games=6,
+                      seed=1, workers=1)
+
+
+LAB_SETTINGS = settings(SETTINGS, max_examples=15)
+
+
+@LAB_SETTINGS
+@given(df=st.one_of(junk, st.sampled_from(["results", "empty", "other"])),
+       by=st.one_of(junk, st.sampled_from(["bot", "seat", "variant"])),
+       metric=st.one_of(junk, st.sampled_from(["turns", "points", "nope"])))
+def test_lab_tables_and_figures(results: Any, df: Any, by: Any, metric: Any) -> None:
+    import pandas as pd
+
+    df = {"results": results, "empty": results.iloc[:0],
+          "other": pd.DataFrame({"a": [1]})}.get(df, df) if isinstance(df, str) else df
+    snapshot = results.copy()
+    calls = [lambda: L.seat_table(df), lambda: L.summary(df), lambda: L.win_rates(df, by),
+             lambda: L.fig_hand_length(df, by), lambda: L.fig_variants(df, (metric,)),
+             lambda: L.fig_win_rates(df, by), lambda: L.fig_blocked(df), lambda: L.fig_points(df),
+             lambda: L.paired_difference(df, results, metric)]
+    for call in calls:
+        outcome(call, lambda: results.equals(snapshot))
+    assert results.equals(snapshot)
+
+
+@SETTINGS
+@given(successes=junk, n=junk, values=junk)
+def test_lab_statistics(successes: Any, n: Any, values: Any) -> None:
+    ok, (lo, hi) = outcome(lambda: L.wilson(successes, n))[0], (0.0, 1.0)
+    if ok:
+        lo, hi = L.wilson(successes, n)
+        assert (math.isnan(lo) and math.isnan(hi)) or 0 <= lo <= hi <= 1
+    ok, got = outcome(lambda: L.mean_ci(values))
+    assert not ok or len(got) == 3
+
+
+@LAB_SETTINGS
+@given(a=st.one_of(junk, st.just("crazy-eights-quick")), metric=st.one_of(junk, st.just("turns")),
+       games=_small(junk, st.integers(1, 3)))
+def test_compare_rules(a: Any, metric: Any, games: Any) -> None:
+    ok, got = outcome(lambda: L.compare_rules(a, "crazy-eights-classic", metric, games=games,
+                                              workers=1))
+    assert not ok or got.hands == games
+
+
 # -- coverage ------------------------------------------------------------------------------------
 
 #: every public callable outside the engine core that H6 owns, and the test that throws bad
@@ -497,6 +549,18 @@ COVERED: dict[str, Callable[..., Any]] = {
     "crazylab.examples.check": test_check,
     "crazylab.examples.list_examples": test_list_examples_takes_nothing,
     "crazylab.cli.main": test_cli_main,
+    "crazylab.lab.seat_table": test_lab_tables_and_figures,
+    "crazylab.lab.summary": test_lab_tables_and_figures,
+    "crazylab.lab.win_rates": test_lab_tables_and_figures,
+    "crazylab.lab.fig_hand_length": test_lab_tables_and_figures,
+    "crazylab.lab.fig_variants": test_lab_tables_and_figures,
+    "crazylab.lab.fig_win_rates": test_lab_tables_and_figures,
+    "crazylab.lab.fig_blocked": test_lab_tables_and_figures,
+    "crazylab.lab.fig_points": test_lab_tables_and_figures,
+    "crazylab.lab.paired_difference": test_lab_tables_and_figures,
+    "crazylab.lab.wilson": test_lab_statistics,
+    "crazylab.lab.mean_ci": test_lab_statistics,
+    "crazylab.lab.compare_rules": test_compare_rules,
 }
 
 #: public names that are not entry points to throw values at
@@ -507,12 +571,14 @@ NOT_CALLS = {"crazylab.bots.Bot": "a Protocol", "crazylab.bots.Bot.choose": "a P
              "crazylab.examples.ExampleError": "the error itself",
              "crazylab.examples.Example": "made by load_example (its replay is tested there)",
              "crazylab.examples.Frame": "a record made by Example.frames",
-             "crazylab.examples.Step": "a record made by load_example"}
+             "crazylab.examples.Step": "a record made by load_example",
+             "crazylab.lab.LabError": "the error itself",
+             "crazylab.lab.Comparison": "a record made by paired_difference"}
 
 
 def _public() -> set[str]:
     found = set()
-    for mod in (B, M, S, E, cli):
+    for mod in (B, M, S, E, L, cli):
         names = getattr(mod, "__all__", None) or (["Match"] if mod is M else ["main"])
         for name in names:
             obj = getattr(mod, name)
