@@ -60,6 +60,8 @@ PARALLEL_FROM = 200
 MAX_HANDS = 10**12
 #: the longest list of bots a run takes
 MAX_BOTS = 1000
+#: the largest ``chunk`` (hands sent to a worker at once: its task list is built whole)
+MAX_CHUNK = 100_000
 
 _MASK = (1 << 64) - 1
 
@@ -286,8 +288,9 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
 
     Every argument is checked before the first hand (:class:`SimulationError`, or the
     bots' :class:`~crazylab.bots.BotError`): at most :data:`MAX_HANDS` hands in all, at most
-    :func:`max_workers` workers, ``rotate`` and ``progress`` real booleans, a ``client`` with
-    ``submit`` (or ``get_executor``), mc playouts at most ``MAX_PLAYOUTS``. Hands are
+    :func:`max_workers` workers, a ``chunk`` up to :data:`MAX_CHUNK`, ``rotate`` and
+    ``progress`` real booleans, a ``client`` with ``submit`` (or ``get_executor``), mc
+    playouts at most ``MAX_PLAYOUTS``. Hands are
     handed out lazily, a few chunks ahead of the workers, so memory does not grow with
     ``games``. An interrupt (Ctrl-C) stops the workers and raises
     :class:`SimulationInterrupted` holding the hands finished so far. From a script, workers
@@ -312,7 +315,7 @@ def simulate(rules: str | RuleSet | Iterable[str | RuleSet] = "crazy-eights",
     if workers is not None:
         _whole("workers", workers, 1, max_workers())
     if chunk is not None:
-        _whole("chunk", chunk, 1, MAX_HANDS)
+        _whole("chunk", chunk, 1, MAX_CHUNK)
     if client is not None and not (callable(getattr(client, "get_executor", None))
                                    or callable(getattr(client, "submit", None))):
         raise SimulationError(f"client must be a dask.distributed.Client or a "

@@ -315,7 +315,8 @@ def test_simulate_arguments(rules: Any, players: Any, bots: Any, games: Any, see
 def test_simulate_checks_before_work() -> None:
     """The issue's cases: refused at once (the mc bot used to run for ever)."""
     for kwargs in ({"bots": "mc:99999999999999999999"}, {"client": "x"},
-                   {"rotate": "no"}, {"progress": "no"}, {"workers": 10**6}):
+                   {"rotate": "no"}, {"progress": "no"}, {"workers": 10**6},
+                   {"chunk": S.MAX_CHUNK + 1}):
         t = time.perf_counter()
         with pytest.raises(CrazylabError) as e:
             S.simulate("crazy-eights", games=10**9, **kwargs)
