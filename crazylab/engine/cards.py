@@ -19,8 +19,8 @@ from typing import Final
 from .errors import CrazylabError, quote
 from .views import html_of, svg_of
 
-__all__ = ["CARDS", "JOKER", "RANKS", "SUITS", "SUIT_SYMBOLS", "Card", "CardError", "ascii_upper",
-           "card", "cards", "display", "parse_suit", "sort_key"]
+__all__ = ["CARDS", "JOKER", "RANKS", "SUITS", "SUIT_SYMBOLS", "Card", "CardError", "card", "cards",
+           "parse_suit"]
 
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -48,6 +48,7 @@ _JOKER_ALIASES = {"JK", "🃏", "JOKER"}
 _ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 #: the white space card, suit and move text may carry around it (ASCII only)
 ASCII_SPACE = " \t\n\r\f\v"
+_SEPARATORS = str.maketrans(",\t\n\r\f\v", "      ")
 
 
 def ascii_upper(text: str) -> str:
@@ -171,7 +172,8 @@ def card(text: str | Card) -> Card:
 def cards(texts: str | Iterable[str | Card]) -> list[Card]:
     """Parse several cards: ``cards("6C KH 8S")`` or ``cards(["6C", "KH"])``."""
     if isinstance(texts, str):
-        texts = texts.replace(",", " ").split()
+        texts = texts.translate(_SEPARATORS).split(" ")  # ASCII white space and commas
+        texts = [t for t in texts if t]
     elif isinstance(texts, (bytes, bytearray, dict)) or not hasattr(texts, "__iter__"):
         raise CardError(f"cards() takes a text like '6C KH 8S' or a list of cards, not "
                         f"{quote(texts)}")

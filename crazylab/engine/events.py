@@ -6,6 +6,7 @@ import re
 from typing import NamedTuple
 
 from .cards import CARDS, Card, display
+from .errors import CrazylabError, quote
 from .pitch import pretty
 
 __all__ = ["Event"]
@@ -41,6 +42,12 @@ class Event(NamedTuple):
         named, ``seat N`` in a note included, and a sentence about ``"You"`` is in the second
         person: ``"You are hit once by Bot 1's two: …"``, ``"You win the hand"``. Piles are
         numbered from 1, as people count (the move notation's ``@0`` is pile 1)."""
+        if viewer is not None and (type(viewer) is not int or viewer < 0):
+            raise CrazylabError(f"viewer must be a seat number (or None), not {quote(viewer)}")
+        if names is not None and (not isinstance(names, (list, tuple))
+                                  or not all(isinstance(n, str) for n in names)):
+            raise CrazylabError(f"names must be a list of texts, one per seat, not "
+                                f"{quote(names)}")
         e = self.visible_to(viewer)
         who = (names[e.seat] if names and e.seat is not None and e.seat < len(names)
                else f"Seat {e.seat}")

@@ -53,6 +53,7 @@ from .moves import (
     PLAY,
     Move,
     MoveError,
+    checked,
     ordered_stacks,
     play_move,
 )
@@ -417,7 +418,7 @@ class Game:
     def declarer(self, pile: int) -> int:
         """Who names the call of pile ``pile``'s starter wild: the first player for an eight
         under ``first_player_declares`` (A13), else the dealer (A9)."""
-        top = self.piles[pile][-1]
+        top = self.piles[self._pile(pile)][-1]
         if not top.is_joker and self.rules.starter_eight == "first_player_declares":
             return (self.dealer + 1) % self.n
         return self.dealer
@@ -929,6 +930,7 @@ class Game:
         return play_move(m.cards, call, pile, m.last)
 
     def canonical_call(self, text: str) -> str:
+        """A call's text in canonical form (``d`` → ``D``, ``D♭`` → ``C#``)."""
         kind = self.rules.call_kind
         if kind == "suit":
             from .cards import parse_suit
@@ -939,11 +941,14 @@ class Game:
         return PITCH_NAMES[parse_pitch(text)]
 
     def parse_call(self, text: str) -> int:
+        """A call's text (``D``, ``diamonds``, ``C#``) as the rule set's call number."""
         calls = self.rules.call_texts
         if text in calls:  # canonical already (every legal move's call)
             return calls.index(text)
+        if not isinstance(text, str):
+            raise SetupError(f"a call is a text like 'D' or 'C#', not {quote(text)}")
         try:
-            canonical = self.canonical_call(str(text))
+            canonical = self.canonical_call(text)
         except (CardError, PitchError) as e:
             raise SetupError(str(e)) from None
         kind = self.rules.call_kind
@@ -954,6 +959,9 @@ class Game:
     def accepted(self, m: Move) -> Move | None:
         """The move to apply if ``m`` is legal; a wild that empties the hand may omit its call
         (C-10)."""
+        if type(m) is not Move:
+            raise MoveError(f"accepted() takes a Move (see canonical()), not {quote(m)}")
+        m = checked(m)
         legal = self.legal_moves()
         if m in legal:
             return m

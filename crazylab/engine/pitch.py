@@ -200,16 +200,25 @@ def frequency(midi: float) -> float:
 
 def register_pitch_map(name: str, table: Mapping[int | tuple[int, int], int]) -> None:
     """Add a rank → pitch table under ``name`` (usable as the ``pitch_map`` option): keys are
-    ranks 1 … 13 other than 8, or ``(rank, suit)`` pairs; values are pitch classes 0 … 11."""
+    ranks 1 … 13 other than 8, or ``(rank, suit)`` pairs; values are pitch classes 0 … 11.
+    Anything else is a :class:`PitchError` naming it, and nothing is registered."""
+    if not isinstance(name, str) or not 0 < len(name) <= 40:
+        raise PitchError(f"a pitch map's name is a text of 1 to 40 characters, not {quote(name)}")
+    if not isinstance(table, Mapping) or len(table) > 13 * 4:
+        raise PitchError(f"pitch_map {quote(name)}: the table maps ranks 1-13 (other than 8) to "
+                         f"pitch classes 0-11, like {{1: 9, 2: 11}}, not {quote(table)}")
     clean: dict[int | tuple[int, int], int] = {}
     for key, pc in table.items():
-        rank = key[0] if isinstance(key, tuple) else key
-        if rank not in range(1, 14) or rank == 8:
-            raise ValueError(f"pitch_map {name!r}: {key!r} is not a rank 1-13 other than 8")
-        if isinstance(key, tuple) and (len(key) != 2 or key[1] not in range(4)):
-            raise ValueError(f"pitch_map {name!r}: {key!r} is not a (rank, suit 0-3) pair")
-        if not isinstance(pc, int) or pc not in range(12):
-            raise ValueError(f"pitch_map {name!r}: pitch {pc!r} is not 0-11")
+        rank = key[0] if isinstance(key, tuple) and key else key
+        if type(rank) is not int or rank not in range(1, 14) or rank == 8:
+            raise PitchError(f"pitch_map {quote(name)}: {quote(key)} is not a rank 1-13 other "
+                             "than 8")
+        if isinstance(key, tuple) and (len(key) != 2 or type(key[1]) is not int
+                                       or key[1] not in range(4)):
+            raise PitchError(f"pitch_map {quote(name)}: {quote(key)} is not a (rank, suit 0-3) "
+                             "pair")
+        if type(pc) is not int or pc not in range(12):
+            raise PitchError(f"pitch_map {quote(name)}: pitch {quote(pc)} is not 0-11")
         clean[key] = pc
     PITCH_MAPS[name] = clean
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import Card, CardError
+from .errors import CrazylabError, quote
 from .rules import RuleSet
 
 __all__ = ["HandResult", "hand_points"]
@@ -26,6 +27,11 @@ class HandResult:
 
 def hand_points(rules: RuleSet, hand: Sequence[Card]) -> int:
     """What the cards left in a hand count (C-16)."""
+    if not isinstance(rules, RuleSet):
+        raise CrazylabError(f"rules must be a RuleSet (crazylab.rules(...)), not {quote(rules)}")
+    if not isinstance(hand, (list, tuple)) or any(type(c) is not Card for c in hand):
+        raise CardError(f"a hand is a list of Cards (crazylab.cards('6C KH')), not "
+                        f"{quote(hand)}")
     return sum(map(rules.points.__getitem__, hand))
 
 
