@@ -140,3 +140,19 @@ def test_a_hand_that_does_not_end_is_exit_1(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(Game, "play_random", endless)
     assert cli.main(["play", "crazy-eights"]) == 1
     assert "may never end" in _one_line(capsys.readouterr().err)
+
+
+def test_replay_starts_without_the_iri_grammar() -> None:
+    """``crazylab replay`` spent 1.2 of its 2 s importing ``rfc3987_syntax`` (a grammar built
+    on import) through ``jsonschema``'s format checker, for formats the schema never uses."""
+    import sys
+
+    code = ("import sys, time; t = time.perf_counter(); from crazylab.cli import main; "
+            "code = main(['replay', '-q', 'sr-t4-scoring-64']); "
+            "print(code, 'rfc3987_syntax' in sys.modules, 'jsonschema' in sys.modules, "
+            "round(time.perf_counter() - t, 2))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=60)
+    exit_code, grammar, schema, seconds = done.stdout.split()
+    assert (exit_code, grammar, schema) == ("0", "False", "True"), done.stdout
+    assert float(seconds) < 5.0  # about 0.3 s here when the machine is quiet
