@@ -380,7 +380,12 @@ def test_an_older_database_is_upgraded_in_place(db_url: str) -> None:
     try:
         with store.engine.connect() as conn:
             assert schema.current_version(conn) == schema.VERSION == 2
-            assert {c["name"] for c in sa.inspect(conn).get_columns("learners")} >= {"import_id"}
+            inspector = sa.inspect(conn)
+            for table in schema.metadata.sorted_tables:  # the same schema as a new database
+                assert [c["name"] for c in inspector.get_columns(table.name)] == [
+                    c.name for c in table.columns]
+                assert {i.name for i in table.indexes} <= {
+                    i["name"] for i in inspector.get_indexes(table.name)}
         old = store.learner("old-token-0123456789abcdef")
         assert (old.name, old.class_name) == ("Old Ana", "Old class")
         assert [a.answer for a in store.attempts(old.token)] == ["8♠"]

@@ -8,8 +8,8 @@ made by an older crazylab is upgraded in place when it is opened; one newer than
 
 * version 1: ``schema_version``, ``classes``, ``learners``, ``attempts``, ``practice``;
 * version 2: ``hands`` (finished hands at a table), ``learners.import_id`` (a learner
-  imported from a progress file, so importing it twice makes one learner) and an index on
-  the attempts of a learner per lesson.
+  imported from a progress file, so importing it twice makes one learner) and indexes on a
+  learner's attempts, practice items and hands.
 
 :data:`metadata` describes the current version; the steps create what they add with their
 own table definitions, so an old step never creates a newer column.
@@ -109,6 +109,8 @@ practice = _tables["practice"]
 hands = _hands_table(metadata)
 sa.Index("ix_attempts_learner_lesson", attempts.c.learner_id, attempts.c.lesson)
 sa.Index("ix_learners_class_import", learners.c.class_code, learners.c.import_id, unique=True)
+sa.Index("ix_practice_learner_lesson", practice.c.learner_id, practice.c.lesson)
+sa.Index("ix_hands_learner", hands.c.learner_id)
 
 
 def _v1(conn: sa.Connection) -> None:
@@ -123,7 +125,7 @@ def _v2(conn: sa.Connection) -> None:
     _hands_table(md).create(conn)
     # An added column: ALTER TABLE works the same on SQLite and PostgreSQL here.
     conn.execute(sa.text("ALTER TABLE learners ADD COLUMN import_id VARCHAR(64)"))
-    for index in sorted(metadata.tables["attempts"].indexes | learners.indexes,
+    for index in sorted(attempts.indexes | learners.indexes | practice.indexes | hands.indexes,
                         key=lambda i: str(i.name)):
         index.create(conn)
 
