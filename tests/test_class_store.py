@@ -596,3 +596,30 @@ def test_the_class_command(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.setenv("CRAZYLAB_TEACHER_KEY", key)
     assert main(["class", "reset", code, "--confirm", code, "--db", db]) == 0
     assert "7 rows deleted" in capsys.readouterr().out  # 2 learners, 4 attempts, 1 practice
+
+
+def test_postgresql_connections_cut_by_the_server_are_replaced(pg_url: str) -> None:
+    """A server restart (here: the store's pooled connections terminated by the server)
+    loses nothing: the next call gets a new connection and stores once."""
+    name = "crazylab-cut-test"
+    url = sa.make_url(pg_url).update_query_dict({"application_name": name})
+    store = open_store(url.render_as_string(hide_password=False))
+    c = store.create_class("Cut")
+    ana = store.join(c.code, "Ana")
+    assert attempt(store, ana.token, 1)
+    admin = sa.create_engine(pg_url)
+
+    def cut() -> int:
+        with admin.begin() as conn:
+            return len(conn.execute(sa.text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = :name"), {"name": name}).all())
+
+    assert cut() >= 1
+    assert attempt(store, ana.token, 2)  # the pool's pre-ping replaced the dead connection
+    assert cut() >= 1
+    assert attempt(store, ana.token, 3)
+    assert attempt(store, ana.token, 3) is False
+    assert [a.exercise for a in store.attempts(ana.token)] == ["e01", "e02", "e03"]
+    store.close()
+    admin.dispose()
