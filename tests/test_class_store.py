@@ -31,6 +31,11 @@ from crazylab.classroom.store import (
 
 L1, L2 = "01_crazy_eights_basics", "02_classic_vs_quick"
 TABLES = ("classes", "learners", "attempts", "practice", "hands")
+#: the tests' own catalogue (the shipped one follows the lessons): two lessons, e01..e30
+CATALOG = catalog_mod.Catalog.from_dict({"lessons": {
+    lesson: {"title": f"Lesson {n}", "exercises": {f"e{k:02d}": {"rules": ["SR-1"]}
+                                                   for k in range(1, 31)}}
+    for n, lesson in enumerate((L1, L2), 1)}})
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -43,7 +48,7 @@ def db_url(request, tmp_path) -> str:
 
 @pytest.fixture
 def store(db_url) -> Iterator[Store]:
-    s = open_store(db_url)
+    s = open_store(db_url, catalog=CATALOG)
     yield s
     s.close()
 
@@ -376,7 +381,7 @@ def test_an_older_database_is_upgraded_in_place(db_url: str) -> None:
             "'', CURRENT_TIMESTAMP FROM learners"), {"lesson": L1, "v": True})
     engine.dispose()
 
-    store = open_store(db_url)
+    store = open_store(db_url, catalog=CATALOG)
     try:
         with store.engine.connect() as conn:
             assert schema.current_version(conn) == schema.VERSION == 2
@@ -394,29 +399,29 @@ def test_an_older_database_is_upgraded_in_place(db_url: str) -> None:
         assert store.progress(old.token)[L1].right == 1
     finally:
         store.close()
-    reopened = open_store(db_url)  # opening again is a no-op
+    reopened = open_store(db_url, catalog=CATALOG)  # opening again is a no-op
     assert len(reopened.class_report("ABCDEFGHJKLMN", "old-key").learners) == 2
     reopened.close()
 
 
 def test_a_newer_database_is_refused(db_url: str) -> None:
-    open_store(db_url).close()
+    open_store(db_url, catalog=CATALOG).close()
     engine = sa.create_engine(db_url)
     with engine.begin() as conn:
         conn.execute(sa.update(schema.schema_version).values(version=99))
     engine.dispose()
     with pytest.raises(ClassError, match="schema version 99, newer"):
-        open_store(db_url)
+        open_store(db_url, catalog=CATALOG)
 
 
 def test_thirty_writers_at_once_store_every_attempt_once(db_url: str) -> None:
     """30 threads (one learner each) send 20 attempts at once, and resend 5 of them as a
     recorder would after a lost reply: exactly 600 rows."""
-    setup = open_store(db_url)
+    setup = open_store(db_url, catalog=CATALOG)
     c = setup.create_class("Load")
     tokens = [setup.join(c.code, f"L{n}").token for n in range(30)]
     setup.close()
-    store = open_store(db_url)  # one store shared by the threads, as in one server
+    store = open_store(db_url, catalog=CATALOG)  # one store for all threads, as in a server
     start = threading.Barrier(30)
     errors: list[BaseException] = []
     stored: list[bool] = []
@@ -445,7 +450,7 @@ def test_thirty_writers_at_once_store_every_attempt_once(db_url: str) -> None:
 
 def _learner_process(url: str, token: str, start: Any) -> None:
     """One learner's kernel: its own store, 20 answers, 5 of them sent twice."""
-    store = open_store(url)
+    store = open_store(url, catalog=CATALOG)
     start.wait()
     for n in [*range(1, 21), *range(1, 6)]:
         attempt(store, token, n)
@@ -456,7 +461,7 @@ def test_thirty_learner_processes_at_once_store_every_attempt_once(db_url: str) 
     """As on a Voila server (one kernel process per learner, each its own connection)."""
     import multiprocessing as mp
 
-    setup = open_store(db_url)
+    setup = open_store(db_url, catalog=CATALOG)
     c = setup.create_class("Processes")
     tokens = [setup.join(c.code, f"P{n}").token for n in range(30)]
     setup.engine.dispose()  # no pooled connection is shared with the children
@@ -476,7 +481,7 @@ def test_thirty_learner_processes_at_once_store_every_attempt_once(db_url: str) 
 def test_a_locked_sqlite_database_is_store_unavailable_and_a_retry_stores_once(
         tmp_path) -> None:
     path = tmp_path / "locked.db"
-    store = open_store(str(path), busy_timeout=0.2)
+    store = open_store(str(path), busy_timeout=0.2, catalog=CATALOG)
     c = store.create_class("Locked")
     ana = store.join(c.code, "Ana")
     holder = sqlite3.connect(path, isolation_level=None)
@@ -603,7 +608,7 @@ def test_postgresql_connections_cut_by_the_server_are_replaced(pg_url: str) -> N
     loses nothing: the next call gets a new connection and stores once."""
     name = "crazylab-cut-test"
     url = sa.make_url(pg_url).update_query_dict({"application_name": name})
-    store = open_store(url.render_as_string(hide_password=False))
+    store = open_store(url.render_as_string(hide_password=False), catalog=CATALOG)
     c = store.create_class("Cut")
     ana = store.join(c.code, "Ana")
     assert attempt(store, ana.token, 1)
