@@ -589,9 +589,11 @@ def test_explainer_changes_name_drawn_cards():
     assert "drew 2♥" in text and "Stock: 3 → 2" in text
 
 
-def test_explainer_bad_example_is_shown_not_raised():
-    x = StepExplainer("no-such-example")
-    assert x.errors and "no-such-example" in x.error_area.value
+def test_explainer_bad_example_is_refused_from_python():
+    """From Python a bad argument raises the project's error (issue 25); a page's address
+    naming no example shows a notice instead (from_query)."""
+    with pytest.raises(ValueError, match="no-such-example: no such file or shipped example"):
+        StepExplainer("no-such-example")
 
 
 # -- the scoring calculator -------------------------------------------------------------------
