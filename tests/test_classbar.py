@@ -184,6 +184,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     # the index: the class bar, and each lesson's progress from the database
     _index_says(page, db_server.render("index.ipynb"),  # type: ignore[attr-defined]
                 f"2 of {TOTAL} answered, 1 right")
+    page.wait_for_selector(".clb[data-mode='joined']", timeout=30_000)
     assert "You are Ana in Year 8" in page.locator(".clb").inner_text()
     screenshot(page, "classbar_index_joined")
 
@@ -205,12 +206,25 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
             "'1 answer not yet saved — retrying'", timeout=30_000)
         _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")  # shown meanwhile
         screenshot(page, "classbar_not_yet_saved")
+        # the kernel goes (a reload; a server restart alike): the browser's copy comes back
+        assert len(_stored(page, "crazylab.unsaved") or []) == 1  # type: ignore[arg-type]
+        page.goto(url)
+        _open(page, url, "waiting")  # the class is out of reach: the answer still waits
+        page.wait_for_function(
+            "() => document.querySelector('.clb-notice').innerText === "
+            "'1 answer not yet saved — retrying'", timeout=30_000)
+        assert "You are Ana in Year 8" in bar.inner_text()
+        _earlier(page, "earlier: e01=8S1+")
+        screenshot(page, "classbar_waiting_after_reload")
     finally:
         lock.execute("ROLLBACK")
         lock.close()
+    page.wait_for_selector(".clb[data-mode='joined']", timeout=60_000)
+    _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")
     page.wait_for_function("() => document.querySelector('.clb-notice').innerText === ''",
                            timeout=30_000)
     assert [a.answer for a in store.attempts(me["token"])] == ["8S1", "8S2", "8S1"]
+    assert _stored(page, "crazylab.unsaved") is None
     with page.expect_download() as got:  # a class learner's file comes from the database
         page.get_by_role("button", name="Download my progress").click()
     data = json.loads(Path(got.value.path()).read_text())

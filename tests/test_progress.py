@@ -7,6 +7,7 @@ when it is free again, on the retry timer; a refused record is one line and stor
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import subprocess
 import sys
@@ -329,3 +330,42 @@ def test_database_down_when_the_page_opens(db: Path, store: Store) -> None:
     assert rec.pending == 0 and bar2.state["mode"] == "joined"
     assert seen[-1] == ["8S", "KH"]
     assert [a.answer for a in store.attempts(first.token or "")] == ["8S", "KH"]
+
+
+def test_a_kernel_restart_while_the_database_is_locked_loses_nothing(db: Path,
+                                                                     store: Store) -> None:
+    """The waiting saves have a copy in the browser (``unsaved``); the next kernel takes them
+    back from it and stores each once, even if the old kernel stored some meanwhile."""
+    year8 = store.create_class("Year 8")
+    rec, bar, _ = make(db, timer=Timer(), busy=0.2)
+    bar.join(year8.code, "Hal")
+    lock = sqlite3.connect(db, isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")
+    try:
+        answer(rec, "e01", "8S", True)
+        answer(rec, "e02", "KH", False)
+        rec.hand(rules="crazy-eights", seats=["You", "Bot 1"], moves=["8S"],
+                 result={"winner": 0})
+        assert rec.pending == 3 and len(bar.unsaved) == 3
+        browser_copy = json.loads(json.dumps(bar.unsaved))  # what localStorage holds
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    # the old kernel is gone (a server restart); the first of its saves was made after all
+    token = rec.token or ""
+    first = browser_copy[0]["fields"]
+    assert store.record_attempt(token, **first) is True
+    timer = Timer()
+    rec2, bar2, _ = make(db, timer=timer)
+    bar2.browser = {"id": "b" * 32, "progress": {},
+                    "unsaved": [*browser_copy, {"kind": "attempt", "token": token,
+                                                "fields": {"attempt_id": "x"}},
+                                "junk", {"kind": "drop_tables"}]}
+    bar2.token = token
+    assert rec2.pending == 0 and bar2.unsaved == []
+    assert sorted(a.answer for a in store.attempts(token)) == ["8S", "KH"]
+    assert [a.answer for a in rec2.earlier(LESSON)] == ["8S", "KH"]
+    report = store.class_report(year8.code, year8.teacher_key)
+    assert len(report.hands) == 1
+    assert rec2.requeue(browser_copy) == 3 and rec2.pending == 0  # again: stored once
+    assert len(store.attempts(token)) == 2

@@ -6,6 +6,7 @@
 
 const LEARNER_KEY = "crazylab.learner";
 const PROGRESS_KEY = "crazylab.progress";
+const UNSAVED_KEY = "crazylab.unsaved"; // saves the kernel could not make yet (a restart loses none)
 
 const esc = (s) =>
   String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -140,7 +141,15 @@ function render({ model, el }) {
   function sendBrowser() {
     const p = progressFile();
     const me = load(LEARNER_KEY);
-    model.set("browser", { id: p.learner.id, name: (me && me.name) || p.learner.name || "", progress: p });
+    const unsaved = load(UNSAVED_KEY);
+    // the kernel takes them back and sends what is still waiting (`unsaved`)
+    store(UNSAVED_KEY, null);
+    model.set("browser", {
+      id: p.learner.id,
+      name: (me && me.name) || p.learner.name || "",
+      progress: p,
+      unsaved: Array.isArray(unsaved) ? unsaved : [],
+    });
     model.set("token", (me && typeof me.token === "string" && me.token) || "");
     model.save_changes();
   }
@@ -199,16 +208,23 @@ function render({ model, el }) {
     }
   };
   const onOutbox = () => keep(model.get("outbox"));
+  const onUnsaved = () => {
+    const list = model.get("unsaved") || [];
+    store(UNSAVED_KEY, list.length ? list : null);
+  };
   model.on("msg:custom", onMessage);
   model.on("change:state", draw);
   model.on("change:outbox", onOutbox);
+  model.on("change:unsaved", onUnsaved);
   onOutbox();
   draw();
   sendBrowser();
+  onUnsaved();
   return () => {
     model.off("msg:custom", onMessage);
     model.off("change:state", draw);
     model.off("change:outbox", onOutbox);
+    model.off("change:unsaved", onUnsaved);
   };
 }
 

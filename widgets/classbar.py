@@ -19,8 +19,9 @@ loads that learner and hands every widget their earlier answers. Three states:
   else.
 
 "Download my progress" (every state) saves the progress file, made in the browser. A save the
-database could not take yet is said under the bar ("2 answers not yet saved — retrying"), a
-refused record or a refused join in one line.
+database could not take yet is said under the bar ("2 answers not yet saved — retrying") and
+kept in ``localStorage`` too (``crazylab.unsaved``) until it is made, so the next kernel can
+make it; a refused record or a refused join is one line.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class ClassBar(anywidget.AnyWidget):
     browser = t.Dict().tag(sync=True)           # {"id", "name", "progress"} (browser -> kernel)
     outbox: t.List[Any] = t.List().tag(sync=True)  # records for the browser to keep
     state = t.Dict().tag(sync=True)             # what the bar shows (kernel -> browser)
+    unsaved: t.List[Any] = t.List().tag(sync=True)  # saves still waiting: the browser's copy
 
     def __repr__(self) -> str:
         """Stable text: what a saved notebook shows without a browser."""
@@ -90,6 +92,8 @@ class ClassBar(anywidget.AnyWidget):
         data = change["new"] or {}
         progress = data.get("progress") if isinstance(data.get("progress"), dict) else None
         self.recorder.use_browser(str(data.get("id", "")), progress, str(data.get("name", "")))
+        if data.get("unsaved"):  # saves an earlier kernel of this page could not make
+            self.recorder.requeue(data.get("unsaved"))
         self._refresh()
 
     def _on_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
@@ -190,6 +194,9 @@ class ClassBar(anywidget.AnyWidget):
         }
         if list(rec.outbox) != list(self.outbox):
             self.outbox = list(rec.outbox)
+        unsaved = rec.unsaved()
+        if unsaved != list(self.unsaved):
+            self.unsaved = unsaved
 
 
 def _line(exc: BaseException) -> str:

@@ -18,8 +18,11 @@ Where a record goes depends on who the learner is, which the page's class bar
 Every record carries a uuid4 ``attempt_id`` made once, so a retry never stores it twice. A save
 the database could not take (locked, gone: any error but a refusal) is kept in
 :attr:`Recorder.pending` and tried again on a timer (1 s, doubling up to 30 s) and on the next
-record; the class bar says "2 answers not yet saved — retrying". A refusal (an unknown
-exercise, an answer too long) is one line in :attr:`Recorder.notice`, and nothing is stored.
+record; the class bar says "2 answers not yet saved — retrying", and keeps a copy of them in
+the browser (:meth:`Recorder.unsaved`), which the next kernel takes back
+(:meth:`Recorder.requeue`) if this one is gone first (a reload, a culled kernel, a server
+restart). A refusal (an unknown exercise, an answer too long) is one line in
+:attr:`Recorder.notice`, and nothing is stored.
 
 Widgets that show earlier answers register :meth:`Recorder.on_change`: they are called with
 the recorder whenever the learner becomes known (or changes), and read
@@ -82,6 +85,20 @@ class PracticeItem:
     rule_ids: tuple[str, ...]
     feedback: str
     at: datetime
+
+
+#: the fields of each kind of save (the Store's ``record_*`` keyword arguments)
+SAVE_FIELDS = {
+    "attempt": {"attempt_id", "lesson", "exercise", "answer", "verdict", "rule_ids",
+                "feedback"},
+    "practice": {"attempt_id", "lesson", "kind", "seed", "question", "answer", "verdict",
+                 "rule_ids", "feedback"},
+    "hand": {"hand_id", "rules", "seats", "moves", "result"},
+}
+
+
+def _save_id(fields: dict[str, Any]) -> Any:
+    return fields.get("attempt_id") or fields.get("hand_id")
 
 
 @dataclass
@@ -248,9 +265,13 @@ class Recorder:
                 return False
             # the database is unreachable: records wait for this learner; retried
             self.notice = f"Could not reach your class yet ({_one_line(exc)}) — retrying"
-            self._failures += 1
+            if not self._retry_set:
+                self._failures += 1
             self._schedule_retry()
-            self._changed()
+            for save in self._pending:  # theirs, waiting (from the browser): shown now
+                if save.token == token:
+                    self._show_waiting(save.kind, save.fields)
+            self._changed(learner=True)
             return False
         self._become(learner)
         return True
@@ -325,10 +346,6 @@ class Recorder:
         self._wanted = None
         self.unknown_token = False
         self.notice = ""
-        waiting = {save.fields.get("attempt_id") for save in self._pending
-                   if save.token == learner.token}  # theirs, not saved yet: still shown
-        attempts = {k: v for k, v in self._attempts.items() if k in waiting}
-        practice = {k: v for k, v in self._practice.items() if k in waiting}
         self._attempts.clear()
         self._practice.clear()
         try:
@@ -338,8 +355,9 @@ class Recorder:
                 self._practice[p.attempt_id] = _practice_from(p)
         except Exception as exc:  # noqa: BLE001 - records come back on the next identify
             self.notice = f"Could not load your earlier answers: {_one_line(exc)}"
-        self._attempts.update(attempts)
-        self._practice.update(practice)
+        for save in self._pending:  # theirs, not saved yet: shown all the same
+            if save.token == learner.token:
+                self._show_waiting(save.kind, save.fields)
         self._changed(learner=True)
 
     # -- records ---------------------------------------------------------------------------
@@ -445,7 +463,7 @@ class Recorder:
             except StoreUnavailable as exc:
                 self._unavailable(exc)
                 break
-            except ClassError as exc:  # a refusal: this record can never be stored
+            except (ClassError, TypeError) as exc:  # a refusal: it can never be stored
                 self._pending.pop(0)
                 self._attempts.pop(save.fields.get("attempt_id", ""), None)
                 self._practice.pop(save.fields.get("attempt_id", ""), None)
@@ -461,6 +479,47 @@ class Recorder:
             self._failures = 0
         self._changed()
         return from_store
+
+    def unsaved(self) -> list[dict[str, Any]]:
+        """The saves still waiting, as plain data: the class bar keeps a copy in the browser,
+        so a kernel that dies before the database is back (a server restart) loses none."""
+        return [{"kind": s.kind, "token": s.token, "fields": dict(s.fields)}
+                for s in self._pending]
+
+    def requeue(self, saves: Any) -> int:
+        """Take back saves an earlier kernel could not make (:meth:`unsaved`, from the
+        browser); each keeps its id, so one stored meanwhile is not stored twice. Returns
+        how many were taken; anything malformed is left out."""
+        waiting = {_save_id(s.fields) for s in self._pending}
+        taken = 0
+        for item in saves if isinstance(saves, list) else []:
+            if not isinstance(item, dict) or item.get("kind") not in SAVE_FIELDS:
+                continue
+            token, fields = item.get("token"), item.get("fields")
+            if not isinstance(token, str) or not token or not isinstance(fields, dict):
+                continue
+            fields = {k: v for k, v in fields.items() if k in SAVE_FIELDS[item["kind"]]}
+            if set(fields) != SAVE_FIELDS[item["kind"]] or _save_id(fields) in waiting:
+                continue
+            waiting.add(_save_id(fields))
+            self._pending.append(_Save(item["kind"], token, fields))
+            if token in (self.token, self._wanted):
+                self._show_waiting(item["kind"], fields)
+            taken += 1
+        if taken:
+            self.flush()
+        return taken
+
+    def _show_waiting(self, kind: str, fields: dict[str, Any]) -> None:
+        try:
+            if kind == "attempt":
+                a = _attempt_from(fields)
+                self._attempts[a.attempt_id] = a
+            elif kind == "practice":
+                p = _practice_from(fields)
+                self._practice[p.attempt_id] = p
+        except (TypeError, ValueError):
+            pass
 
     def _unavailable(self, exc: BaseException) -> None:
         log.info("save deferred (%d waiting): %s", len(self._pending), _one_line(exc))
@@ -576,14 +635,14 @@ class Recorder:
             log.exception("restoring earlier answers failed")
 
     def _changed(self, learner: bool = False) -> None:
-        if learner:
-            for cb in list(self._callbacks):
-                self._call(cb)
-        for listener in list(self._listeners):
+        for listener in list(self._listeners):  # the class bar first: who, then their answers
             try:
                 listener()
             except Exception:  # noqa: BLE001
                 log.exception("class bar update failed")
+        if learner:
+            for cb in list(self._callbacks):
+                self._call(cb)
 
 
 _RECORDER: Recorder | None = None
