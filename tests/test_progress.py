@@ -269,6 +269,15 @@ def test_browser_mode_round_trip(tmp_path: Path) -> None:
     other = Recorder(environ={})
     other.use_browser("c" * 32, None)
     assert other.seed() != seed0
+    # what a browser sends is not trusted: junk is left out, no traceback
+    junk = Recorder(environ={})
+    jbar = ClassBar(LESSON, rec=junk)
+    jbar.browser = {"id": 5, "progress": {"attempts": ["junk", {"verdict": "yes"}],
+                                          "practice": [{"seed": "not a number"}]},
+                    "unsaved": "x"}
+    jbar.token = "not a token"
+    assert jbar.state["mode"] == "browser" and junk.pending == 0
+    assert junk.earlier(None) == [] and junk.earlier_practice(None) == []
     download = rec2.progress_file()
     assert download["format"] == "crazylab-progress" and len(download["attempts"]) == 2
     assert rec2.pending == 0

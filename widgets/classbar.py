@@ -26,6 +26,7 @@ make it; a refused record or a refused join is one line.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ import traitlets as t
 from .progress import Recorder, recorder
 
 HERE = Path(__file__).parent
+log = logging.getLogger("crazylab.widgets.classbar")
 
 __all__ = ["ClassBar", "class_bar"]
 
@@ -82,18 +84,25 @@ class ClassBar(anywidget.AnyWidget):
         rec = self.recorder
         if not token or rec.hub_user or (rec.learner is not None and rec.token == token):
             return
-        rec.identify(token)
-        if rec.unknown_token:
-            self.send({"event": "forgotten"})  # the browser drops a token nobody knows
-            rec.unknown_token = False
+        try:
+            rec.identify(token)
+            if rec.unknown_token:
+                self.send({"event": "forgotten"})  # the browser drops a token nobody knows
+                rec.unknown_token = False
+        except Exception:  # noqa: BLE001 - the page goes on in browser mode
+            log.exception("the browser's learner token could not be used")
         self._refresh()
 
     def _on_browser(self, change: dict[str, Any]) -> None:
-        data = change["new"] or {}
-        progress = data.get("progress") if isinstance(data.get("progress"), dict) else None
-        self.recorder.use_browser(str(data.get("id", "")), progress, str(data.get("name", "")))
-        if data.get("unsaved"):  # saves an earlier kernel of this page could not make
-            self.recorder.requeue(data.get("unsaved"))
+        data = change["new"] if isinstance(change["new"], dict) else {}
+        try:
+            progress = data.get("progress") if isinstance(data.get("progress"), dict) else None
+            self.recorder.use_browser(str(data.get("id", "")), progress,
+                                      str(data.get("name", "")))
+            if data.get("unsaved"):  # saves an earlier kernel of this page could not make
+                self.recorder.requeue(data.get("unsaved"))
+        except Exception:  # noqa: BLE001 - what the browser kept is not worth a traceback
+            log.exception("the browser's records could not be read")
         self._refresh()
 
     def _on_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:

@@ -161,6 +161,8 @@ def _exercise_counts() -> dict[str, int]:
 def _attempt_from(data: Any) -> Attempt:
     """An :class:`Attempt` from the store's object or a progress file's dict."""
     get = data.get if isinstance(data, dict) else lambda k, d=None: getattr(data, k, d)
+    if not isinstance(get("attempt_id"), str) or not get("attempt_id"):
+        raise ValueError("a record without its attempt_id")
     return Attempt(str(get("attempt_id")), str(get("lesson")), str(get("exercise")),
                    str(get("answer", "")), bool(get("verdict")),
                    tuple(str(r) for r in get("rule_ids", ()) or ()), str(get("feedback", "")),
@@ -170,6 +172,8 @@ def _attempt_from(data: Any) -> Attempt:
 def _practice_from(data: Any) -> PracticeItem:
     """A :class:`PracticeItem` from the store's object or a progress file's dict."""
     get = data.get if isinstance(data, dict) else lambda k, d=None: getattr(data, k, d)
+    if not isinstance(get("attempt_id"), str) or not get("attempt_id"):
+        raise ValueError("a record without its attempt_id")
     return PracticeItem(str(get("attempt_id")), str(get("lesson")), str(get("kind")),
                         int(get("seed", 0) or 0), str(get("question", "")),
                         str(get("answer", "")), bool(get("verdict")),
