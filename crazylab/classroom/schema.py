@@ -47,7 +47,8 @@ def _base_tables(md: sa.MetaData, *, with_import_id: bool) -> dict[str, sa.Table
     ]
     if with_import_id:
         learner_cols.append(sa.Column("import_id", sa.String(64), nullable=True))
-    learners = sa.Table("learners", md, *learner_cols)
+    # AUTOINCREMENT: SQLite never gives a forgotten learner's number to a new one
+    learners = sa.Table("learners", md, *learner_cols, sqlite_autoincrement=True)
 
     def learner_fk() -> sa.Column:
         return sa.Column("learner_id", sa.Integer,

@@ -237,6 +237,7 @@ class Store:
         self._writers_path: Path | None = None  # SQLite file: writers take turns on it
         self._writers_fd: tuple[int, int] | None = None  # (pid, fd)
         self._writer_lock = threading.Lock()
+        self._statements: dict[str, Any] = {}
         if self.dialect == "sqlite":
             database = parsed.database or ""
             if database and database != ":memory:" and not database.startswith("file:"):
@@ -266,6 +267,33 @@ class Store:
                 schema.migrate(conn)
             except schema.SchemaTooNew as e:
                 raise ClassError(str(e)) from e
+            self._warm_up(conn)
+
+    def _warm_up(self, conn: sa.Connection) -> None:
+        """Build and compile the statements of a learner's records now, not in their first
+        answer (with the write lock held; 30 kernels starting at once queued 1-2 s on it).
+        Each insert runs once in a savepoint that is rolled back: its learner does not
+        exist, so it stores nothing in any case."""
+        conn.execute(self._LEARNER_BY_TOKEN, {"token": "-"}).scalar()
+        now = _now()
+        dummy = {"attempts": {"attempt_id": "-", "lesson": "-", "exercise": "-", "answer": "",
+                              "verdict": False, "rule_ids": "[]", "feedback": "", "at": now},
+                 "practice": {"attempt_id": "-", "lesson": "-", "kind": "-", "seed": 0,
+                              "question": "", "answer": "", "verdict": False,
+                              "rule_ids": "[]", "feedback": "", "at": now},
+                 "hands": {"hand_id": "-", "rules": "-", "seats": "[]", "moves": "[]",
+                           "result": "{}", "at": now}}
+        for table, key in ((schema.attempts, "attempt_id"), (schema.practice, "attempt_id"),
+                           (schema.hands, "hand_id")):
+            if self._statement(table, key) is None:
+                continue
+            savepoint = conn.begin_nested()
+            try:
+                self._insert_row(conn, table, key, {**dummy[table.name], "learner_id": -1})
+            except sa_exc.IntegrityError:
+                pass
+            finally:
+                savepoint.rollback()
 
     def close(self) -> None:
         """Close every pooled connection."""
@@ -283,9 +311,9 @@ class Store:
     def _write(self) -> Iterator[sa.Connection]:
         """A write transaction (SQLite: BEGIN IMMEDIATE, so two writers wait for each other
         with the busy timeout instead of failing on a lock upgrade)."""
-        with self._errors(), self._writers_turn(), self.engine.connect() as conn:
+        with self._errors(), self.engine.connect() as conn:
             conn.execution_options(crazylab_immediate=True)
-            with conn.begin():
+            with self._writers_turn(), conn.begin():
                 yield conn
 
     @contextmanager
@@ -654,20 +682,33 @@ class Store:
 
     def _insert_once(self, token: str, table: sa.Table, key: str,
                      values: dict[str, Any]) -> bool:
+        token = _token(token)
+        self._statement(table, key)  # built before the write lock is taken
         with self._write() as conn:
             values["learner_id"] = self._learner_id(conn, token)
             return bool(self._insert_row(conn, table, key, values))
 
-    def _insert_row(self, conn: sa.Connection, table: sa.Table, key: str,
-                    values: dict[str, Any]) -> int:
-        """Insert unless a row with the same ``key`` exists: 1 if inserted, else 0."""
-        if self.dialect in ("sqlite", "postgresql"):
+    def _statement(self, table: sa.Table, key: str) -> Any:
+        """INSERT ... ON CONFLICT (key) DO NOTHING RETURNING id, built once per table with
+        bound parameters (building a statement per call cost more than running it)."""
+        stmt = self._statements.get(table.name)
+        if stmt is None and self.dialect in ("sqlite", "postgresql"):
             from sqlalchemy.dialects import postgresql, sqlite
 
             dialect_insert = sqlite.insert if self.dialect == "sqlite" else postgresql.insert
-            stmt = dialect_insert(table).values(**values).on_conflict_do_nothing(
-                index_elements=[table.c[key]]).returning(table.c.id)
-            return 1 if conn.execute(stmt).first() is not None else 0
+            columns = [c for c in table.columns if c.name != "id"]
+            stmt = dialect_insert(table).values({c.name: sa.bindparam(c.name, type_=c.type)
+                                                 for c in columns}) \
+                .on_conflict_do_nothing(index_elements=[table.c[key]]).returning(table.c.id)
+            self._statements[table.name] = stmt
+        return stmt
+
+    def _insert_row(self, conn: sa.Connection, table: sa.Table, key: str,
+                    values: dict[str, Any]) -> int:
+        """Insert unless a row with the same ``key`` exists: 1 if inserted, else 0."""
+        stmt = self._statement(table, key)
+        if stmt is not None:
+            return 1 if conn.execute(stmt, values).first() is not None else 0
         if conn.execute(sa.select(table.c.id).where(table.c[key] == values[key])).first():
             return 0
         with conn.begin_nested():
@@ -677,9 +718,11 @@ class Store:
                 return 0
         return 1
 
+    _LEARNER_BY_TOKEN = sa.select(schema.learners.c.id).where(
+        schema.learners.c.token == sa.bindparam("token"))
+
     def _learner_id(self, conn: sa.Connection, token: Any) -> int:
-        lr = schema.learners
-        found = conn.execute(sa.select(lr.c.id).where(lr.c.token == _token(token))).scalar()
+        found = conn.execute(self._LEARNER_BY_TOKEN, {"token": _token(token)}).scalar()
         if found is None:
             raise ClassError("unknown learner token")
         return int(found)
