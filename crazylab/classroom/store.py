@@ -20,10 +20,12 @@ The model
   rule ids): a refusal is a one-line :class:`ClassError` and nothing is stored. SQL goes only
   through SQLAlchemy Core with bound parameters.
 * The database is a SQLite file by default (WAL, a busy timeout, foreign keys on; created with
-  its folders on first use) or any SQLAlchemy URL (``postgresql+psycopg://...`` for a hub
-  whose kernels run on several nodes). Its schema version is kept in the database and an older
-  database is upgraded in place (:mod:`crazylab.classroom.schema`). A locked or unreachable
-  database raises :class:`StoreUnavailable`: the caller keeps the record and retries.
+  its folders on first use; writers of all processes take turns on a lock file beside it, so
+  30 kernels answering at once queue instead of polling) or any SQLAlchemy URL
+  (``postgresql+psycopg://...`` for a hub whose kernels run on several nodes). Its schema
+  version is kept in the database and an older database is upgraded in place
+  (:mod:`crazylab.classroom.schema`). A locked or unreachable database raises
+  :class:`StoreUnavailable`: the caller keeps the record and retries.
 
 ``open_store()`` picks the database: ``$CRAZYLAB_DB`` (a URL or a file path), else the file
 ``$CRAZYLAB_HOME/crazylab.db`` (``CRAZYLAB_HOME`` defaults to ``~/.local/share/crazylab``).
