@@ -288,6 +288,23 @@ def test_hub_users_are_one_learner_each(store: Store) -> None:
         store.hub_learner("jovyan", "ZZZZZZZZZZZZZ")
 
 
+def test_a_hub_user_opening_ten_kernels_at_once_is_one_learner(store: Store) -> None:
+    start = threading.Barrier(10)
+    tokens: list[str] = []
+
+    def kernel() -> None:
+        start.wait()
+        tokens.append(store.hub_learner("ana@hub").token)
+
+    threads = [threading.Thread(target=kernel) for _ in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(tokens) == 10 and len(set(tokens)) == 1
+    assert counts(store)["learners"] == 1
+
+
 INJECTIONS = ["Robert'); DROP TABLE learners;--", "' OR '1'='1", '"; DELETE FROM attempts; --',
               "1; SELECT * FROM classes", "\\x27 UNION SELECT key_hash FROM classes --"]
 
