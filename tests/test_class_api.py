@@ -61,7 +61,7 @@ class Api:
 
 
 @contextmanager
-def serving(store: Store) -> Iterator[Api]:
+def serving(store: Store | None, routes: list | None = None) -> Iterator[Api]:
     """The API's routes for ``store`` in a tornado app on a free port of 127.0.0.1, in its own
     thread (xsrf_cookies on, as in Jupyter's server)."""
     ready = threading.Event()
@@ -70,7 +70,7 @@ def serving(store: Store) -> Iterator[Api]:
     def serve() -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        app = web.Application(class_api.handlers("/", store), xsrf_cookies=True)
+        app = web.Application(routes or class_api.handlers("/", store), xsrf_cookies=True)
         server = httpserver.HTTPServer(app)
         sockets = bind_sockets(0, "127.0.0.1")
         server.add_sockets(sockets)
@@ -85,7 +85,7 @@ def serving(store: Store) -> Iterator[Api]:
     thread.start()
     assert ready.wait(10)
     try:
-        yield Api(state["port"], store)
+        yield Api(state["port"], store)  # type: ignore[arg-type]
     finally:
         state["loop"].call_soon_threadsafe(state["loop"].stop)
         thread.join(10)
@@ -231,6 +231,15 @@ def test_a_locked_database_is_503_with_retry_after(tmp_path) -> None:
         holder.close()
     assert slow.learner(ana.token).name == "Ana"  # nothing was deleted
     slow.close()
+
+
+def test_a_database_that_cannot_open_is_503_and_names_no_path(tmp_path) -> None:
+    (tmp_path / "a-file").write_text("")
+    bad = str(tmp_path / "a-file" / "class.db")  # its folder cannot be made
+    routes = class_api.handlers("/", factory=lambda: open_store(bad))
+    with serving(None, routes) as api:
+        _refused(api.send("GET", "/crazylab/api/me", {class_api.TOKEN_HEADER: "x" * 32}), 503,
+                 str(tmp_path))
 
 
 def test_the_crazylab_voila_server_mounts_the_routes(tmp_path, monkeypatch) -> None:

@@ -121,7 +121,11 @@ class ApiHandler(web.RequestHandler):
         from crazylab.classroom import ClassError, StoreUnavailable
 
         def run() -> Any:
-            return fn(self.holder.get(), *args, **kwargs)
+            try:
+                store = self.holder.get()
+            except ClassError as e:  # a server's misconfigured $CRAZYLAB_DB: not the caller's
+                raise StoreUnavailable(str(e)) from None
+            return fn(store, *args, **kwargs)
 
         try:
             return await asyncio.get_running_loop().run_in_executor(None, run)
