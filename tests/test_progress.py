@@ -295,6 +295,9 @@ def test_hub_user_is_the_learner(db: Path, store: Store) -> None:
     answer(rec, "e01", "8S", True)
     rec2, bar2, _ = make(db, env={"JUPYTERHUB_USER": "hana"})
     assert rec2.token == rec.token and len(rec2.earlier(LESSON)) == 1
+    # a hub with no class database: the answers stay in the browser, and the bar says so
+    alone = Recorder(environ={"JUPYTERHUB_USER": "hana"})
+    assert ClassBar(LESSON, rec=alone).state["mode"] == "browser"
 
 
 def test_importing_the_recorder_needs_no_sqlalchemy() -> None:

@@ -180,7 +180,7 @@ class ClassBar(anywidget.AnyWidget):
             return
         rec = self.recorder
         learner = rec.learner
-        if rec.hub_user:
+        if rec.hub_user and rec.can_use_store():
             mode = "hub"
         elif learner is not None and learner.class_code:
             mode = "joined"
