@@ -214,7 +214,8 @@ class Recorder:
         self._retry_set = False
         self._failures = 0
         self.notice = ""                    # the last refusal, one line
-        self.outbox: list[dict[str, Any]] = []  # records for the browser (its localStorage)
+        self.outbox: list[dict[str, Any]] = []  # new records for the browser (localStorage)
+        self._from_browser: dict[str, dict[str, Any]] = {}  # what the browser kept before
         self._callbacks: list[Callable[[Recorder], None]] = []
         self._listeners: list[Callable[[], None]] = []
         self._kernel_id = uuid.uuid4().hex
@@ -320,6 +321,7 @@ class Recorder:
         if self.learner is not None:
             self.store().forget(self.learner.token)
         self.outbox.clear()
+        self._from_browser.clear()
         self.browser_id = None
         self.leave()
 
@@ -334,13 +336,13 @@ class Recorder:
                 a = _attempt_from(rec)
             except (TypeError, ValueError):
                 continue
-            self._merge_outbox("attempt", as_dict(a))
+            self._from_browser[a.attempt_id] = {"type": "attempt", **as_dict(a)}
         for rec in (data or {}).get("practice", []) or []:
             try:
                 p = _practice_from(rec)
             except (TypeError, ValueError):
                 continue
-            self._merge_outbox("practice", as_dict(p))
+            self._from_browser[p.attempt_id] = {"type": "practice", **as_dict(p)}
         if self.learner is None:
             self._restore_outbox()
             self._changed(learner=True)
@@ -422,7 +424,7 @@ class Recorder:
             self.outbox = [*self.outbox, {"type": kind, **data}]
 
     def _restore_outbox(self) -> None:
-        for rec in self.outbox:
+        for rec in [*self._from_browser.values(), *self.outbox]:
             data = {k: v for k, v in rec.items() if k != "type"}
             if rec.get("type") == "practice":
                 p = _practice_from(data)
