@@ -5,17 +5,22 @@
 >>> game.legal()[:2]  # doctest: +SKIP
 """
 
+from typing import TYPE_CHECKING
+
 from . import render  # noqa: F401  (registers how cards and games display in a notebook)
 from .engine.cards import JOKER, Card, CardError, card, cards
-from .engine.game import Game, HandResult, IllegalMove, SetupError
+from .engine.game import Game, HandResult, IllegalMove, NothingToUndo, SetupError
 from .engine.moves import Move, MoveError
 from .engine.rules import PRESETS, RulesError, RuleSet, rules
 from .match import Match
 
+if TYPE_CHECKING:  # what ``__getattr__`` returns, for type checkers (mypy, pyright)
+    from .sim import simulate
+
 __all__ = [
     "JOKER", "PRESETS", "Card", "CardError", "Game", "HandResult", "IllegalMove", "Match",
-    "Move", "MoveError", "RuleSet", "RulesError", "SetupError", "card", "cards", "new_game",
-    "rules", "simulate",
+    "Move", "MoveError", "NothingToUndo", "RuleSet", "RulesError", "SetupError", "card", "cards",
+    "new_game", "rules", "simulate",
 ]
 __version__ = "0.1.0"
 

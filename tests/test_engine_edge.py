@@ -479,6 +479,7 @@ def test_RuleSet_queries(preset: R.RuleSet, value: object, call: object) -> None
     outcome(lambda: preset.reference(value, call), lambda ref: is_card and type(ref) is int)  # type: ignore
     outcome(lambda: preset.format_call(value),  # type: ignore
             lambda t: type(value) is int and t in preset.call_texts)
+    outcome(lambda: preset.dead_cards(value), lambda d: isinstance(value, bool) and d == ())  # type: ignore
     assert isinstance(preset.options(), dict) and preset.dead_cards() == ()
     assert preset.play_share() >= R.MIN_PLAY_SHARE
 

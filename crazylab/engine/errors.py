@@ -11,7 +11,15 @@ It sits at the bottom of the engine and imports nothing, so every layer can use 
 
 from __future__ import annotations
 
-__all__ = ["QUOTE_LIMIT", "CrazylabError", "int_digits", "quote"]
+from typing import Any
+
+__all__ = ["QUOTE_LIMIT", "CrazylabError", "Given", "int_digits", "quote"]
+
+#: The type of a public parameter whose value is checked inside the function (a move or its
+#: text, a flag, a list of cards …; the docstring says what is allowed). It is ``Any`` so the
+#: compiled (mypyc) build lets every value reach that check, which refuses it with a
+#: :class:`CrazylabError` naming it, instead of a bare ``TypeError`` at a typed parameter.
+Given = Any
 
 #: how many characters of a user's input a message may quote
 QUOTE_LIMIT = 80

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import CARDS, Card, display
-from .errors import CrazylabError, quote
+from .errors import CrazylabError, Given, quote
 from .pitch import pretty
 
 __all__ = ["Event"]
@@ -35,7 +36,7 @@ class Event(NamedTuple):
             return self
         return Event(self.kind, self.seat, (), self.call, self.pile, self.count, self.note)
 
-    def describe(self, viewer: int | None = None, names: list[str] | None = None) -> str:
+    def describe(self, viewer: Given = None, names: Given = None) -> str:
         """A sentence for the move log: ``"Seat 0 played 8♠ and called ♦."``
 
         With ``names`` (one per seat, ``"You"`` for the reader's own seat) every seat is
@@ -103,7 +104,7 @@ _SEAT_WORDS = re.compile(r"\b([Ss])eat (\d+)('s)?( [a-z]+)?")
 _COLON_VERB = re.compile(r"(: )([a-z]+)\b")
 
 
-def _people(text: str, names: list[str] | None) -> str:
+def _people(text: str, names: Sequence[str] | None) -> str:
     """``text`` with each ``seat N`` named from ``names`` (``you``/``your`` for the seat
     named ``"You"``, with its verb in the second person); as it is without ``names``."""
     if not names:

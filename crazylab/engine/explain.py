@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from .cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display, sort_key
+from .errors import Given
 from .moves import DRAW, END, PASS, PLAY, Move, MoveError
 from .pitch import (
     LETTERS,
@@ -64,7 +65,7 @@ class ExplainView(PileView, Protocol):
     def can_draw(self) -> bool: ...
 
 
-def explain_move(game: ExplainView, move: Move | str) -> str:
+def explain_move(game: ExplainView, move: Given) -> str:
     """Why ``move`` is not legal now, in words a learner understands ('' if it is). Text that
     is no move is explained too; a value that is no move at all (not a text, or a hand-built
     :class:`Move` with impossible fields) is a :class:`MoveError` naming it."""

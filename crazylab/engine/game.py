@@ -31,7 +31,7 @@ from .cards import (
     CardError,
     sort_key,
 )
-from .errors import CrazylabError, quote
+from .errors import CrazylabError, Given, quote
 from .events import (
     DREW_ONE,
     EVENT_CACHE,
@@ -199,9 +199,9 @@ class Game:
 
     # -- creation ------------------------------------------------------------------------
 
-    def __init__(self, rules: RuleSet | str, players: SupportsIndex, *,
+    def __init__(self, rules: Given, players: SupportsIndex, *,
                  seed: SupportsIndex | None = None, dealer: SupportsIndex | None = None,
-                 keep_undo: bool = True) -> None:
+                 keep_undo: Given = True) -> None:
         if isinstance(rules, str):
             rules = get_rules(rules)
         elif not isinstance(rules, RuleSet):
@@ -258,9 +258,9 @@ class Game:
         self.skipping: list[int] = []  # seats that lose their next turn (joker_victim_skips)
 
     @classmethod
-    def new(cls, rules: RuleSet | str, players: SupportsIndex = 2,
+    def new(cls, rules: Given, players: SupportsIndex = 2,
             seed: SupportsIndex | None = None, *, dealer: SupportsIndex | None = None,
-            keep_undo: bool = True) -> Game:
+            keep_undo: Given = True) -> Game:
         """Shuffle a fresh deck with ``seed`` and deal it."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
         deck = list(game.rules.deck)
@@ -270,9 +270,9 @@ class Game:
         return game
 
     @classmethod
-    def from_deck(cls, rules: RuleSet | str, players: SupportsIndex, deck: list[Card | str],
+    def from_deck(cls, rules: Given, players: SupportsIndex, deck: Given,
                   *, seed: SupportsIndex | None = None, dealer: SupportsIndex | None = None,
-                  keep_undo: bool = True) -> Game:
+                  keep_undo: Given = True) -> Game:
         """Deal a stacked deck (``deck[0]`` is the top card) exactly as the rules say."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
         n = game.n
@@ -288,12 +288,11 @@ class Game:
         return game
 
     @classmethod
-    def from_position(cls, rules: RuleSet | str, players: SupportsIndex, *,
-                      hands: list[list[Any]], stock: Sequence[Any] = (),
-                      discard: list[Any] | None = None, piles: list[list[Any]] | None = None,
-                      to_play: SupportsIndex = 0, suit: str | None = None,
-                      pitch: str | None = None, seed: SupportsIndex | None = None,
-                      dealer: SupportsIndex | None = None, keep_undo: bool = True) -> Game:
+    def from_position(cls, rules: Given, players: SupportsIndex, *,
+                      hands: Given, stock: Given = (), discard: Given = None,
+                      piles: Given = None, to_play: SupportsIndex = 0, suit: Given = None,
+                      pitch: Given = None, seed: SupportsIndex | None = None,
+                      dealer: SupportsIndex | None = None, keep_undo: Given = True) -> Game:
         """A dealt position, possibly partial (unplaced cards are out of play).
         ``stock`` is top first; each discard pile is bottom first, top last."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
@@ -608,7 +607,7 @@ class Game:
         """The legal moves in canonical notation."""
         return [str(m) for m in self.legal_moves()]
 
-    def is_legal(self, move: Move | str) -> bool:
+    def is_legal(self, move: Given) -> bool:
         """Whether ``move`` (a :class:`Move` or its text) may be played now: always a bool,
         ``False`` for anything that is not a move at all."""
         try:
@@ -802,7 +801,7 @@ class Game:
 
     # -- playing -------------------------------------------------------------------------------
 
-    def push(self, move: Move | str, seat: SupportsIndex | None = None) -> Move:
+    def push(self, move: Given, seat: SupportsIndex | None = None) -> Move:
         """Play ``move`` (a :class:`Move` or its text) for the seat to play. Raises
         :class:`IllegalMove` with the reason, leaving the game unchanged; a value that is no
         move at all (not a text, or a hand-built :class:`Move` with impossible fields) is a
@@ -846,12 +845,12 @@ class Game:
             raise
         return m
 
-    def push_many(self, moves: Sequence[Move | str] | str) -> None:
+    def push_many(self, moves: Given) -> None:
         """Play several moves (a list, or one text: ``"QS 8S:D draw"``), all or none: they
         are tried on a copy first, so a refused move leaves the game as it was and the error
         says which move it was."""
         if isinstance(moves, str):
-            todo: list[Move | str] = list(moves.split())
+            todo: list[Any] = list(moves.split())
         elif isinstance(moves, (list, tuple)):
             todo = list(moves)
         else:
@@ -913,7 +912,7 @@ class Game:
         state = self._snapshot()
         return tuple(sorted((k, repr(v)) for k, v in state.items()))
 
-    def canonical(self, move: Move | str) -> Move:
+    def canonical(self, move: Given) -> Move:
         """``move`` (or its text) as the engine writes it: canonical calls and piles."""
         m = Move.parse(move)
         if m.kind != PLAY:
@@ -929,7 +928,7 @@ class Game:
                 pile = candidates.pop()
         return play_move(m.cards, call, pile, m.last)
 
-    def canonical_call(self, text: str) -> str:
+    def canonical_call(self, text: Given) -> str:
         """A call's text in canonical form (``d`` → ``D``, ``D♭`` → ``C#``)."""
         kind = self.rules.call_kind
         if kind == "suit":
@@ -940,7 +939,7 @@ class Game:
             return LETTERS[parse_letter(text)]
         return PITCH_NAMES[parse_pitch(text)]
 
-    def parse_call(self, text: str) -> int:
+    def parse_call(self, text: Given) -> int:
         """A call's text (``D``, ``diamonds``, ``C#``) as the rule set's call number."""
         calls = self.rules.call_texts
         if text in calls:  # canonical already (every legal move's call)
@@ -956,7 +955,7 @@ class Game:
             return SUITS.index(canonical)
         return LETTERS.index(canonical) if kind == "letter" else PITCH_NAMES.index(canonical)
 
-    def accepted(self, m: Move) -> Move | None:
+    def accepted(self, m: Given) -> Move | None:
         """The move to apply if ``m`` is legal; a wild that empties the hand may omit its call
         (C-10)."""
         if type(m) is not Move:
@@ -1195,7 +1194,7 @@ class Game:
 
     # -- explaining --------------------------------------------------------------------------
 
-    def explain(self, move: Move | str) -> str:
+    def explain(self, move: Given) -> str:
         """Why ``move`` is not legal now, in words a learner understands ('' if it is); see
         :mod:`crazylab.engine.explain`."""
         return explain_move(self, move)
@@ -1232,7 +1231,7 @@ class Game:
             texts.append(None if c is None else self.rules.format_call(c))
         return tuple(texts)
 
-    def copy(self, keep_undo: bool = False) -> Game:
+    def copy(self, keep_undo: Given = False) -> Game:
         """An independent copy of this game (without undo history unless asked)."""
         check_flag(keep_undo, "keep_undo")
         g = Game.__new__(Game)
@@ -1247,7 +1246,7 @@ class Game:
         g._seen = VisibleLog(self.n)
         return g
 
-    def play_random(self, seed: random.Random | int | None = None, max_moves: int = 100_000
+    def play_random(self, seed: Given = None, max_moves: Given = 100_000
                     ) -> Game:
         """Play uniformly random legal moves until the hand ends; return ``self``.
         ``seed`` is a number or a ``random.Random`` to draw from; after ``max_moves`` moves

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 import operator
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .cards import Card, CardError, sort_key
-from .errors import CrazylabError, quote
+from .errors import CrazylabError, Given, quote
 from .pitch import pretty
 
 __all__ = ["DRAW", "END", "PASS", "PLAY", "Move", "MoveError", "checked"]
@@ -70,7 +70,7 @@ class Move(NamedTuple):
         return text + ", calling last card!" if self.last else text
 
     @classmethod
-    def parse(cls, text: str | Move) -> Move:
+    def parse(cls, text: Given) -> Move:
         """Parse a move string; raise :class:`MoveError` with the reason otherwise. A
         :class:`Move` built by hand is checked (:func:`checked`)."""
         if isinstance(text, Move):
@@ -119,7 +119,7 @@ MAX_STACK: Final = 8
 MAX_PILE: Final = 99
 
 
-def checked(move: Move) -> Move:
+def checked(move: Given) -> Move:
     """``move`` if its fields are those a move can have (a kind of ``play``, ``draw``,
     ``pass`` or ``end``; for a play one to eight cards, a call text or ``None``, a pile from
     0 to 99 or ``None``, ``last`` a bool), with card texts read as cards; otherwise a
@@ -127,7 +127,10 @@ def checked(move: Move) -> Move:
 
     A ``Move`` is a named tuple, so one can be built with any fields
     (``Move("play", ("6H",))``): this is where such a move enters the engine."""
-    kind, cards, call, pile, last = move
+    if not isinstance(move, Move):
+        raise MoveError(f"{quote(move)} is not a Move")
+    fields: tuple[Any, ...] = tuple(move)  # untyped: a hand-built move's fields may be anything
+    kind, cards, call, pile, last = fields
     if type(kind) is str and kind in _WORDS:
         if cards == () and call is None and pile is None and last is False:
             return _WORDS[kind]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .cards import ASCII_SPACE, CARDS, Card, ascii_upper
-from .errors import CrazylabError, quote
+from .errors import CrazylabError, Given, quote
 
 __all__ = ["LETTERS", "PITCH_MAPS", "PITCH_NAMES", "PitchError", "parse_letter", "parse_pitch",
            "register_pitch_map"]
@@ -57,7 +57,7 @@ class PitchError(CrazylabError):
     """A text that is not a pitch class (``H``, ``C##``)."""
 
 
-def parse_pitch(text: str) -> int:
+def parse_pitch(text: Given) -> int:
     """``C#``, ``Db``, ``C♯``, ``D♭``, ``Cb``, ``E#`` … → pitch class 0 … 11 (the letter in
     either case; no other character is read as a letter)."""
     if not isinstance(text, str):
@@ -81,7 +81,7 @@ def parse_pitch(text: str) -> int:
     return pc % 12
 
 
-def parse_letter(text: str) -> int:
+def parse_letter(text: Given) -> int:
     """A musical-alphabet letter ``A`` … ``G`` (either case) → 0 … 6 (Level 1 calls)."""
     t = ascii_upper(text.strip(ASCII_SPACE)) if isinstance(text, str) else ""
     if len(t) != 1 or t not in LETTERS:
@@ -198,7 +198,7 @@ def frequency(midi: float) -> float:
     return 440.0 * 2.0 ** ((midi - 69) / 12)
 
 
-def register_pitch_map(name: str, table: Mapping[int | tuple[int, int], int]) -> None:
+def register_pitch_map(name: Given, table: Given) -> None:
     """Add a rank → pitch table under ``name`` (usable as the ``pitch_map`` option): keys are
     ranks 1 … 13 other than 8, or ``(rank, suit)`` pairs; values are pitch classes 0 … 11.
     Anything else is a :class:`PitchError` naming it, and nothing is registered."""

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Card, CardError
-from .errors import CrazylabError, quote
+from .errors import CrazylabError, Given, quote
 from .rules import RuleSet
 
 __all__ = ["HandResult", "hand_points"]
@@ -25,7 +25,7 @@ class HandResult:
     scores: tuple[int, ...]
 
 
-def hand_points(rules: RuleSet, hand: Sequence[Card]) -> int:
+def hand_points(rules: Given, hand: Given) -> int:
     """What the cards left in a hand count (C-16)."""
     if not isinstance(rules, RuleSet):
         raise CrazylabError(f"rules must be a RuleSet (crazylab.rules(...)), not {quote(rules)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import CrazylabError, quote
+from ..errors import CrazylabError, Given, quote
 from ..rules import RuleSet
 from .base import TurnAPI, Variant
 from .breens import BREENS
@@ -19,7 +19,7 @@ from .house import HOUSE
 _REGISTERED: list[tuple[str, Callable[[RuleSet], bool], Variant]] = []
 
 
-def register(name: str, applies: Callable[[RuleSet], bool], variant: Variant) -> None:
+def register(name: Given, applies: Given, variant: Given) -> None:
     """Play ``variant`` in every game whose rule set ``applies`` accepts (the latest
     registration wins); registering a ``name`` again replaces it."""
     if not isinstance(name, str) or not callable(applies) or not isinstance(variant, Variant):
@@ -30,14 +30,14 @@ def register(name: str, applies: Callable[[RuleSet], bool], variant: Variant) ->
     _REGISTERED.append((name, applies, variant))
 
 
-def unregister(name: str) -> None:
+def unregister(name: Given) -> None:
     """Stop playing the variant registered as ``name`` (nothing if there is none)."""
     if not isinstance(name, str):
         raise CrazylabError(f"a variant's name is a text, not {quote(name)}")
     _REGISTERED[:] = [entry for entry in _REGISTERED if entry[0] != name]
 
 
-def variant_for(rules: RuleSet) -> Variant | None:
+def variant_for(rules: Given) -> Variant | None:
     """The variant a rule set plays with, or ``None`` for the plain turn machine."""
     if not isinstance(rules, RuleSet):
         raise CrazylabError(f"rules must be a RuleSet (crazylab.rules(...)), not {quote(rules)}")
