@@ -117,7 +117,7 @@ def _watch(page) -> list[str]:
 
 def _open(page, url: str, mode: str) -> None:
     page.goto(url, timeout=90_000)
-    page.wait_for_selector(f".clb[data-mode='{mode}']", timeout=90_000)
+    page.wait_for_selector(f".cbar[data-mode='{mode}']", timeout=90_000)
     page.wait_for_selector(".earlier", timeout=30_000)
 
 
@@ -131,7 +131,7 @@ def _fits_a_phone(page, name: str) -> None:
     """At 360 px nothing of the bar is wider than the screen; a screenshot to look at."""
     page.set_viewport_size({"width": 360, "height": 740})
     page.wait_for_timeout(300)
-    wide = page.evaluate("""() => [...document.querySelectorAll('.clb, .clb *')]
+    wide = page.evaluate("""() => [...document.querySelectorAll('.cbar, .cbar *')]
         .filter(e => e.getBoundingClientRect().right > 362).map(e => e.className)""")
     assert not wide, wide
     save_screenshot(page, name, full_page=False)
@@ -149,7 +149,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     errors = _watch(page)
     url = db_server.render("page.ipynb")  # type: ignore[attr-defined]
     _open(page, url, "browser")
-    bar = page.locator(".clb")
+    bar = page.locator(".cbar")
     assert "kept in this browser" in bar.inner_text()
     _fits_a_phone(page, "classbar_join_form_360")
     # the join form by keyboard: labelled inputs, Enter joins
@@ -157,15 +157,15 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     page.get_by_label("Your name").fill("Ana")
     page.get_by_label("Your name").press("Enter")
     page.wait_for_function("() => /unknown class code/.test("
-                           "document.querySelector('.clb-error').innerText)", timeout=30_000)
-    assert page.locator(".clb-error").inner_text().count("\n") == 0
+                           "document.querySelector('.cbar-error').innerText)", timeout=30_000)
+    assert page.locator(".cbar-error").inner_text().count("\n") == 0
     page.get_by_label("Class code").fill(year8.code)
     page.get_by_label("Class code").press("Tab")
     assert page.evaluate("() => document.activeElement.name") == "name"
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.innerText") == "Join"
     page.keyboard.press("Enter")
-    page.wait_for_selector(".clb[data-mode='joined']", timeout=30_000)
+    page.wait_for_selector(".cbar[data-mode='joined']", timeout=30_000)
     assert "You are Ana in Year 8" in bar.inner_text()
     me = _stored(page, "crazylab.learner")
     assert me and me["name"] == "Ana" and me["class_name"] == "Year 8"
@@ -184,8 +184,8 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     # the index: the class bar, and each lesson's progress from the database
     _index_says(page, db_server.render("index.ipynb"),  # type: ignore[attr-defined]
                 f"2 of {TOTAL} answered, 1 right")
-    page.wait_for_selector(".clb[data-mode='joined']", timeout=30_000)
-    assert "You are Ana in Year 8" in page.locator(".clb").inner_text()
+    page.wait_for_selector(".cbar[data-mode='joined']", timeout=30_000)
+    assert "You are Ana in Year 8" in page.locator(".cbar").inner_text()
     screenshot(page, "classbar_index_joined")
 
     page.goto(url)  # a new kernel: the browser's token brings Ana and her answers back
@@ -202,7 +202,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     try:
         page.locator(".answer").click()
         page.wait_for_function(
-            "() => document.querySelector('.clb-notice').innerText === "
+            "() => document.querySelector('.cbar-notice').innerText === "
             "'1 answer not yet saved — retrying'", timeout=30_000)
         _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")  # shown meanwhile
         screenshot(page, "classbar_not_yet_saved")
@@ -211,7 +211,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
         page.goto(url)
         _open(page, url, "waiting")  # the class is out of reach: the answer still waits
         page.wait_for_function(
-            "() => document.querySelector('.clb-notice').innerText === "
+            "() => document.querySelector('.cbar-notice').innerText === "
             "'1 answer not yet saved — retrying'", timeout=30_000)
         assert "You are Ana in Year 8" in bar.inner_text()
         _earlier(page, "earlier: e01=8S1+")
@@ -219,9 +219,9 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     finally:
         lock.execute("ROLLBACK")
         lock.close()
-    page.wait_for_selector(".clb[data-mode='joined']", timeout=60_000)
+    page.wait_for_selector(".cbar[data-mode='joined']", timeout=60_000)
     _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")
-    page.wait_for_function("() => document.querySelector('.clb-notice').innerText === ''",
+    page.wait_for_function("() => document.querySelector('.cbar-notice').innerText === ''",
                            timeout=30_000)
     assert [a.answer for a in store.attempts(me["token"])] == ["8S1", "8S2", "8S1"]
     assert _stored(page, "crazylab.unsaved") is None
@@ -234,7 +234,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     assert year8.teacher_key not in json.dumps(data) and me["token"] not in json.dumps(data)
 
     page.get_by_role("button", name="Not you?").click()
-    page.wait_for_selector(".clb[data-mode='browser']", timeout=30_000)
+    page.wait_for_selector(".cbar[data-mode='browser']", timeout=30_000)
     assert page.get_by_label("Class code").is_visible()
     assert _stored(page, "crazylab.learner") is None
     _earlier(page, "earlier: none")  # the next learner does not see Ana's answers
@@ -244,7 +244,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     page.get_by_label("Class code").fill(year8.code)
     page.get_by_label("Your name").fill("Ben")
     page.get_by_role("button", name="Join").click()
-    page.wait_for_selector(".clb[data-mode='joined']", timeout=30_000)
+    page.wait_for_selector(".cbar[data-mode='joined']", timeout=30_000)
     ben = _stored(page, "crazylab.learner")
     assert ben and ben["token"] != me["token"]
     page.locator(".answer").click()
@@ -253,7 +253,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     assert len(store.attempts(ben["token"])) == 1
     page.get_by_role("button", name="Forget me").click()
     page.get_by_role("button", name="Yes, forget me").click()
-    page.wait_for_selector(".clb[data-mode='browser']", timeout=30_000)
+    page.wait_for_selector(".cbar[data-mode='browser']", timeout=30_000)
     page.wait_for_function("() => localStorage.getItem('crazylab.learner') === null",
                            timeout=30_000)
     with pytest.raises(ClassError):
@@ -267,8 +267,8 @@ def test_no_database_keeps_answers_in_the_browser(plain_server, page, screenshot
     errors = _watch(page)
     url = plain_server.render("page.ipynb")  # type: ignore[attr-defined]
     _open(page, url, "browser")
-    assert page.locator(".clb-join").is_hidden()  # no database: no class to join
-    assert "kept in this browser" in page.locator(".clb").inner_text()
+    assert page.locator(".cbar-join").is_hidden()  # no database: no class to join
+    assert "kept in this browser" in page.locator(".cbar").inner_text()
     page.locator(".answer").click()
     _earlier(page, "earlier: e01=8S1+")
     page.locator(".answer").click()
@@ -318,20 +318,20 @@ def test_behind_jupyterhub_the_hub_user_is_the_learner(hub_server, class_db: Pat
     errors = _watch(page)
     url = hub_server.render("page.ipynb")  # type: ignore[attr-defined]
     _open(page, url, "hub")
-    assert "You are hana" in page.locator(".clb").inner_text()
+    assert "You are hana" in page.locator(".cbar").inner_text()
     assert page.get_by_role("button", name="Not you?").is_hidden()  # no one else here
     assert page.get_by_label("Your name").is_hidden()  # the hub says who: a code joins
     page.get_by_label("Class code").fill(year9.code)
     page.get_by_label("Class code").press("Enter")
-    page.wait_for_function("() => /in Year 9/.test(document.querySelector('.clb').innerText)",
+    page.wait_for_function("() => /in Year 9/.test(document.querySelector('.cbar').innerText)",
                            timeout=30_000)
-    assert page.locator(".clb-join").is_hidden()
+    assert page.locator(".cbar-join").is_hidden()
     page.locator(".answer").click()
     _earlier(page, "earlier: e01=8S1+")
     page.goto(url)  # a new kernel: the hub user again, with the answer
     _open(page, url, "hub")
     _earlier(page, "earlier: e01=8S1+")
-    assert "You are hana in Year 9" in page.locator(".clb").inner_text()
+    assert "You are hana in Year 9" in page.locator(".cbar").inner_text()
     hana = store.hub_learner("hana")
     assert hana.class_name == "Year 9" and len(store.attempts(hana.token)) == 1
     assert _stored(page, "crazylab.learner") is None  # the browser keeps no hub token

@@ -80,31 +80,31 @@ function download(data, name) {
 let counter = 0;
 
 function render({ model, el }) {
-  const id = `clb${++counter}-${Math.random().toString(36).slice(2, 7)}`;
-  el.classList.add("clb-host");
+  const id = `cbar${++counter}-${Math.random().toString(36).slice(2, 7)}`;
+  el.classList.add("cbar-host");
   el.innerHTML = `
-    <section class="clb" role="region" aria-label="Your class">
-      <p class="clb-who" data-part="who"></p>
-      <div class="clb-actions">
-        <button type="button" class="clb-link" data-do="not_you" hidden>Not you?</button>
-        <button type="button" class="clb-link" data-do="forget" hidden>Forget me</button>
-        <button type="button" class="clb-button" data-do="download">Download my progress</button>
+    <section class="cbar" role="region" aria-label="Your class">
+      <p class="cbar-who" data-part="who"></p>
+      <div class="cbar-actions">
+        <button type="button" class="cbar-link" data-do="not_you" hidden>Not you?</button>
+        <button type="button" class="cbar-link" data-do="forget" hidden>Forget me</button>
+        <button type="button" class="cbar-button" data-do="download">Download my progress</button>
       </div>
-      <div class="clb-confirm" data-part="confirm" role="group" aria-label="Confirm forget me" hidden>
+      <div class="cbar-confirm" data-part="confirm" role="group" aria-label="Confirm forget me" hidden>
         <span>Delete all your answers from the class, and from this browser?</span>
-        <button type="button" class="clb-danger" data-do="forget-yes">Yes, forget me</button>
-        <button type="button" class="clb-button" data-do="forget-no">Cancel</button>
+        <button type="button" class="cbar-danger" data-do="forget-yes">Yes, forget me</button>
+        <button type="button" class="cbar-button" data-do="forget-no">Cancel</button>
       </div>
-      <form class="clb-join" data-part="join" aria-label="Join a class" hidden>
-        <span class="clb-join-title">Join a class</span>
+      <form class="cbar-join" data-part="join" aria-label="Join a class" hidden>
+        <span class="cbar-join-title">Join a class</span>
         <label for="${id}-code">Class code</label>
         <input id="${id}-code" name="code" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="64" required>
         <label for="${id}-name" data-part="name-label">Your name</label>
         <input id="${id}-name" name="name" autocomplete="nickname" maxlength="80">
-        <button type="submit" class="clb-button">Join</button>
+        <button type="submit" class="cbar-button">Join</button>
       </form>
-      <p class="clb-notice" data-part="notice" role="status" aria-live="polite"></p>
-      <p class="clb-error" data-part="error" role="alert"></p>
+      <p class="cbar-notice" data-part="notice" role="status" aria-live="polite"></p>
+      <p class="cbar-error" data-part="error" role="alert"></p>
     </section>`;
   const part = (name) => el.querySelector(`[data-part="${name}"]`);
   const button = (name) => el.querySelector(`[data-do="${name}"]`);
@@ -135,7 +135,7 @@ function render({ model, el }) {
     form.elements.name.required = !hubJoin;
     part("notice").textContent = s.notice || "";
     part("error").textContent = s.error || s.refused || "";
-    el.querySelector(".clb").dataset.mode = mode;
+    el.querySelector(".cbar").dataset.mode = mode;
   }
 
   function sendBrowser() {
