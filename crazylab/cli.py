@@ -12,6 +12,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from . import __version__
 from .engine.options import parse_option
 from .engine.rules import PRESETS, RulesError
 from .engine.rules import rules as get_rules
@@ -138,6 +139,7 @@ def _preset(name: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="crazylab", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"crazylab {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay", help="replay worked-example files and check them")
     p.add_argument("files", nargs="*")
@@ -158,6 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .classroom.cli import add_class_parser  # `crazylab class ...` (issue 22)
 
     add_class_parser(sub)
+    from .publish import add_publish_parsers  # `crazylab serve`, `crazylab site` (issue 24)
+
+    add_publish_parsers(sub)
     return parser
 
 

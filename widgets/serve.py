@@ -1,6 +1,7 @@
 """Serve the dashboards to a class: Voilà with a bound on kernels, fast culling and a template
 that needs nothing from the internet.
 
+    crazylab serve FOLDER --port 8866                           # a teacher's own folder
     python -m crazylab.widgets.serve notebooks --port=8866      # what `make app` runs
 
 On top of plain Voilà (every option of ``voila`` works here too):
@@ -25,6 +26,10 @@ On top of plain Voilà (every option of ``voila`` works here too):
   as a last resort; a notice when the page's kernel is gone;
 * **a server secret for seeded links** (``CRAZYLAB_SECRET``): set it to keep ``?seed=``
   links dealing the same cards across restarts; otherwise each start draws a new one.
+
+The class settings (the preheated pool, culling, the bound; the repository's ``voila.json``) ship
+with the package as ``serve_config.json`` and are the defaults here: a ``voila.json`` in the
+folder Voilà starts from, or a command-line option, overrides them.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import html
+import json
 import math
 import os
 import secrets
@@ -44,10 +50,13 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float, Int
+from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
-TEMPLATES = Path(__file__).parent / "jupyter"  # holds voila/templates/crazylab/
+TEMPLATES = Path(__file__).parent / "jupyter"  # holds voila/templates/crazylab/ (a checkout)
+#: the class settings every `crazylab serve` starts from (package data)
+SETTINGS = Path(__file__).parent / "serve_config.json"
 SECRET_ENV = "CRAZYLAB_SECRET"
 PREHEAT_ENV = "VOILA_PREHEAT"
 
@@ -327,22 +336,30 @@ def busy_page(running: int, retry: int) -> str:
 
 def prepare_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
     """The settings every kernel inherits: the seed secret (random unless the teacher set
-    one), plotly's renderer, and the template's folder on the Jupyter path."""
+    one), plotly's renderer, and, run from a checkout, the template's folder on the Jupyter path
+    (an installed crazylab has it in Jupyter's data folder: share/jupyter/voila/templates)."""
     env = os.environ if environ is None else environ
     env.setdefault(SECRET_ENV, secrets.token_hex(16))
     env.setdefault("PLOTLY_RENDERER", "plotly_mimetype")
     paths = [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p]
-    if str(TEMPLATES) not in paths:
+    if (TEMPLATES / "voila" / "templates" / "crazylab").is_dir() and str(TEMPLATES) not in paths:
         env["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATES), *paths])
     return env
 
 
+def class_settings() -> Config:
+    """The package's class settings (``serve_config.json``) as traitlets config."""
+    return Config(json.loads(SETTINGS.read_text(encoding="utf-8")))
+
+
 def main(argv: list[str] | None = None) -> None:
+    """Start the class-ready Voilà: the package's settings first, then ``voila.json`` files
+    and the command line (``argv``: any ``voila`` arguments)."""
     prepare_environment()
     args = list(sys.argv[1:] if argv is None else argv)
     if not any(a.startswith("--template") for a in args):
         args.append("--template=crazylab")
-    CrazylabVoila.launch_instance(args)
+    CrazylabVoila.launch_instance(args, config=class_settings())
 
 
 if __name__ == "__main__":

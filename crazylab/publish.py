@@ -1,0 +1,112 @@
+"""``crazylab serve`` and ``crazylab site``: publish a folder of notebooks, a teacher's own or
+the repository's, from the installed package.
+
+    crazylab serve FOLDER [--port 8866] [--ip 127.0.0.1]   # the class-ready Voilà server
+    crazylab site FOLDER -o DIR                             # the static site (Pyodide, no server)
+
+``serve`` is :mod:`crazylab.widgets.serve` (a bound on kernels with a "busy, retry" page, kernels
+of closed pages freed, preheated kernels, the seed secret, the offline ``crazylab`` template,
+the package's class settings). ``site`` is :mod:`crazylab.widgets.site_build`: every notebook
+of the folder as a page running in the visitor's browser. Bad arguments are one line on stderr
+(exit 2) and nothing is started or written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from .errors import CrazylabError, quote
+
+
+class PublishError(CrazylabError):
+    """A folder, port or output ``crazylab serve``/``site`` cannot use."""
+
+
+def add_publish_parsers(subparsers: Any) -> None:
+    """Add ``crazylab serve`` and ``crazylab site`` to an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "serve", help="serve a folder of notebooks to a class (Voilà, the crazylab template)",
+        description="Serve FOLDER's notebooks with Voilà, ready for a class: a bound on "
+                    "kernels with a 'busy, retry' page, kernels of closed pages freed within "
+                    "seconds, preheated kernels, a secret for seeded links (set "
+                    "$CRAZYLAB_SECRET to keep it across restarts) and the offline crazylab "
+                    "template. A voila.json in the current folder overrides the class "
+                    "settings. Needs crazylab[jupyter].")
+    p.add_argument("folder", help="the folder of notebooks (its index.ipynb is the landing page)")
+    p.add_argument("--port", type=int, default=8866, help="the port (default: 8866)")
+    p.add_argument("--ip", default="127.0.0.1",
+                   help="the address to listen on (default: 127.0.0.1; 0.0.0.0 for every one)")
+    p.set_defaults(func=cmd_serve)
+    p = subparsers.add_parser(
+        "site", help="build the static site of a folder of notebooks (runs in the browser)",
+        description="Build a static web site of FOLDER's notebooks: each a page whose Python "
+                    "runs in the visitor's browser (Voici, JupyterLite's Pyodide kernel), "
+                    "every file served from the site. Any static web host serves DIR. Needs "
+                    "crazylab[site], node and npm (Pyodide's runtime comes from npm, fetched "
+                    "once into a cache), and PyPI for the browser's wheels.")
+    p.add_argument("folder", help="the folder of notebooks (*.ipynb; index.ipynb is the "
+                                  "landing page if there is one)")
+    p.add_argument("-o", "--output", required=True, type=Path, help="the site's folder "
+                   "(replaced)")
+    p.add_argument("--work", type=Path, default=None,
+                   help="a folder for work files (default: DIR's sibling DIR.build)")
+    p.add_argument("--node-modules", type=Path, default=None,
+                   help="a node_modules holding pyodide and @fortawesome/fontawesome-free "
+                        "(default: $CRAZYLAB_SITE_NODE_MODULES, the checkout's "
+                        "site/node_modules, else ~/.cache/crazylab/site, fetched by npm ci)")
+    p.set_defaults(func=cmd_site)
+
+
+def _folder(name: str) -> Path:
+    folder = Path(name)
+    if not folder.is_dir():
+        raise PublishError(f"no such folder: {quote(name)}")
+    return folder.resolve()
+
+
+def _say(command: str, message: str) -> None:
+    print(f"crazylab {command}: {message}", file=sys.stderr)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the class-ready Voilà on ``args.folder`` until interrupted."""
+    try:
+        folder = _folder(args.folder)
+        if not 0 < args.port < 65536:
+            raise PublishError(f"--port must be 1 to 65535, not {args.port}")
+        try:
+            from .widgets import serve
+        except ImportError as e:
+            raise PublishError(f"needs the Jupyter layer ({e.name} is missing): "
+                               "pip install 'crazylab[jupyter]'") from None
+    except PublishError as e:
+        _say("serve", str(e))
+        return 2
+    serve.main([str(folder), f"--port={args.port}", f"--Voila.ip={args.ip}", "--no-browser",
+                "--Voila.port_retries=0", "--show_tracebacks=False"])
+    return 0
+
+
+def cmd_site(args: argparse.Namespace) -> int:
+    """Build the static site of ``args.folder`` into ``args.output``."""
+    try:
+        folder = _folder(args.folder)
+        if not any(folder.glob("*.ipynb")):
+            raise PublishError(f"{quote(args.folder)} holds no notebook (*.ipynb)")
+        output = args.output.resolve()
+        if output == folder or folder.is_relative_to(output):
+            raise PublishError("the output folder would replace the notebooks' folder")
+        from .widgets import site_build
+    except PublishError as e:
+        _say("site", str(e))
+        return 2
+    work = (args.work or output.with_name(output.name + ".build")).resolve()
+    try:
+        site_build.build_folder(folder, output, work, node_modules=args.node_modules)
+    except site_build.SiteError as e:
+        _say("site", str(e))
+        return 1
+    return 0
