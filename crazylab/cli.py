@@ -21,6 +21,7 @@ from .examples import ExampleError, example_path, list_examples, load_example
 from .sim import (
     SimulationError,
     SimulationInterrupted,
+    check_dataset,
     check_out,
     simulate,
     table_configs,
@@ -191,11 +192,20 @@ def add_simulate_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "random, rules, mc, mc:PLAYOUTS (default: random)")
     p.add_argument("--games", type=int, default=1000, help="hands per rule set and table size")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes (default: the CPUs this process may use)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on this Dask cluster (tcp://host:8786) instead of local processes")
+    p.add_argument("--start", type=int, default=0, metavar="HAND",
+                   help="play hands HAND to GAMES-1 only, exactly as a whole run plays them "
+                        "(resume a seeded run)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a rule option for every rule set, e.g. draw_limit=2 (repeatable)")
     p.add_argument("--rotate", action="store_true", help="move the bots one seat each hand")
     p.add_argument("--out", help="write the hands to this .csv or .parquet file")
+    p.add_argument("--dataset", metavar="DIR",
+                   help="write the hands as a Parquet dataset in DIR, one part file per chunk, "
+                        "written by the workers (memory stays flat; with --start, resume)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
     return p
@@ -231,9 +241,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.workers is not None and args.workers < 1:
             raise SimulationError(f"--workers must be at least 1, not {args.workers} (leave it "
                                   "out to use every core)")
-        table_configs(rule_sets, args.players or [2], bots, args.rotate)  # players × rules, bots
+        if not 0 <= args.start <= args.games:
+            raise SimulationError(f"--start must be from 0 to --games ({args.games}), not "
+                                  f"{args.start}")
+        if args.out and args.dataset:
+            raise SimulationError("give --out FILE or --dataset DIR, not both")
+        if args.scheduler is not None and args.workers is not None:
+            raise SimulationError("give --workers (local processes) or --scheduler (a Dask "
+                                  "cluster), not both")
+        configs, _ = table_configs(rule_sets, args.players or [2], bots, args.rotate)
         out = check_out(args.out) if args.out else None
+        dataset = (check_dataset(args.dataset, len(configs), args.start) if args.dataset
+                   else None)
         import pandas as pd
+        client = _connect(args.scheduler) if args.scheduler is not None else None
     except ImportError as e:
         return _fail(f"the simulation lab needs pandas ({e}): pip install 'crazylab[lab]'")
     except (RulesError, ValueError) as e:
@@ -243,9 +264,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         df = simulate(rule_sets, players=args.players or [2], bots=bots, games=args.games,
                       seed=args.seed, workers=args.workers, rotate=args.rotate,
-                      progress=False if args.no_progress else None)
+                      progress=False if args.no_progress else None, client=client,
+                      start=args.start, out=dataset)
     except SimulationInterrupted as stop:
         kept = ""
+        if dataset is not None:
+            kept = (f"; the finished hands are in {dataset}: add --start {stop.resume} to "
+                    "resume")
+            print(f"crazylab simulate: interrupted after {stop.done} of {stop.total} "
+                  f"hands{kept}", file=sys.stderr)
+            return 130
         if out is not None and stop.rows:
             if not _write(stop.partial(), out):
                 return 1
@@ -265,8 +293,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     finally:
         if main and old is not None:
             signal.signal(signal.SIGTERM, old)
-    from .lab import summary, win_rates
+        if client is not None:
+            client.close()
+    from .lab import summary, wilson, win_rates
 
+    if dataset is not None:  # the hands are on disk: the summary came from the workers
+        wins = pd.DataFrame(df.attrs["wins"])
+        if len(wins):
+            wins["rate"] = wins["wins"] / wins["hands"]
+            bounds = [wilson(w, n) for w, n in zip(wins["wins"], wins["hands"], strict=True)]
+            wins["low"], wins["high"] = [b[0] for b in bounds], [b[1] for b in bounds]
+        with pd.option_context("display.width", 120, "display.max_columns", 20):
+            print(df.to_string())
+            print()
+            print(wins.round(3).to_string(index=False))
+        print(f"\nwrote {int(df['hands'].sum())} hands to {dataset} ({df.attrs['parts']} "
+              "part files)")
+        return 0
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print(summary(df).to_string())
         print()
@@ -276,6 +319,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             return 1
         print(f"\nwrote {len(df)} hands to {out}")
     return 0
+
+
+def _connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``; :class:`SimulationError` in one line
+    when dask is not installed or the scheduler does not answer within 10 s."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SimulationError("--scheduler needs dask: pip install 'crazylab[lab]'") from None
+    try:
+        return Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        raise SimulationError(f"--scheduler {quote(address)}: cannot reach a Dask scheduler "
+                              f"there ({_clip(str(e) or type(e).__name__, 120)})") from None
 
 
 def _write(df: Any, out: Any) -> bool:
