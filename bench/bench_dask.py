@@ -1,0 +1,130 @@
+"""The simulation lab at cluster scale: ``simulate`` on a 4-worker Dask ``LocalCluster``
+(processes, one thread each) against the same run in this process, both writing a Parquet
+dataset (``out=``).
+
+For each size (``--small`` and ``--hands`` hands of ``crazy-eights``, bots random,random) it
+reports the wall time of each run, whether the two datasets hold the same hands (a checksum
+of the rows that does not depend on how they were split into part files), how busy each
+worker was (``client.processing()`` sampled every 0.1 s: the share of samples in which the
+worker had a task) and this process's peak RSS during the run (sampled with psutil in a
+thread), which should not grow from the small run to the large one.
+
+    .venv/bin/python bench/bench_dask.py                  # 10**5 and 10**6 hands
+    .venv/bin/python bench/bench_dask.py --hands 200000   # a shorter run
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import psutil
+
+import crazylab as cl
+from crazylab.sim import _parts
+
+BOTS = ["random", "random"]
+SEED = 2026
+
+
+class Sampler:
+    """Samples this process's RSS (and, given a client, which workers have a task) in a
+    thread until stopped."""
+
+    def __init__(self, client: Any = None, every: float = 0.1) -> None:
+        self.client, self.every = client, every
+        self.peak = 0
+        self.samples = 0
+        self.busy: dict[str, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        me = psutil.Process()
+        while not self._stop.is_set():
+            self.peak = max(self.peak, me.memory_info().rss)
+            if self.client is not None:
+                try:
+                    processing = self.client.processing()
+                except Exception:  # the cluster is closing
+                    processing = {}
+                for worker, tasks in processing.items():
+                    self.busy[worker] = self.busy.get(worker, 0) + bool(tasks)
+            self.samples += 1
+            self._stop.wait(self.every)
+
+    def __enter__(self) -> Sampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def busy_fractions(self) -> list[float]:
+        return sorted((n / max(1, self.samples) for n in self.busy.values()), reverse=True)
+
+
+def checksum(folder: Path) -> tuple[int, int]:
+    """``(rows, sum of the rows' hashes mod 2**64)`` over the dataset's part files, read one
+    at a time: equal for two datasets holding the same rows, however they are split."""
+    rows, total = 0, 0
+    for _, _, file in _parts(folder):
+        df = pd.read_parquet(file)
+        rows += len(df)
+        total = (total + int(pd.util.hash_pandas_object(df, index=False).sum())) % 2**64
+    return rows, total
+
+
+def timed(run: Callable[[], Any], client: Any = None) -> tuple[float, Sampler]:
+    with Sampler(client) as sampler:
+        t0 = time.perf_counter()
+        run()
+        wall = time.perf_counter() - t0
+    return wall, sampler
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=10**6)
+    parser.add_argument("--small", type=int, default=10**5)
+    parser.add_argument("--workers", type=int, default=4)
+    args = parser.parse_args()
+    from dask.distributed import Client, LocalCluster
+
+    sizes = sorted({args.small, args.hands})
+    dask_runs: dict[int, tuple[float, Sampler]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            for hands in sizes:  # the cluster runs first: the client's RSS is not inflated
+                dask_runs[hands] = timed(lambda h=hands: cl.simulate(
+                    "crazy-eights", bots=BOTS, games=h, seed=SEED, client=client,
+                    out=Path(tmp, f"dask-{h}"), progress=False), client)
+        for hands in sizes:
+            on_dask, here = Path(tmp, f"dask-{hands}"), Path(tmp, f"here-{hands}")
+            wall_h, s_h = timed(lambda h=hands, o=here: cl.simulate(
+                "crazy-eights", bots=BOTS, games=h, seed=SEED, workers=1, out=o,
+                progress=False))
+            wall_d, s_d = dask_runs[hands]
+            same = checksum(on_dask) == checksum(here)
+            busy = s_d.busy_fractions()
+            print(f"{hands:>9} hands: dask {wall_d:7.1f} s ({len(_parts(on_dask))} parts), "
+                  f"in-process {wall_h:7.1f} s, speed-up {wall_h / wall_d:4.2f}x; "
+                  f"same hands: {same}; workers busy "
+                  f"{', '.join(f'{b:.0%}' for b in busy)}; client peak RSS "
+                  f"{s_d.peak / 2**20:.0f} MiB", flush=True)
+    if len(sizes) == 2:
+        (n0, n1), (p0, p1) = sizes, (dask_runs[n].peak for n in sizes)
+        print(f"client peak RSS on dask: {p0 / 2**20:.0f} MiB at {n0} hands, "
+              f"{p1 / 2**20:.0f} MiB at {n1} hands ({(p1 - p0) / 2**20:+.0f} MiB for "
+              f"{n1 / n0:.0f}x the hands)")
+
+if __name__ == "__main__":
+    main()
