@@ -24,7 +24,7 @@ ENGINE_MODULES = ["crazylab.engine.game", "crazylab.engine.moves", "crazylab.eng
 
 #: run by both builds; prints one JSON document of everything observable in many games
 TRACE = r'''
-import json, random
+import dataclasses, json, random
 import crazylab as cl
 
 out = []
@@ -46,7 +46,8 @@ for name in cl.PRESETS:
             copy = g.copy()
             out.append([name, n, seed, steps, [e.describe() for e in g.events],
                         [g.winners, g.scores, g.end_reason], str(g),
-                        repr(g.observation(0)), copy.fingerprint() == g.fingerprint()])
+                        repr(dataclasses.astuple(dataclasses.replace(g.observation(0), log=()))),
+                        copy.fingerprint() == g.fingerprint()])
 print(json.dumps(out))
 '''
 

@@ -85,6 +85,15 @@ class Observation:
     log: LogView | tuple[Event, ...] = field(default=(), repr=False, compare=False)
     extra: tuple[tuple[str, object], ...] = ()
 
+    def __repr__(self) -> str:
+        """One short line (``Observation(seat 1, 5 cards, top 6♥, 3 legal moves)``); the
+        fields hold the rest."""
+        n, k = len(self.hand), len(self.legal)
+        tops = "/".join(str(p[-1]) for p in self.piles if p) or "none"
+        end = ", over" if self.over else ""
+        return (f"Observation(seat {self.seat}, {n} card{'s' * (n != 1)}, top {tops}, "
+                f"{k} legal move{'s' * (k != 1)}{end})")
+
     @property
     def events(self) -> tuple[Event, ...]:
         """The event log as this seat sees it (others' drawn cards hidden)."""

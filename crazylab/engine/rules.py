@@ -93,6 +93,18 @@ class RuleSet:
     games_in_match: int | None = None  # MU-Q17 (A11): a match of this many games
     options_changed: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
+    def __repr__(self) -> str:
+        """One short line: the name and the house options changed from the preset
+        (``RuleSet('crazy-eights', draw_limit=2)``, or their count when they would not fit in
+        about 100 characters); ``options()`` lists every value."""
+        changed = [f"{k}={getattr(self, k)!r}" for k in self.options_changed]
+        text = f"RuleSet({self.name!r}{''.join(', ' + c for c in changed)})"
+        if len(text) <= 100:
+            return text
+        name = self.name if len(self.name) <= 60 else self.name[:59] + "…"
+        n = len(changed)
+        return f"RuleSet({name!r}, {n} house option{'s' * (n != 1)})"
+
     def __post_init__(self) -> None:
         """Check every option against its schema entry (:data:`~.options.FIELDS`), then the
         rules between options; lists given for list options become tuples."""
