@@ -52,7 +52,7 @@ def test_engine_and_widgets_import_without_the_lab():
 
 
 def test_placeholder_wheels(tmp_path):
-    wheels = {name: build.placeholder_wheel(name, version, SITE_DIR / "placeholders" / name,
+    wheels = {name: build.placeholder_wheel(name, version, build.HERE / "placeholders" / name,
                                             tmp_path)
               for name, version in build.PLACEHOLDERS.items()}
     for name, wheel in wheels.items():
@@ -66,7 +66,7 @@ def test_placeholder_wheels(tmp_path):
     assert tuple(int(x) for x in build.PLACEHOLDERS["jedi"].split(".")[:2]) >= (0, 16)
     # the names IPython's history imports; connect() refuses clearly
     ns: dict = {}
-    exec((SITE_DIR / "placeholders" / "sqlite3" / "__init__.py").read_text(), ns)
+    exec((build.HERE / "placeholders" / "sqlite3" / "__init__.py").read_text(), ns)
     for attr in ("Error", "DatabaseError", "OperationalError", "IntegrityError",
                  "PARSE_DECLTYPES", "PARSE_COLNAMES", "Connection", "connect"):
         assert attr in ns, attr
@@ -163,7 +163,7 @@ def test_simulation_lesson_on_the_site_shows_its_results_and_keeps_its_exercises
 
 
 def test_browser_wheels_are_pinned():
-    reqs = build.pinned(SITE_DIR / "browser-wheels.txt")
+    reqs = build.pinned(build.HERE / "browser-wheels.txt")
     assert reqs and all(re.fullmatch(r"[\w.-]+==[\w.]+", r) for r in reqs)
     lock = json.loads((SITE_DIR / "package-lock.json").read_text())
     declared = json.loads((SITE_DIR / "package.json").read_text())["dependencies"]
