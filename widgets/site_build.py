@@ -39,6 +39,7 @@ import csv
 import gzip
 import hashlib
 import html
+import importlib.util
 import io
 import json
 import os
@@ -797,7 +798,7 @@ def page_list(pages: list[str], prefix: str) -> str:
 
 
 def outside_references(output: Path) -> list[str]:
-    """``src=``/``href=`` attributes and CSS ``url()``s of the pages that leave the site."""
+    """``src=`` and ``href=`` attributes and CSS ``url()``s of the pages that leave the site."""
     found = []
     pattern = re.compile(r"(?:src|href)=[\"'](https?:)?//|url\([\"']?https?://", re.IGNORECASE)
     for page in output.rglob("*.html"):
@@ -912,7 +913,7 @@ def build(output: Path, work: Path, *, folder: Path | None = None,
         if not pages:
             raise SiteError(f"{folder} holds no notebook (*.ipynb)")
         notebooks = {name: folder_notebook(folder / f"{name}.ipynb") for name in pages}
-    if shutil.which("voici", path=str(Path(sys.executable).parent)) is None:
+    if importlib.util.find_spec("voici_core") is None:
         raise SiteError("the static site needs Voici and JupyterLite: "
                         "pip install 'crazylab[site]'")
     node = node_folder(work, find_node_modules(node_modules))
@@ -929,7 +930,9 @@ def build(output: Path, work: Path, *, folder: Path | None = None,
         (contents / f"{name}.ipynb").write_text(json.dumps(nb, indent=1), encoding="utf-8")
     write_config(lite, contents, output, extensions)
     shutil.rmtree(output, ignore_errors=True)
-    run(Path(sys.executable).with_name("voici"), "build", cwd=lite)
+    # Voici's own command (voici_core's __main__ imports a `voici` module it does not ship)
+    run(sys.executable, "-c", "import sys; from voici_core.app import main; sys.exit(main())",
+        "build", cwd=lite)
     shutil.rmtree(output / "build", ignore_errors=True)  # the JupyterLab app: never loaded
     fix_pages(output, preload, node, pages)
     bad = outside_references(output)
