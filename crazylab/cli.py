@@ -321,15 +321,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+#: seconds ``--scheduler`` waits for the Dask scheduler to answer
+CONNECT_TIMEOUT = 10
+
+
 def _connect(address: str) -> Any:
     """A Dask client of the scheduler at ``address``; :class:`SimulationError` in one line
-    when dask is not installed or the scheduler does not answer within 10 s."""
+    when dask is not installed or the scheduler does not answer within
+    :data:`CONNECT_TIMEOUT` seconds."""
     try:
         from distributed import Client
     except ImportError:
         raise SimulationError("--scheduler needs dask: pip install 'crazylab[lab]'") from None
     try:
-        return Client(address, timeout=10)
+        return Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         raise SimulationError(f"--scheduler {quote(address)}: cannot reach a Dask scheduler "
                               f"there ({_clip(str(e) or type(e).__name__, 120)})") from None
