@@ -496,7 +496,7 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         if (g is not None and not g.over and g.to_play == self.seat
                 and c in g.hands[self.seat]):
             return g.explain(move)
-        return self._probe(c).explain(move if len(self.refs) > 1 else str(c))
+        return self._probe(c).explain(move)
 
     # -- internals ------------------------------------------------------------------------
 
@@ -516,10 +516,9 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         """A position where seat 0 holds ``c`` on the explorer's piles; a wild top with a
         call stands in as a card that sounds (or shows) what was called."""
         r = self._rules
-        if len(self.refs) != r.piles:  # a free position explores one pile
-            r = get_rules(r, piles=len(self.refs))
         calls = {ref.call for ref in self.refs}
-        if len(calls) == 1 and c not in {ref.top for ref in self.refs}:  # the real tops
+        if (len(self.refs) == r.piles and len(calls) == 1
+                and c not in {ref.top for ref in self.refs}):  # the real tops
             call = calls.pop()
             kwargs = {} if call is None else {
                 "suit" if r.call_kind == "suit" else "pitch": r.format_call(call)}
@@ -533,6 +532,11 @@ class IntervalExplorer(ErrorReporting, w.VBox):
                 top = self._stand_in(r, ref, used)
             used.add(top)
             tops.append([top])
+        # a free position explores one pile of a level with several (a level-4 rule set with
+        # one pile is refused: its hands do not end): the other piles get plain tops of their
+        # own, and the move names pile 0
+        spare = (x for x in r.deck if x not in used and not r.is_wild(x))
+        tops += [[next(spare)] for _ in range(r.piles - len(tops))]
         return Game.from_position(r, 2, hands=[[c], []], piles=tops, to_play=0)
 
     @staticmethod
