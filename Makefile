@@ -18,15 +18,40 @@ PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider tests $(NBVAL_ARGS)
 VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 	--Voila.port_retries=0 --show_tracebacks=False
 
-.PHONY: venv app test bench clean distclean lessons site site-deps site-serve
+.PHONY: venv app test bench clean distclean lessons site site-deps site-serve lock docs
 
 venv: $(STAMP)
 
-# Re-installs only when pyproject.toml changes (or the venv is missing).
-$(STAMP): pyproject.toml
+# Re-installs only when pyproject.toml or the lock changes (or the venv is missing). The lock
+# (ci/constraints-newest.txt, constraints: `-c`) makes the tested set the newest locked one.
+LOCK := ci/constraints-newest.txt
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[jupyter,test,lab,examples,site,class,postgres]'
+	$(BIN)/python -m pip install --quiet -c $(LOCK) \
+		-e '.[jupyter,test,lab,examples,site,class,postgres,docs]'
 	@touch $@
+
+# The lock: exact versions of every extra `make venv` installs (uv keeps the versions already
+# locked that still fit the ranges; --upgrade-package NAME moves one), then Binder's pins,
+# the same versions for the jupyter and lab extras. Run after changing a range in pyproject.toml.
+LOCK_EXTRAS := jupyter widgets lab class postgres examples site test docs
+UV_COMPILE   = $(BIN)/uv pip compile pyproject.toml --python-version 3.11 --quiet \
+	--custom-compile-command 'make lock'
+lock: venv
+	$(BIN)/python -m pip install --quiet uv
+	$(UV_COMPILE) $(addprefix --extra ,$(LOCK_EXTRAS)) -o $(LOCK)
+	{ sed -n '/^# Binder/,/^$$/p' binder/requirements.txt; \
+	  $(UV_COMPILE) --no-header --extra jupyter --extra lab -c $(LOCK); echo .; \
+	} > binder/requirements.txt.new && mv binder/requirements.txt.new binder/requirements.txt
+
+# The documentation site (docs/conf.py: Sphinx + MyST-NB, the lessons with their stored
+# outputs) into _build/docs; any warning fails it; then every local link of the built pages
+# must resolve (docs/check_links.py: offline, no linkcheck).
+DOCS_OUT := _build/docs
+docs: venv
+	rm -rf $(DOCS_OUT)
+	$(BIN)/python -m sphinx -b html -W --keep-going -q -n -d _build/doctrees docs $(DOCS_OUT)
+	$(BIN)/python docs/check_links.py $(DOCS_OUT)
 
 app: venv
 	@echo "crazylab: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops)"
@@ -54,7 +79,7 @@ bench: venv
 	$(BIN)/python bench/bench_core.py --build $(COMPILED)
 
 clean:
-	rm -rf tests/screenshots test-results build dist _site _site_build .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf tests/screenshots test-results build dist _site _site_build _build .pytest_cache .ruff_cache .mypy_cache .hypothesis
 	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name '*.egg-info' \
 		-o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
 

@@ -398,7 +398,7 @@ def rules_sheet(rs: RuleSet) -> str:
 
 def markdown_html(text: str) -> str:
     """A rules sheet's Markdown as HTML: the few forms :func:`rules_sheet` writes (``#``
-    headings, paragraphs, ``*`` lists, one table, ``**bold**``, ``*italic*``, `` `code` ``),
+    headings, paragraphs, ``*`` lists, one table, ``**bold**``, ``*italic*``, code in backquotes),
     with every character of the text escaped. (No Markdown library: the sheet is shown where
     only the standard library is sure to be, such as the site's browser Python.)"""
     out: list[str] = []

@@ -27,12 +27,35 @@ def _norm(req: str) -> str:
     return f"{re.sub(r'[-_.]+', '-', name).lower()}=={version}"
 
 
-def test_binder_requirements_match_pyproject_pins():
+def _pins(path) -> dict[str, str]:
+    """name -> version of a lock's ``name==version`` lines (extras dropped)."""
+    pins = {}
+    for line in _requirement_lines(path):
+        if "==" in line:
+            name, version = _norm(line).split("==")
+            pins[name.split("[")[0]] = version
+    return pins
+
+
+def test_binder_requirements_are_the_lock_of_the_jupyter_and_lab_extras():
+    """binder/requirements.txt: an exact pin of every package of the jupyter and lab extras
+    (within their ranges) and of what they need, at the versions of the lock `make venv`
+    installs (ci/constraints-newest.txt), then the project itself."""
+    from packaging.requirements import Requirement
+
     lines = _requirement_lines(REPO_ROOT / "binder" / "requirements.txt")
-    assert "." in lines, "binder/requirements.txt must install the project itself"
-    pins = {_norm(x) for x in lines if x != "."}
+    assert lines[-1] == ".", "binder/requirements.txt must install the project itself, last"
+    assert all(x == "." or re.fullmatch(r"[\w.\[\],-]+==[\w.+!-]+", x) for x in lines), (
+        [x for x in lines if x != "." and "==" not in x])
+    binder = _pins(REPO_ROOT / "binder" / "requirements.txt")
+    lock = _pins(REPO_ROOT / "ci" / "constraints-newest.txt")
+    assert {n: v for n, v in binder.items() if lock.get(n) != v} == {}
     extras = PYPROJECT["project"]["optional-dependencies"]
-    assert pins == {_norm(x) for x in extras["jupyter"] + extras["lab"]}
+    for req in map(Requirement, extras["jupyter"] + extras["lab"]):
+        name = _norm(req.name + "==").split("==")[0]
+        assert name in binder, f"binder/requirements.txt does not pin {req.name}"
+        assert binder[name] in req.specifier, f"{name}=={binder[name]} is outside {req}"
+    assert len(binder) > 50  # what they need too: a lock, not only the direct dependencies
 
 
 def test_binder_runtime_and_start():
@@ -121,6 +144,7 @@ def test_binder_installs_everything_the_notebooks_import():
 
     lines = _requirement_lines(REPO_ROOT / "binder" / "requirements.txt")
     project = next(x for x in lines if x == "." or x.startswith(".["))
+    lines = [x for x in lines if x == project or "==" in x]
     extras = set(re.findall(r"[\w-]+", project[2:-1])) if project.startswith(".[") else set()
     optional = PYPROJECT["project"]["optional-dependencies"]
     installed = {_norm(x).split("==")[0].split("[")[0] for x in lines if not x.startswith(".")}

@@ -16,7 +16,25 @@ kernel per visitor) does not import the other widgets.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names ``__getattr__`` imports on first use, for type checkers
+    # (``X as X``: re-exported)
+    from ._common import query_params as query_params
+    from .builder import RuleBuilder as RuleBuilder
+    from .explainer import StepExplainer as StepExplainer
+    from .explorer import LegalMoveExplorer as LegalMoveExplorer
+    from .explorer import legal_table as legal_table
+    from .explorer import position as position
+    from .picker import CardPicker as CardPicker
+    from .players import bot_levels as bot_levels
+    from .players import random_bot as random_bot
+    from .reasons import Verdict as Verdict
+    from .reasons import verdicts as verdicts
+    from .scoring import ScoreCalculator as ScoreCalculator
+    from .scoring import Scored as Scored
+    from .scoring import score_hands as score_hands
+    from .table import GameTable as GameTable
 
 _WHERE = {
     "query_params": "._common",
