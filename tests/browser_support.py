@@ -136,13 +136,15 @@ def voila_command(root: Path, port: int, *, show_tracebacks: bool = True,
 
 def start_voila(root: Path | str, *, show_tracebacks: bool = True,
                 extra_args: tuple[str, ...] = (), timeout: float = STARTUP_TIMEOUT,
-                log_dir: Path | str | None = None) -> VoilaServer:
+                log_dir: Path | str | None = None, port: int | None = None) -> VoilaServer:
     """Start Voilà in tree mode on ``root`` in its own process group and wait until it
-    serves a static file. Raises ``RuntimeError`` (with Voilà's log) if it does not."""
+    serves a static file. Raises ``RuntimeError`` (with Voilà's log) if it does not.
+    ``port``: a given port (a restarted server keeps its address, so the browser's storage
+    for that origin stays); a free one by default."""
     root = Path(root).resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"Voilà root {root} is not a directory")
-    port = free_port()
+    port = port or free_port()
     log_dir = Path(log_dir) if log_dir else Path(tempfile.mkdtemp(prefix="crazylab-voila-"))
     log_path = log_dir / f"voila-{port}.log"
     env = dict(os.environ)
