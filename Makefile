@@ -18,7 +18,7 @@ PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider tests $(NBVAL_ARGS)
 VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 	--Voila.port_retries=0 --show_tracebacks=False
 
-.PHONY: venv app test bench clean distclean lessons site site-deps site-serve lock docs
+.PHONY: venv app class test bench clean distclean lessons site site-deps site-serve lock docs
 
 venv: $(STAMP)
 
@@ -53,9 +53,20 @@ docs: venv
 	$(BIN)/python -m sphinx -b html -W --keep-going -q -n -d _build/doctrees docs $(DOCS_OUT)
 	$(BIN)/python docs/check_links.py $(DOCS_OUT)
 
+# The class database (issue 22): $CRAZYLAB_DB if set, else the SQLite file that
+# `crazylab class ...` uses too (created on first use).
+CLASS_DB = $${CRAZYLAB_DB:-$${CRAZYLAB_HOME:-$$HOME/.local/share/crazylab}/crazylab.db}
+
 app: venv
 	@echo "crazylab: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops)"
-	PLOTLY_RENDERER=plotly_mimetype $(BIN)/python -m crazylab.widgets.serve $(VOILA_ARGS)
+	@echo "crazylab: the class database is $(CLASS_DB); the teacher's page is" \
+		"http://127.0.0.1:$(PORT)/voila/render/teacher.ipynb"
+	CRAZYLAB_DB="$(CLASS_DB)" PLOTLY_RENDERER=plotly_mimetype \
+		$(BIN)/python -m crazylab.widgets.serve $(VOILA_ARGS)
+
+# A class for `make app`: make class NAME="Year 8" prints its code and teacher key.
+class: venv
+	CRAZYLAB_DB="$(CLASS_DB)" $(BIN)/crazylab class create "$(or $(NAME),My class)"
 
 test: venv site-deps
 	$(BIN)/ruff check .
