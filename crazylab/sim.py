@@ -965,8 +965,18 @@ def check_dataset(path: Any, n_configs: int = 1, start: int = 0) -> Path:
     files yet; pyarrow installed (:class:`SimulationError`). Nothing is created here."""
     if not isinstance(path, (str, os.PathLike)) or "\0" in str(path) or not str(path):
         raise SimulationError(f"out must name a folder, not {quote(path)}")
+    _whole("n_configs", n_configs, 1)
+    _whole("start", start, 0)
     out = Path(path)
     shown = quote(str(path))
+    try:
+        return _check_folder(out, shown, n_configs, start)
+    except OSError as e:  # a name too long, a folder that cannot be listed
+        raise SimulationError(f"out {shown}: {e.strerror or type(e).__name__}") from None
+
+
+def _check_folder(out: Path, shown: str, n_configs: int, start: int) -> Path:
+    """:func:`check_dataset` past its argument types (an ``OSError`` is the caller's)."""
     if out.exists() and not out.is_dir():
         raise SimulationError(f"out {shown} is a file: name a folder for the Parquet dataset "
                               "(one part file per chunk)")
@@ -1009,7 +1019,10 @@ def check_dataset(path: Any, n_configs: int = 1, start: int = 0) -> Path:
 
 def _parts(folder: Path) -> list[tuple[int | None, int, Path]]:
     """The part files in ``folder``: ``(config or None, first hand, path)``."""
-    if not folder.is_dir():
+    try:
+        if not folder.is_dir():
+            return []
+    except OSError:  # a name too long for the file system
         return []
     found = []
     for file in folder.iterdir():
@@ -1033,6 +1046,8 @@ def read_dataset(path: str | os.PathLike[str]) -> pd.DataFrame:
     (by rule set × table size, then hand), as ``simulate`` without ``out`` returns them."""
     import pandas as pd
 
+    if not isinstance(path, (str, os.PathLike)) or "\0" in str(path):
+        raise SimulationError(f"read_dataset needs a folder, not {quote(path)}")
     files = [f for _, _, f in _parts(Path(path))]
     if not files:
         raise SimulationError(f"{quote(str(path))} holds no part files of a simulation")

@@ -343,6 +343,21 @@ def test_sim_helpers(spec: Any, path: Any, seed: Any, hand: Any) -> None:
     assert ok == isinstance(seed, bool)
 
 
+@SETTINGS
+@given(path=junk, n=junk, start=junk)
+def test_sim_dataset_helpers(path: Any, n: Any, start: Any) -> None:
+    """The dataset folder's checks refuse junk and create nothing; the CPU and thread counts
+    are at least 1 whatever they are given."""
+    with tempfile.TemporaryDirectory() as tmp:
+        target = str(Path(tmp) / path) if isinstance(path, str) else path
+        ok, out = outcome(lambda: S.check_dataset(target, n, start))
+        assert not ok or isinstance(out, Path)
+        ok, _ = outcome(lambda: S.read_dataset(target))
+        assert not ok
+        assert list(Path(tmp).iterdir()) == []  # nothing created
+    assert S.client_threads(path) == 1 and S.available_cpus() >= 1
+
+
 def test_play_one_is_the_workers_entry() -> None:
     """``play_one`` takes the private configuration :func:`table_configs` builds."""
     configs, seats = S.table_configs("crazy-eights-quick", 2, "rules", False)
@@ -537,6 +552,10 @@ COVERED: dict[str, Callable[..., Any]] = {
     "crazylab.sim.hand_seed": test_sim_helpers,
     "crazylab.sim.bots_seed": test_sim_helpers,
     "crazylab.sim.table_configs": test_sim_helpers,
+    "crazylab.sim.check_dataset": test_sim_dataset_helpers,
+    "crazylab.sim.read_dataset": test_sim_dataset_helpers,
+    "crazylab.sim.client_threads": test_sim_dataset_helpers,
+    "crazylab.sim.available_cpus": test_sim_dataset_helpers,
     "crazylab.sim.play_one": test_play_one_is_the_workers_entry,
     "crazylab.examples.load_example": test_load_and_replay,
     "crazylab.examples.load_game": test_load_and_replay,
@@ -569,6 +588,7 @@ NOT_CALLS = {"crazylab.bots.Bot": "a Protocol", "crazylab.bots.Bot.choose": "a P
              "crazylab.bots.BotError": "the error itself",
              "crazylab.sim.SimulationError": "the error itself",
              "crazylab.sim.SimulationInterrupted": "raised by simulate, not called",
+             "crazylab.sim.PartSummary": "a record a dataset run's workers send back",
              "crazylab.examples.ExampleError": "the error itself",
              "crazylab.examples.Example": "made by load_example (its replay is tested there)",
              "crazylab.examples.Frame": "a record made by Example.frames",
