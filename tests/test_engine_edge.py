@@ -511,7 +511,8 @@ def test_Option_methods(name: str, value: object, live: object) -> None:
         assert option.check(checked) == checked
     outcome(lambda: option.parse(value), lambda v: isinstance(value, str))  # type: ignore
     outcome(lambda: option.refuse(value), lambda e: isinstance(e, CrazylabError) and name in str(e))
-    outcome(lambda: option.allowed(live), lambda t: isinstance(t, str) and t)  # type: ignore
+    outcome(lambda: option.allowed(live),  # type: ignore
+            lambda t: isinstance(live, bool) and isinstance(t, str) and t)
     assert isinstance(option.allowed_choices(), tuple)
 
 

@@ -112,6 +112,8 @@ class Option:
 
     def allowed(self, live: bool = True) -> str:
         """What this option accepts, in words (``live=False``: the documented choices)."""
+        if live is not True and live is not False:
+            raise RulesError(f"live must be True or False, not {quote(live)}")
         if self.kind == "bool":
             return "true or false"
         if self.kind == "int":

@@ -244,8 +244,7 @@ class RuleSet:
         level 2's semitone steps with ``removed_ranks=(1, 2, 3, 4, 7)``, the tens, nines and
         kings, whose pitches have no neighbour left); ``__post_init__`` refuses those too, as
         random play had not ended such hands after 20,000 moves."""
-        check_flag = wild_calls is True or wild_calls is False
-        if not check_flag:
+        if wild_calls is not True and wild_calls is not False:
             raise RulesError(f"wild_calls must be True or False, not {quote(wild_calls)}")
         deck = frozenset(self.deck)
         accepts, references = self.accepts, self.references
