@@ -211,15 +211,22 @@ def _write_part(configs: Sequence[_Config], tasks: Sequence[tuple[int, int]], se
                 max_seats: int, out: Path) -> PartSummary:
     """Play ``tasks`` (hands of one config, in order), write them to their part file in
     ``out`` (atomically) and return its summary."""
-    from .lab import seat_table
-
     c = tasks[0][0]
-    df = _frame([play_one(configs[c], h, seed, max_seats) for _, h in tasks],
-                _columns(max_seats), None)
+    rows = [play_one(configs[c], h, seed, max_seats) for _, h in tasks]
+    df = _frame(rows, _columns(max_seats), None)
     _write_file(out / _part_name(c, tasks[0][1], len(configs)),
                 lambda tmp: _to_parquet(df, tmp, max_seats))
-    seats = seat_table(df).groupby("bot", sort=True)["win"].agg(["size", "sum"])
-    wins = tuple((str(b), int(n), float(w)) for b, n, w in seats.itertuples())
+    # seat-hands and wins per bot, as crazylab.lab.seat_table counts them (a shared win
+    # is a fraction): from the rows, since the lab imports this module
+    at = {name: i for i, name in enumerate(_column_names(max_seats))}
+    by_bot: dict[str, list[float]] = {}
+    for row in rows:
+        winners = [int(w) for w in row[at["winners"]].split(",") if w != ""]
+        for seat in range(row[at["players"]]):
+            total = by_bot.setdefault(row[at[f"bot_{seat}"]], [0, 0.0])
+            total[0] += 1
+            total[1] += 1 / len(winners) if seat in winners else 0.0
+    wins = tuple((b, int(n), w) for b, (n, w) in sorted(by_bot.items()))
     sums = tuple(float(df[col].sum()) for col in _SUMMED)
     return PartSummary(c, tasks[0][1], tasks[-1][1], len(df), sums, wins)
 
