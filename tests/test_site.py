@@ -627,3 +627,42 @@ def test_site_rulebook_links_resolve_and_scroll(built_site, site_server, offline
     page.goto(f"{site_server.url}/voici/render/rulebook.html#{last}")
     _ids_in_view(page, last)
     save_screenshot(page, "site_rulebook_anchor", full_page=False)
+
+
+@pytest.mark.site
+def test_site_keeps_progress_in_the_browser_and_the_teacher_imports_it(site_server, offline_page,
+                                                                      tmp_path):
+    """No server (issue 22 item 6): on the static site a lesson's answers are kept in the
+    browser and come back after a reload; "Download my progress" saves the progress file, and
+    the teacher's store imports it whole, once."""
+    from crazylab.classroom.store import open_store
+
+    page = offline_page
+    url = f"{site_server.url}/voici/render/{build.LESSONS[0]}.html"
+    _open(page, url, ".crazylab-exercise .crazylab-choice")
+    page.wait_for_selector(".cbar", timeout=60_000)
+    assert page.get_by_label("Class code").count() == 0 or not page.get_by_label(
+        "Class code").is_visible()  # no server: nothing to join
+    exercise = page.locator(".crazylab-exercise:has(.crazylab-choice)").first
+    wrong = _answer_choice(exercise, right=False)
+    right = _answer_choice(exercise, right=True)
+    page.wait_for_timeout(1500)  # the class bar writes the records into localStorage
+    _open(page, url, ".crazylab-exercise .crazylab-choice")
+    again = page.locator(".crazylab-exercise:has(.crazylab-choice)").first
+    again.get_by_text(f"Your earlier answers: {wrong} ✘, {right} ✔").wait_for(timeout=120_000)
+    with page.expect_download(timeout=30_000) as info:
+        page.get_by_role("button", name="Download my progress").click()
+    path = tmp_path / "progress.json"
+    info.value.save_as(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["format"] == "crazylab-progress"
+    assert [(a["answer"], a["verdict"]) for a in data["attempts"]] == [(wrong, False),
+                                                                       (right, True)]
+    store = open_store(f"sqlite:///{tmp_path / 'class.db'}")
+    year8 = store.create_class("Year 8")
+    data["learner"]["name"] = data["learner"].get("name") or "Ana"
+    assert store.import_progress(year8.code, year8.teacher_key, data) == 3  # learner + 2
+    assert store.import_progress(year8.code, year8.teacher_key, data) == 0  # once
+    rows = store.export_rows(year8.code, year8.teacher_key, "attempts")
+    assert [(r["answer"], r["verdict"]) for r in rows] in ([(wrong, False), (right, True)],
+                                                           [(wrong, 0), (right, 1)])
