@@ -16,6 +16,7 @@ PACKAGES = {"crazylab": ROOT / "crazylab", "crazylab.widgets": ROOT / "widgets"}
 LAYERS: list[tuple[str, ...]] = [
     ("crazylab.widgets",),
     ("crazylab.cli",),
+    ("crazylab.classroom",),  # the class store: below the app, beside nothing of the engine
     ("crazylab.sim", "crazylab.lab"),
     ("crazylab.bots", "crazylab.music", "crazylab.examples", "crazylab.match", "crazylab.render",
      "crazylab.audio",
@@ -25,7 +26,8 @@ LAYERS: list[tuple[str, ...]] = [
 ]
 ENGINE_FORBIDDEN = ("crazylab.errors", "crazylab.render", "crazylab.examples", "crazylab.bots",
                     "crazylab.lab", "crazylab.sim", "crazylab.cli", "crazylab.widgets",
-                    "crazylab.match", "crazylab.music", "crazylab.playout")
+                    "crazylab.match", "crazylab.music", "crazylab.playout",
+                    "crazylab.classroom")
 
 
 def _modules() -> dict[str, Path]:
