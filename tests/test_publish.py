@@ -72,7 +72,10 @@ def test_wheel_holds_the_template_as_jupyter_data_and_the_config_that_selects_it
         assert shipped == {p.name for p in TEMPLATE.iterdir()}
         assert {"index.html.j2", "conf.json", "page.html"} <= shipped
         config = json.loads(z.read(data + "etc/jupyter/voila.json"))
-        assert config == {"VoilaConfiguration": {"template": "crazylab"}}
+        assert config["VoilaConfiguration"]["template"] == "crazylab"
+        # the labextensions that break Voilà's page, as in the repository's voila.json
+        assert config["VoilaConfiguration"]["extension_denylist"] == json.loads(
+            (REPO_ROOT / "voila.json").read_text())["VoilaConfiguration"]["extension_denylist"]
         # the template is Jupyter data only, not package data as well
         assert not [n for n in names if n.startswith("crazylab/widgets/jupyter/")]
         # the class settings of `crazylab serve` are the repository's voila.json
