@@ -23,8 +23,8 @@ wheel the pages need (crazylab, the widgets, the kernel's own) is listed in the 
 ``pyodide-lock.json`` and loaded when Pyodide starts, in parallel and from the browser's cache
 on a second visit, instead of one by one through micropip. Work files go to ``_site_build/``.
 
-Python starts from a memory snapshot (site/snapshot.mjs, made here in node; restored by the
-kernel's loader site/boot.js) with IPython, the widgets and crazylab already imported: a visit
+Python starts from a memory snapshot (snapshot.mjs, made here in node; restored by the
+kernel's loader boot.js) with IPython, the widgets and crazylab already imported: a visit
 skips Python's own start, unpacking the wheels and those imports. The kernel's ``piplite``
 imports micropip only when ``%pip`` is used (``LAZY_PIPLITE``). The wheels' files come in one
 gzipped pack written straight into site-packages (no unpacking in Python).
@@ -423,9 +423,9 @@ def lesson_list() -> str:
 
 
 #: the first cell of a lesson's site copy: pandas is not part of the site (with numpy, ~10 MB
-#: more for every visit, for four small tables); site/pandas_lite.py stands in for it
+#: more for every visit, for four small tables); static-site/pandas_lite.py stands in for it
 PANDAS_CELL = """\
-# the static site: a stand-in for the few pandas calls the lessons make (site/pandas_lite.py)
+# the static site: a stand-in for the few pandas calls the lessons make (pandas_lite.py)
 import sys as _sys
 import types as _types
 
@@ -798,7 +798,8 @@ def page_list(pages: list[str], prefix: str) -> str:
 
 
 def outside_references(output: Path) -> list[str]:
-    """``src=`` and ``href=`` attributes and CSS ``url()``s of the pages that leave the site."""
+    """``src=`` and ``href=`` attributes and the CSS ``url()`` references of the pages that
+    leave the site."""
     found = []
     pattern = re.compile(r"(?:src|href)=[\"'](https?:)?//|url\([\"']?https?://", re.IGNORECASE)
     for page in output.rglob("*.html"):
