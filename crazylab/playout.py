@@ -28,9 +28,11 @@ class BotError(CrazylabError):
     where nothing can be chosen."""
 
 
-class EndlessHand(CrazylabError, RuntimeError):
-    """A hand that did not end within its move limit (rules under which it never can); a
-    ``RuntimeError`` too, as it was before it was a ``CrazylabError``."""
+class EndlessHand(CrazylabError):
+    """A hand that did not end within its move limit (rules under which it never can).
+
+    Only the project's error (a ``ValueError``), not also a ``RuntimeError``: mypyc compiles
+    this module and cannot build a class with two built-in bases."""
 
 
 def check_name(name: object) -> None:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import crazylab as cl
 from crazylab.engine.options import OPTIONS, Option
 from crazylab.engine.rules import PRESETS, RulesError
-from crazylab.playout import RandomBot, play_hand
+from crazylab.playout import EndlessHand, RandomBot, play_hand
 
 MAX_MOVES = 20_000  # the longest hand seen in 5,000 random valid option sets is ~2,000 moves
 
@@ -187,7 +187,7 @@ def test_every_valid_option_set_plays_to_the_end(
         bots = [RandomBot()] * n
     try:
         play_hand(game, bots[:n], [random.Random(seed)] * n, MAX_MOVES)
-    except RuntimeError:
+    except EndlessHand:
         pytest.fail(f"a hand under {options} with {n} players (seed {seed}) did not end "
                     f"within {MAX_MOVES} moves")
     assert game.over and game.result is not None
