@@ -227,3 +227,28 @@ def test_default_workers_are_the_cpus_this_process_may_use(
     monkeypatch.setattr(sim, "available_cpus", lambda: 1)
     assert len(simulate(**{**RUN, "games": 250})) == 250
     assert started == [3] and len(df) == 250
+
+
+def test_an_interrupted_dataset_run_resumes_where_it_says(reference: pd.DataFrame,
+                                                          tmp_path: Path) -> None:
+    """Ctrl-C in a dataset run: the finished parts stay, ``resume`` names the hand to start
+    from, and the resumed run completes the dataset hand for hand."""
+    from crazylab.bots import RandomBot
+
+    class Stops(RandomBot):  # plays as "random" does, then Ctrl-C after some moves
+        moves = 0
+
+        def choose_legal(self, legal: Any, rng: Any) -> Any:
+            Stops.moves += 1
+            if Stops.moves > 30_000:
+                raise KeyboardInterrupt
+            return super().choose_legal(legal, rng)
+
+    folder = tmp_path / "ds"
+    with pytest.raises(sim.SimulationInterrupted) as e:
+        simulate(**{**RUN, "bots": [Stops(), Stops()]}, workers=1, out=folder)
+    stop = e.value
+    assert 0 < stop.done < 2000 and stop.rows == [] and stop.resume is not None
+    assert len(read_dataset(folder)) == stop.done >= stop.resume
+    simulate(**{**RUN, "start": stop.resume}, workers=1, out=folder)
+    pd.testing.assert_frame_equal(read_dataset(folder), reference)
