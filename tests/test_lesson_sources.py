@@ -50,10 +50,10 @@ def test_lessons_are_saved_with_widget_state(source):
     nb = json.loads(lessons.target(source).read_text(encoding="utf-8"))
     views = [o for c in nb["cells"] for o in c.get("outputs", [])
              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    if views:
-        state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-        for view in views:
-            assert view["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] in state
+    assert views, f"{source.name}: the saved notebook shows no widget (run `make lessons`)"
+    state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    for view in views:
+        assert view["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] in state
 
 
 def test_glossary_and_sheets_pages_match_their_sources():

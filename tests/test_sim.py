@@ -183,13 +183,15 @@ def test_compare_rules_pairs_the_same_deals() -> None:
 
 def test_hand_length_figure_shows_every_hand(small: pd.DataFrame) -> None:
     fig = fig_hand_length(small)
+    assert fig.data, "the figure has no trace"
     shown = sorted(y for trace in fig.data for y in trace.y)
-    assert shown == sorted(small["turns"])
+    assert len(small) and shown == sorted(small["turns"])
 
 
 def test_win_rate_figure_matches_the_table(small: pd.DataFrame) -> None:
     fig = fig_win_rates(small, by="seat")
     table = win_rates(small, by="seat")
+    assert sorted(int(trace.name) for trace in fig.data) == sorted(set(table["seat"]))
     for trace in fig.data:
         seat = int(trace.name)
         rows = table[table["seat"] == seat]
