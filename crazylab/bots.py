@@ -164,10 +164,11 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
     a pass in the public log shows that the player held nothing playable then, and the
     cards dealt to that player respect it (:func:`hand_constraints`). ``None`` where the
     observation cannot be rebuilt (effect phases of Crazy Breens, whose pending hits are not
-    modelled here)."""
+    modelled here). Built on :meth:`Game.from_position`; a variant's state (the direction of
+    play after a reverse) is rebuilt from what the seat sees by ``Variant.restore``."""
     check_choice(obs, rng, need_legal=False)
     r = obs.rules
-    if obs.phase not in ("play", "chain") or r.specials or obs.over:
+    if obs.phase not in ("play", "chain") or obs.over:
         return None
     unseen = Counter(r.deck)
     unseen.subtract(obs.hand)
@@ -179,23 +180,25 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
         return None  # a partial position (cards out of play) that we cannot account for
     rng.shuffle(pool)
     constraints = hand_constraints(obs)
-    game = Game(r, obs.players, seed=rng.randrange(2**62), keep_undo=False)
+    hands: list[list[Card]] = []
     for seat, size in enumerate(obs.hand_sizes):
         if seat == obs.seat:
-            game.hands[seat] = list(obs.hand)
+            hands.append(list(obs.hand))
             continue
         slots = constraints.get(seat) or [frozenset()] * size
         hand = []
         for excluded in sorted(slots, key=len, reverse=True):  # the most constrained first
             i = next((i for i, c in enumerate(pool) if c not in excluded), 0)
             hand.append(pool.pop(i))
-        game.hands[seat] = hand
-    game.stock_cards = pool[:obs.stock_size]
-    game.piles = [list(p) for p in obs.piles]
-    for p, call in enumerate(obs.calls):
-        game.calls[p] = None if call is None else game.parse_call(call)
-        game.update_reference(p)
-    game.to_play, game.phase = obs.to_play, obs.phase
+        hands.append(hand)
+    game = Game.from_position(r, obs.players, hands=hands, stock=pool[:obs.stock_size][::-1],
+                              piles=[list(p) for p in obs.piles], to_play=obs.to_play,
+                              calls=list(obs.calls), seed=rng.randrange(2**62),
+                              keep_undo=False)
+    variant = game.variant
+    if variant is not None and not variant.restore(game, dict(obs.extra)):
+        return None  # a variant whose state the seat cannot see whole (Crazy Breens)
+    game.phase = obs.phase
     game.turn_draws, game.turn_plays = obs.turn_draws, obs.turn_plays
     game.drawn, game.reshuffles = list(obs.drawn), obs.reshuffles
     game.idle = _trailing_passes(obs) if not game.can_draw() else 0
@@ -347,25 +350,77 @@ class MonteCarloBot:
         check_choice(obs, rng)
         legal = obs.legal
         if len(legal) == 1:
-            return legal[0]
-        wins = [0.0] * len(legal)
+            return legal[0]  # nothing to weigh: no playout at all
+        world = determinize(obs, rng)
+        if world is None:
+            return RuleBot().choose(obs, rng)
+        seat = obs.seat
+        won = _winning_move(world, legal, obs, seat)
+        if won is not None:
+            return won
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        for _ in range(self.playouts):
-            world = determinize(obs, rng)
-            if world is None:
-                return RuleBot().choose(obs, rng)
-            seed = rng.randrange(2**62)  # every candidate meets the same luck in this world
-            for i, move in enumerate(legal):
-                game = world.copy() if i < len(legal) - 1 else world
-                game.push(move)
-                _rollout(game, random.Random(seed), self.greedy)
-                wins[i] += _reward(game, obs.seat)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        best = max(wins)
-        choices = [m for m, w in zip(legal, wins, strict=True) if w == best]
-        return choices[0] if len(choices) == 1 else RuleBot().choose(
-            _with_legal(obs, choices), rng)
+        # the rules of thumb's order: a tie (in wins) goes to the move they like best
+        order = sorted(range(len(legal)), key=lambda i: _rule_rank(obs, legal[i]), reverse=True)
+        alive = _distinct(legal, order)
+        wins = [0.0] * len(legal)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        budget = self.playouts  # rollouts for the whole decision, shared out over the rounds
+        spent = 0
+        for r in range(rounds):
+            worlds = max(1, budget // (rounds * len(alive)))
+            if r == rounds - 1:  # the last round takes what is left
+                worlds = max(worlds, (budget - spent) // len(alive))
+            for _ in range(worlds):
+                if world is None:
+                    world = determinize(obs, rng)
+                    assert world is not None  # the same observation rebuilt before
+                seed = rng.randrange(2**62)  # every candidate meets the same luck in this world
+                last = len(alive) - 1
+                for j, i in enumerate(alive):
+                    game = world.copy() if j < last else world
+                    game.push(legal[i])
+                    _rollout(game, random.Random(seed), self.greedy)
+                    wins[i] += _reward(game, seat)
+                spent += len(alive)
+                world = None
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            else:
+                # successive halving: the better half (a stable sort keeps the rules' order)
+                alive = sorted(alive, key=lambda i: -wins[i])[:max(1, (len(alive) + 1) // 2)]
+                if len(alive) > 1:
+                    continue
+            break
+        best = max(wins[i] for i in alive)
+        return legal[next(i for i in alive if wins[i] == best)]
+
+
+def _rule_rank(obs: Observation, move: Move) -> tuple[int, int, int, int, int]:
+    return rule_key(obs.rules, obs.hand, observed_refs(obs), obs.phase, obs.turn_plays, move)
+
+
+def _distinct(legal: Sequence[Move], order: list[int]) -> list[int]:
+    """``order`` without a move equal to one before it (the same move listed twice)."""
+    seen: set[Move] = set()
+    out = []
+    for i in order:
+        if legal[i] not in seen:
+            seen.add(legal[i])
+            out.append(i)
+    return out
+
+
+def _winning_move(world: Game, legal: Sequence[Move], obs: Observation,
+                  seat: int) -> Move | None:
+    """A move that ends the hand at once with ``seat`` the only winner (going out), tried in
+    one world: it depends on no hidden card."""
+    for m in legal:
+        if m.kind == PLAY and len(m.cards) >= len(obs.hand) and obs.phase != "declare":
+            game = world.copy()
+            game.push(m)
+            if game.result is not None and game.winners == (seat,):
+                return m
+    return None
 
 
 def _real(value: object) -> bool:

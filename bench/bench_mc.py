@@ -1,0 +1,123 @@
+"""The ``mc`` bot before and after issue 21 (item 6), side by side in one run.
+
+    .venv/bin/python bench/bench_mc.py                    # both parts (several minutes)
+    .venv/bin/python bench/bench_mc.py --only example     # or: duel
+    .venv/bin/python bench/bench_mc.py --games 2000 --workers 2
+
+(a) ``example``: the README's lab example (``crazy-eights-classic`` and
+``crazy-eights-quick``, 3 players, bots ``mc``, ``rules``, ``random``, 500 hands each, seed 1)
+timed with the old bot (:class:`LegacyMonteCarloBot`, a copy of the algorithm kept here, not
+in the package: 32 worlds for every legal move) and with the new one; the ratio of the times.
+
+(b) ``duel``: ``mc`` against ``rules`` heads-up on ``crazy-eights-quick``, seats swapped every
+hand (``rotate=True``), the same seeds for the old and the new bot; each bot's win rate with
+its 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import crazylab as cl  # noqa: E402
+from crazylab.bots import (  # noqa: E402
+    MonteCarloBot,
+    RuleBot,
+    _reward,
+    _rollout,
+    _with_legal,
+    check_choice,
+    determinize,
+)
+from crazylab.engine.moves import Move  # noqa: E402
+from crazylab.engine.observe import Observation  # noqa: E402
+from crazylab.lab import win_rates  # noqa: E402
+
+EXAMPLE_RULES = ["crazy-eights-classic", "crazy-eights-quick"]
+DUEL_RULES = "crazy-eights-quick"
+
+
+@dataclass(frozen=True)
+class LegacyMonteCarloBot(MonteCarloBot):
+    """The ``mc`` bot as it was before issue 21: ``playouts`` worlds, every legal move played
+    out once in each, whatever the choice."""
+
+    def choose(self, obs: Observation, rng: random.Random) -> Move:
+        check_choice(obs, rng)
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        wins = [0.0] * len(legal)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        for _ in range(self.playouts):
+            world = determinize(obs, rng)
+            if world is None:
+                return RuleBot().choose(obs, rng)
+            seed = rng.randrange(2**62)
+            for i, move in enumerate(legal):
+                game = world.copy() if i < len(legal) - 1 else world
+                game.push(move)
+                _rollout(game, random.Random(seed), self.greedy)
+                wins[i] += _reward(game, obs.seat)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        best = max(wins)
+        choices = [m for m, w in zip(legal, wins, strict=True) if w == best]
+        return choices[0] if len(choices) == 1 else RuleBot().choose(
+            _with_legal(obs, choices), rng)
+
+
+def example(bot: object, workers: int) -> float:
+    """Seconds the README's 1,000-hand example takes with ``bot`` as ``mc``."""
+    t0 = time.perf_counter()
+    cl.simulate(EXAMPLE_RULES, players=3, bots=[bot, "rules", "random"], games=500, seed=1,
+                workers=workers, progress=False)
+    return time.perf_counter() - t0
+
+
+def duel(bot: object, games: int,
+         workers: int) -> tuple[float, int, float, float, float, float]:
+    """(wins, hands, rate, low, high) of ``bot`` against the rules of thumb, and the seconds."""
+    t0 = time.perf_counter()
+    df = cl.simulate(DUEL_RULES, players=2, bots=[bot, "rules"], games=games, seed=2026,
+                     rotate=True, workers=workers, progress=False)
+    secs = time.perf_counter() - t0
+    row = win_rates(df, by="bot").set_index("bot").loc["mc"]
+    return float(row.wins), int(row.hands), float(row.rate), float(row.low), float(row.high), secs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", choices=["example", "duel"])
+    ap.add_argument("--games", type=int, default=2000, help="hands in the duel, per bot")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args(argv)
+    old, new = LegacyMonteCarloBot(), MonteCarloBot()
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.workers} workers, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    if args.only in (None, "example"):
+        print("(a) README lab example: 1,000 hands (2 rule sets x 500), 3 players, "
+              "mc/rules/random")
+        t_old = example(old, args.workers)
+        print(f"  old mc: {t_old:7.1f} s", flush=True)
+        t_new = example(new, args.workers)
+        print(f"  new mc: {t_new:7.1f} s   (x{t_old / t_new:.1f} faster)", flush=True)
+    if args.only in (None, "duel"):
+        print(f"(b) mc vs rules, {args.games} hands of {DUEL_RULES}, 2 players, seats swapped, "
+              "seed 2026 for both")
+        for label, bot in (("old", old), ("new", new)):
+            wins, hands, rate, lo, hi, secs = duel(bot, args.games, args.workers)
+            print(f"  {label} mc: {wins:7.1f} wins of {hands} = {rate:.3f} "
+                  f"(95% CI {lo:.3f}-{hi:.3f})  [{secs:.0f} s]", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
