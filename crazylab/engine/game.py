@@ -292,9 +292,12 @@ class Game:
                       hands: Given, stock: Given = (), discard: Given = None,
                       piles: Given = None, to_play: SupportsIndex = 0, suit: Given = None,
                       pitch: Given = None, seed: SupportsIndex | None = None,
-                      dealer: SupportsIndex | None = None, keep_undo: Given = True) -> Game:
+                      dealer: SupportsIndex | None = None, keep_undo: Given = True,
+                      calls: Given = None) -> Game:
         """A dealt position, possibly partial (unplaced cards are out of play).
-        ``stock`` is top first; each discard pile is bottom first, top last."""
+        ``stock`` is top first; each discard pile is bottom first, top last. The call in
+        force is ``suit`` or ``pitch`` on every pile, or ``calls``: one per pile (a text or
+        ``None``)."""
         game = cls(rules, players, seed=seed, dealer=dealer, keep_undo=keep_undo)
         r, n = game.rules, game.n
         size = len(r.deck)
@@ -315,6 +318,13 @@ class Game:
             if value is not None and not isinstance(value, str):
                 raise SetupError(f"{name} must be a text like 'D' or 'C#' (or None), not "
                                  f"{quote(value)}")
+        if calls is not None and (
+                not isinstance(calls, (list, tuple)) or len(calls) != r.piles
+                or not all(c is None or isinstance(c, str) for c in calls)
+                or suit is not None or pitch is not None):
+            raise SetupError(f"calls must be a list of {r.piles} calls in force (texts like "
+                             f"'D' or None), one per pile, without suit or pitch, not "
+                             f"{quote(calls)}")
         game.hands = [game._parse_cards(h, f"hand {i}", size) for i, h in enumerate(hands)]
         game.stock_cards = game._parse_cards(stock, "stock", size)[::-1]
         game.piles = [game._parse_cards(p, f"pile {i}", size)
@@ -328,8 +338,10 @@ class Game:
             raise SetupError(f"to_play must be a seat from 0 to {n - 1}, not {quote(to_play)}")
         game.to_play = first
         call = suit if suit is not None else pitch
+        per_pile = [call] * r.piles if calls is None else list(calls)
         for p in range(r.piles):
             top = game.piles[p][-1]
+            call = per_pile[p]
             if call is not None:
                 if not r.calls_on_play(top):
                     raise SetupError(f"a call is in force only on a wild card, not on {top}")
@@ -345,8 +357,10 @@ class Game:
                       "stock": [str(c) for c in game.stock],
                       "piles": [[str(c) for c in p] for p in game.piles],
                       "to_play": to_play, "dealer": game.dealer, "seed": game.seed}
-        if call is not None:
-            game.setup["suit" if r.call_kind == "suit" else "pitch"] = call
+        if calls is not None:
+            game.setup["calls"] = list(calls)
+        elif per_pile[0] is not None:
+            game.setup["suit" if r.call_kind == "suit" else "pitch"] = per_pile[0]
         return game
 
     def _parse_cards(self, items: Any, where: str, most: int) -> list[Card]:

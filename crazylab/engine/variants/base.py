@@ -3,7 +3,8 @@
 A :class:`Variant` is a set of hooks the turn machine (:class:`crazylab.engine.game.Game`) calls
 at fixed points; the plain games have none. A variant keeps its own state in one typed value,
 ``game.variant_state`` (made by :meth:`Variant.new_state`), which undo copies with its
-``clone()`` and which a saved game rebuilds by replaying its moves. Adding a variant means
+``clone()``, which a saved game rebuilds by replaying its moves, and which
+:meth:`Variant.restore` rebuilds from what a seat sees (a bot's worlds). Adding a variant means
 writing a subclass and naming it in :func:`crazylab.engine.variants.variant_for`, not editing
 the game loop.
 
@@ -131,3 +132,10 @@ class Variant:
     def public_state(self, game: TurnAPI) -> dict[str, Any]:
         """The variant's public state for observations (``{}`` if none)."""
         return {}
+
+    def restore(self, game: TurnAPI, seen: dict[str, Any]) -> bool:
+        """Rebuild ``game.variant_state`` from what a seat sees (``seen``: the variant's
+        :meth:`public_state`, an observation's ``extra``), on a position made by
+        ``Game.from_position``. ``False`` when the state cannot be rebuilt from it (then the
+        position cannot be determinized)."""
+        return not seen

@@ -78,8 +78,10 @@ class BreensState:
     starter: bool = False  # the action is the dealer's starter (BR-6)
     wait: str = ""  # the phase awaiting the actor's decision
     hits: list[int] = field(default_factory=list)  # draw amount per hit so far (0: a skip)
-    source: int = 0  # the rank that made them (2, ace or joker)
-    penalties: list[list[int]] = field(default_factory=list)  # [seat, draw, hits, drawn, source]
+    sources: list[int] = field(default_factory=list)  # the rank that made each hit (BR-Q50)
+    #: ``[seat, draw, hits, drawn, sources]``; ``sources``: a bit ``1 << rank`` for each kind
+    #: of card (2, ace, joker) whose hit is in the entry, so each hit keeps its own card
+    penalties: list[list[int]] = field(default_factory=list)
     jack: Card | None = None  # a Jack just drawn as a penalty card that may counter (BR-26)
     reshuffled: bool = False  # this action's King chain has reshuffled the stock (BR-Q27)
     drops: int = 0  # Queen's drops the actor may still make (queen_drop_count, A3)
@@ -87,7 +89,8 @@ class BreensState:
     owed: list[int] = field(default_factory=list)  # a seat per extra lost turn owed (A1)
 
     def clone(self) -> BreensState:
-        return BreensState(self.actor, self.starter, self.wait, list(self.hits), self.source,
+        return BreensState(self.actor, self.starter, self.wait, list(self.hits),
+                           list(self.sources),
                            [list(e) for e in self.penalties], self.jack, self.reshuffled,
                            self.drops, self.flips, list(self.owed))
 
@@ -105,13 +108,22 @@ def _rank_name(rank: int) -> str:
     return "joker" if rank == JOKER_RANK else RANK_NAMES[rank - 1]
 
 
+#: the bit of each hitting rank in a penalty entry's ``sources``
+TWO_BIT, ACE_BIT, JOKER_BIT = 1 << TWO, 1 << ACE, 1 << JOKER_RANK
+
+
+def _sources_name(sources: int) -> str:
+    """The kinds of card behind an entry's hits: ``"two"``, ``"two and joker"``."""
+    return " and ".join(_rank_name(r) for r in (TWO, ACE, JOKER_RANK) if sources >> r & 1)
+
+
 # -- the effects, one per rank (BR-M2 step 3) ------------------------------------------------
 
 
 def _add_hits(game: TurnAPI, draw: int, count: int, rank: int) -> None:
     st: BreensState = game.variant_state
     st.hits.extend([draw] * count)
-    st.source = rank
+    st.sources.extend([rank] * count)
 
 
 def _two(game: TurnAPI, top: Card, count: int, declared: bool) -> str | None:
@@ -247,11 +259,13 @@ def _assign(game: TurnAPI) -> None:
     hits = st.hits
     if not hits:
         return
+    sources = st.sources
     st.hits = []
-    actor, n, source = st.actor, game.n, st.source
+    st.sources = []
+    actor, n = st.actor, game.n
     if len(hits) == 1:  # the usual hit: one card, on the next player
         v = (actor + 1) % n
-        st.penalties = [[v, hits[0], 1, 0, source]]
+        st.penalties = [[v, hits[0], 1, 0, 1 << sources[0]]]
     else:
         opponents = []
         for i in range(1, n):  # loops, not comprehensions: their cells cost every call
@@ -260,15 +274,16 @@ def _assign(game: TurnAPI) -> None:
         by_seat: dict[int, list[int]] = {}
         for i, amount in enumerate(hits):
             v = opponents[i % len(opponents)] if spread else opponents[0]
-            entry = by_seat.setdefault(v, [v, 0, 0, 0, source])
+            entry = by_seat.setdefault(v, [v, 0, 0, 0, 0])
             entry[1] += amount
             entry[2] += 1
+            entry[4] |= 1 << sources[i]  # each hit keeps its own card (BR-M2, BR-Q50)
         penalties = []
         for v in opponents:
             if v in by_seat:
                 penalties.append(by_seat[v])
         st.penalties = penalties
-    for v, draw, count, _, _ in st.penalties:
+    for v, draw, count, _, source in st.penalties:
         game.events.append(_hit_event(v, draw, count, actor, source))
 
 
@@ -282,7 +297,7 @@ def _hit_event(victim: int, draw: int, count: int, actor: int, source: int) -> E
         if len(_HIT_EVENTS) >= 10_000:
             _HIT_EVENTS.clear()
         e = _HIT_EVENTS[key] = Event("penalty", victim, count=draw, note=(
-            f"hit {times} by seat {actor}'s {_rank_name(source)}: must {lose}, or counter "
+            f"hit {times} by seat {actor}'s {_sources_name(source)}: must {lose}, or counter "
             "with a Jack (BR-M3)."))
     return e
 
@@ -371,7 +386,7 @@ def _legal_declare(game: TurnAPI) -> list[Move]:
 
 
 def _can_counter(game: TurnAPI, entry: list[int]) -> bool:
-    return game.rules.jack_counters_joker or entry[4] != JOKER_RANK
+    return game.rules.jack_counters_joker or not entry[4] & JOKER_BIT
 
 
 def _counters(game: TurnAPI, hand: list[Card], first: Card | None = None) -> list[Move]:
@@ -414,12 +429,14 @@ def _legal_penalty(game: TurnAPI) -> list[Move]:
     return moves + [DRAW_MOVE if entry[1] and game.can_draw() else PASS_MOVE]
 
 
-def _passes(game: TurnAPI, hand: list[Card], rank: int) -> list[Move]:
-    """A5 (``draw_passing``): one card of the hitting rank, which passes the draw on."""
+def _passes(game: TurnAPI, hand: list[Card], sources: int) -> list[Move]:
+    """A5 (``draw_passing``): one card of a rank whose draw hit is pending (a 2 or a joker,
+    never an Ace: its hit draws nothing), which passes the draw on."""
+    sources &= TWO_BIT | JOKER_BIT
     ban = game.rules.final_ban if len(hand) == 1 else frozenset()
     out = []
     for c in sorted(set(hand)):
-        if c.rank == rank and c not in ban:
+        if sources >> c.rank & 1 and c not in ban:
             for call in (SUITS if game.rules.calls_on_play(c) else [None]):
                 out.append(play_move((c,), call, None))
     return out
@@ -489,7 +506,7 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         window = r.mid_draw_counter
         if (got and _RANK[got[0]] == JACK and left > 0 and _can_counter(game, entry)
                 and (window == "any_card" or (window == "first_card" and entry[3] == 1))
-                and (r.mid_draw_applies_to == "all_draws" or entry[4] == TWO)):  # A4
+                and (r.mid_draw_applies_to == "all_draws" or entry[4] & TWO_BIT)):  # A4
             st.jack = got[0]
             return
         if got and left > 0 and game.can_draw():
@@ -511,14 +528,16 @@ def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
     game.turn_plays += 1
     st.penalties.remove(entry)
     amount = entry[1] + (2 if move.card.rank == TWO else game.rules.joker_draw)
+    sources = entry[4] | 1 << move.card.rank
     nxt = (seat + 1) % game.n
     for e in st.penalties:
         if e[0] == nxt:
             e[1] += amount
             e[2] += 1
+            e[4] |= sources
             break
     else:
-        st.penalties.insert(0, [nxt, amount, 1, 0, entry[4]])
+        st.penalties.insert(0, [nxt, amount, 1, 0, sources])
     game.events.append(Event("penalty", nxt, move.cards, count=amount, note=(
         f"seat {seat} passes the draw on with {move.top.display}: seat {nxt} must draw "
         f"{amount} and lose the turn, or answer (draw_passing, A5).")))
@@ -609,8 +628,8 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
         if len({c.rank for c in m.cards}) > 1:
             return "A stack must be cards of one rank; a counter is Jacks only, like J♥ + J♣."
         if m.card.rank != JACK and game.rules.draw_passing and entry[1]:
-            what = _rank_name(entry[4])
-            if len(m.cards) > 1 or m.card.rank != entry[4]:
+            what = _sources_name(entry[4] & (TWO_BIT | JOKER_BIT)).replace(" and ", " or ")
+            if len(m.cards) > 1 or not (entry[4] & (TWO_BIT | JOKER_BIT)) >> m.card.rank & 1:
                 return (f"You are hit and must {fate}, counter with a Jack, or pass the draw "
                         f"on with one {what} (draw_passing, A5).")
             if entry[3]:
@@ -628,7 +647,7 @@ def _explain_penalty(game: TurnAPI, m: Move) -> str:
         if not _can_counter(game, entry):
             return "In these rules a Jack does not counter a joker's draw: take the penalty."
         if entry[3] and st.jack is None and game.rules.mid_draw_applies_to == "twos_only" \
-                and entry[4] != TWO:
+                and not entry[4] & TWO_BIT:
             return ("In these rules a Jack drawn while taking a joker's draw is kept and "
                     "cannot counter (mid_draw_applies_to='twos_only', A4): draw the rest.")
         if entry[3] and st.jack is None:
@@ -723,7 +742,7 @@ def pending(game: TurnAPI) -> list[dict[str, Any]]:
     for seat, draw, hits, drawn, source in st.penalties:
         now = seat == game.to_play and game.phase == "penalty"
         counters = now and any(m.kind == PLAY for m in game.legal_moves())
-        out.append({"seat": seat, "by": st.actor, "source": _rank_name(source),
+        out.append({"seat": seat, "by": st.actor, "source": _sources_name(source),
                     "hits": hits, "draw": draw, "drawn": drawn, "left": draw - drawn,
                     "skip": True, "resolving": now, "can_counter": counters,
                     "drawn_jack": str(st.jack) if now and st.jack is not None
@@ -742,7 +761,7 @@ def public_extra(game: TurnAPI) -> dict[str, Any]:
         "pending": tuple((e[0], e[1] - e[3], e[2]) for e in st.penalties),
         "awaiting": game.phase if game.phase in ("drop", "declare") else ""}
     if st.penalties:
-        out["hit_by"] = (st.actor, _rank_name(st.penalties[0][4]))
+        out["hit_by"] = (st.actor, _sources_name(st.penalties[0][4]))
     return out
 
 
@@ -846,6 +865,10 @@ class Breens(Variant):
 
     def public_state(self, game: TurnAPI) -> dict[str, Any]:
         return public_extra(game)
+
+    def restore(self, game: TurnAPI, seen: dict[str, Any]) -> bool:
+        """Not rebuilt: the open cycle's hits and owed turns are not all public."""
+        return False
 
 
 BREENS = Breens()

@@ -335,6 +335,23 @@ def public_state(game: TurnAPI) -> dict[str, Any]:
             "jump_window": tuple(st.window) if game.phase == "jump" else ()}
 
 
+def restore(game: TurnAPI, seen: dict[str, Any]) -> bool:
+    """Rebuild the state from :func:`public_state`: the direction of play, a pending draw
+    hit (the cards still to draw) and a jump-in window."""
+    st = _state(game)
+    direction = seen.get("direction", "clockwise")
+    if direction not in ("clockwise", "anticlockwise"):
+        return False
+    st.direction = 1 if direction == "clockwise" else -1
+    pending = seen.get("pending_draw", ())
+    if pending:
+        st.victim, st.draw = pending
+        st.drawn = 0
+        st.stackable = False  # not public: only the victim's own turn would show it
+    st.window = list(seen.get("jump_window", ()))
+    return True
+
+
 class House(Variant):
     """Action cards and jump-in as a variant (real methods: the compiled build dispatches
     hooks through the base class)."""
@@ -367,8 +384,11 @@ class House(Variant):
     def public_state(self, game: TurnAPI) -> dict[str, Any]:
         return public_state(game)
 
+    def restore(self, game: TurnAPI, seen: dict[str, Any]) -> bool:
+        return restore(game, seen)
+
 
 HOUSE = House()
 
 __all__ = ["HOUSE", "PHASES", "House", "HouseState", "after_play", "apply", "begin_turn",
-           "explain", "legal", "public_state"]
+           "explain", "legal", "public_state", "restore"]

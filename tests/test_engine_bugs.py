@@ -1,0 +1,117 @@
+"""The engine bugs of issue 21, each with a test that failed on the code before the fix:
+``determinize`` rebuilding a variant's state (the direction of play after a reverse), and
+Crazy Breens hits keeping their own card's kind when one action makes hits from two kinds
+(rulings BR-M2, BR-M3, BR-Q50)."""
+
+from __future__ import annotations
+
+import random
+
+import crazylab as cl
+from crazylab.bots import MonteCarloBot, determinize
+from crazylab.engine.game import Game
+from crazylab.engine.rules import rules
+
+# -- determinize after a reverse (house action_cards) ------------------------------------------
+
+
+def _reversed_game() -> Game:
+    """Three players; seat 0's Queen reverses play, so seat 2 is to play, then seat 1."""
+    r = cl.rules("crazy-eights", action_cards="Q=reverse")
+    g = Game.from_position(r, 3, hands=[["QH", "5C", "KD"], ["7H", "3C", "4C"],
+                                        ["4H", "10H", "9C"]],
+                           stock=["10D", "JD", "KC", "4S", "6D", "9S"], discard=["6H"], seed=5)
+    g.push("QH")
+    assert (g.to_play, dict(g.public_extra())["direction"]) == (2, "anticlockwise")
+    return g
+
+
+def test_determinize_keeps_the_direction_of_play_after_a_reverse():
+    g = _reversed_game()
+    obs = g.observation(2)
+    for seed in range(5):
+        world = determinize(obs, random.Random(seed))
+        assert world is not None
+        assert dict(world.public_extra())["direction"] == "anticlockwise"
+        assert world.to_play == 2 and sorted(world.hands[2]) == sorted(g.hands[2])
+        world.push("10H")  # no action card: the turn passes on in the direction of play
+        g2 = _reversed_game()
+        g2.push("10H")
+        assert world.to_play == g2.to_play == 1
+
+
+def test_mc_rollouts_follow_the_direction_of_play():
+    """Every world the mc bot rolls out runs anticlockwise, as the real game does."""
+    g = _reversed_game()
+    seen: list[str] = []
+    import crazylab.bots as bots
+    real = bots.determinize
+
+    def spy(obs, rng):
+        world = real(obs, rng)
+        if world is not None:
+            seen.append(dict(world.public_extra())["direction"])
+        return world
+
+    bots.determinize = spy
+    try:
+        move = MonteCarloBot(playouts=4).choose(g.observation(2), random.Random(1))
+    finally:
+        bots.determinize = real
+    assert move in g.legal_moves()
+    assert seen and set(seen) == {"anticlockwise"}
+
+
+# -- Crazy Breens: each hit keeps its own card (BR-M2, BR-M3, BR-Q50) --------------------------
+
+BR = "crazy-breens"
+
+
+def _breens(p0: list[str], others: list[list[str]], stock: list[str], **opts: object) -> Game:
+    return Game.from_position(rules(BR, queen_drop_count=2, **opts), 4, hands=[p0, *others],
+                              stock=stock, discard=["6S"], seed=7)
+
+
+STOCK = ["10C", "10D", "10H", "6C", "6D", "6H", "5C", "5D"]
+
+
+def test_a_jokers_hit_cannot_be_countered_when_a_two_follows_it():
+    """Queen, drop a joker, drop a 2: seat 1's hit is the joker's (4 cards), which a Jack
+    does not counter under jack_counters_joker=false; seat 2's is the 2's."""
+    g = _breens(["QS", "JK", "2C", "9C"], [["JC", "4C"], ["JD", "3H"], ["3S", "4S"]], STOCK,
+                jack_counters_joker=False)
+    for m in ("QS", "JK:D", "2C"):
+        g.push(m)
+    assert (g.to_play, g.phase) == (1, "penalty")
+    assert g.legal() == ["draw"]
+    g.push("draw")
+    g.push("draw")
+    g.push("draw")
+    g.push("draw")
+    assert (g.to_play, g.phase) == (2, "penalty")
+    assert "JD" in g.legal()  # the 2's hit is countered as ever
+
+
+def test_a_twos_hit_keeps_its_mid_draw_window_when_a_joker_follows_it():
+    """Queen, drop a 2, drop a joker: seat 1 draws for the 2's hit; a Jack drawn first may
+    counter under mid_draw_applies_to=twos_only."""
+    g = _breens(["QS", "2C", "JK", "9C"], [["3H", "4H"], ["3D", "5H"], ["3S", "4S"]],
+                ["JD", *STOCK], mid_draw_applies_to="twos_only")
+    for m in ("QS", "2C", "JK:D"):
+        g.push(m)
+    assert (g.to_play, g.phase) == (1, "penalty")
+    g.push("draw")
+    assert g.to_play == 1 and "JD" in g.legal()
+    g.push("JD")
+    assert g.to_play == 2 and g.phase == "play"  # the counter ends the cycle (BR-27)
+
+
+def test_an_ace_cannot_pass_on_a_twos_draw():
+    """Queen, drop a 2, drop an Ace: seat 1's hit is the 2's; under draw_passing it may pass
+    it on with a 2, never with an Ace."""
+    g = _breens(["QS", "2C", "AC", "9C"], [["AH", "2H"], ["3D", "5H"], ["3S", "4S"]], STOCK,
+                draw_passing=True)
+    for m in ("QS", "2C", "AC"):
+        g.push(m)
+    assert (g.to_play, g.phase) == (1, "penalty")
+    assert g.legal() == ["2H", "draw"]
