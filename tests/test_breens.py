@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_random_games import play_checked
 
 import crazylab as cl
 from crazylab.engine.cards import JOKER
@@ -794,22 +795,15 @@ def test_property_BR_M6_random_games_conserve_cards_end_and_undo_exactly(seed, p
                                                                           opts):
     g = Game.new(rules(BR, **opts), players, seed, dealer=dealer % players)
     deck = Counter(g.rules.deck)
-    rng = random.Random(seed)
     for e in g.events:  # starter hits never land on the dealer
         assert e.kind != "penalty" or e.seat != g.dealer
-    for _ in range(4000):
+
+    def breens_invariants(g: Game, move: object, seat: int, before: int) -> None:
         _check_invariants(g, deck)
-        if g.over:
-            break
-        seat, before = g.to_play, len(g.events)
-        fp = g.fingerprint()
-        move = rng.choice(g.legal_moves())
-        g.push(move)
         assert all(e.seat != seat for e in g.events[before:] if e.kind == "penalty")
-        if rng.random() < 0.1:
-            assert g.undo() == move and g.fingerprint() == fp
-            g.push(move)
-    assert g.over, "every game ends"
+
+    # the shared harness: cards, turn order, undo, the end and the result; then Breens' own
+    play_checked(g, seed, max_moves=4000, undo_sample=0.1, after_move=breens_invariants)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

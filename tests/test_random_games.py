@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
 
 import crazylab as cl
 from crazylab.engine.game import Game
+from crazylab.engine.moves import Move
 
 #: each game ends within this many moves (random players draw a lot; level 5 is the longest)
 MAX_MOVES = 20_000
@@ -154,9 +156,15 @@ def check_result(game: Game) -> None:
         assert res.reason == "BLOCKED" and res.winners, res
 
 
+#: a test's own check after each move: ``(game, move, seat that moved, events before it)``
+AfterMove = Callable[[Game, Move, int, int], None]
+
+
 def play_checked(game: Game, seed: int, *, max_moves: int = MAX_MOVES,
-                 undo_sample: float = UNDO_SAMPLE) -> Report:
-    """Play seeded random legal moves to the end, checking every invariant after every move."""
+                 undo_sample: float = UNDO_SAMPLE, after_move: AfterMove | None = None
+                 ) -> Report:
+    """Play seeded random legal moves to the end, checking every invariant after every move
+    (and ``after_move``, a rule set's own invariants, if given)."""
     deck = Counter(game.rules.deck)
     rng = random.Random(seed)
     report = Report()
@@ -179,6 +187,8 @@ def play_checked(game: Game, seed: int, *, max_moves: int = MAX_MOVES,
             game.push(move)
             report.undos += 1
         report.strict_turns += check_turn(game, seat, turns, phase, events)
+        if after_move is not None:
+            after_move(game, move, seat, events)
     assert game.over, f"the game did not end within {max_moves} moves"
     check_result(game)
     return report
