@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_random_games import play_checked
 
 import crazylab as cl
 from crazylab.engine.cards import CARDS, JOKER, card, cards
@@ -633,35 +634,13 @@ def test_bad_input_is_refused_and_changes_nothing(name, move, words):
 # -- random games of every level (hypothesis) ----------------------------------------------------
 
 
-def _biased_move(game, rng):
-    moves = game.legal_moves()
-    plays = [m for m in moves if m.kind == "play"]
-    return rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(moves)
-
-
 @pytest.mark.parametrize("name", MUSICAL)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), players=st.integers(2, 4))
 def test_random_games_conserve_cards_end_and_undo_exactly(name, seed, players):
     g = Game.new(name, players, seed=seed)
-    deck = Counter(g.rules.deck)
     start = g.fingerprint()
-    rng = random.Random(seed)
-    for _ in range(3000):
-        held = Counter(c for h in g.hands for c in h) + Counter(g.stock_cards) + Counter(
-            c for p in g.piles for c in p)
-        assert held == deck
-        if g.over:
-            break
-        before = g.fingerprint()
-        m = _biased_move(g, rng)
-        g.push(m)
-        if rng.random() < 0.2:
-            g.undo()
-            assert g.fingerprint() == before
-            g.push(m)
-    else:
-        pytest.fail("the game did not end")
+    play_checked(g, seed, undo_sample=0.2)  # cards, turns, undo, the end, the result
     assert g.result.reason in ("OUT", "BLOCKED")
     # MU-19/MU-20 scores, and the melody has one note per card played
     assert list(g.scores) == [-len(h) for h in g.hands]
@@ -686,6 +665,12 @@ def test_intervals_in_words():
 
 
 # -- the music (melody, WAV, MIDI) ----------------------------------------------------------------
+
+
+def _biased_move(game, rng):
+    moves = game.legal_moves()
+    plays = [m for m in moves if m.kind == "play"]
+    return rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(moves)
 
 
 def _played_game(name, seed=7, players=3):
