@@ -37,9 +37,11 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from .engine.cards import CARDS, EIGHT, Card
+from .engine.events import CALLED, DEALT, DREW, PASSED, PLAYED, RESHUFFLED, STARTER
 from .engine.game import Game
 from .engine.moves import DRAW, END, PASS, PLAY, Move
 from .engine.observe import Observation
+from .engine.phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_DROP, PHASE_PENALTY, PHASE_PLAY
 from .engine.rules import RuleSet
 from .errors import quote
 from .playout import BotError, RandomBot, check_choice, check_name, play_hand
@@ -86,11 +88,11 @@ def rule_key(rules: RuleSet, hand: Sequence[Card], refs: Sequence[int], phase: s
     if move.kind != PLAY:
         # drawing beats a wild only when nothing else can be played; ending a turn (or
         # declining a drop) beats spending a wild; passing is what is left
-        rank = {END: 2 if turn_plays or phase == "drop" else 0, DRAW: 1, PASS: 0}[move.kind]
+        rank = {END: 2 if turn_plays or phase == PHASE_DROP else 0, DRAW: 1, PASS: 0}[move.kind]
         return (0, rank, 0, 0, 0)
     cards = move.cards
     rest = list(hand)
-    if phase == "declare":  # naming the suit of a wild already on the table (Crazy Breens)
+    if phase == PHASE_DECLARE:  # naming the suit of a wild already on the table (Crazy Breens)
         cards = ()
     else:
         if len(cards) >= len(hand):
@@ -106,7 +108,7 @@ def rule_key(rules: RuleSet, hand: Sequence[Card], refs: Sequence[int], phase: s
         tables = [rules.accepts[x] for x in refs]
         tables[move.pile or 0] = rules.accepts[ref]
         fits = sum(1 for c in rest if any(c in t for t in tables))
-    wild = phase != "penalty" and not _WILD.isdisjoint(cards)
+    wild = phase != PHASE_PENALTY and not _WILD.isdisjoint(cards)
     return (0, 1 if wild else 3, len(cards), fits, sum(map(rules.card_points, cards)))
 
 
@@ -168,7 +170,7 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
     play after a reverse) is rebuilt from what the seat sees by ``Variant.restore``."""
     check_choice(obs, rng, need_legal=False)
     r = obs.rules
-    if obs.phase not in ("play", "chain") or obs.over:
+    if obs.phase not in (PHASE_PLAY, PHASE_CHAIN) or obs.over:
         return None
     unseen = Counter(r.deck)
     unseen.subtract(obs.hand)
@@ -230,8 +232,8 @@ def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:
 
     for e in obs.events:
         pile = e.pile or 0
-        if e.kind == "starter" or e.kind == "played":
-            if e.kind == "played" and e.seat != obs.seat:
+        if e.kind == STARTER or e.kind == PLAYED:
+            if e.kind == PLAYED and e.seat != obs.seat:
                 assert e.seat is not None  # a play always has a seat
                 own = slots[e.seat]
                 for c in e.cards:
@@ -242,18 +244,18 @@ def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:
                     if ok:
                         own.pop(max(ok, key=lambda i: len(own[i])))
             tops[pile], calls[pile] = e.cards[-1], None
-        elif e.kind == "called":
+        elif e.kind == CALLED:
             calls[pile] = _call_value(r, e.call)
         elif e.seat is None or e.seat == obs.seat:
             continue
-        elif e.kind == "dealt":
+        elif e.kind == DEALT:
             slots[e.seat] = [frozenset()] * e.count
-        elif e.kind == "drew":
-            if not e.note and infer_draw:
+        elif e.kind == DREW:
+            if not e.penalty and infer_draw:
                 no = fitting()
                 slots[e.seat] = [x | no for x in slots[e.seat]]
             slots[e.seat] += [frozenset()] * e.count
-        elif e.kind == "passed" and infer_pass:
+        elif e.kind == PASSED and infer_pass:
             no = fitting()
             slots[e.seat] = [x | no for x in slots[e.seat]]
     return {s: v for s, v in slots.items()
@@ -271,9 +273,9 @@ def _first_tops(obs: Observation) -> tuple[list[Card | None], list[int | None]]:
     r = obs.rules
     tops: list[Card | None] = [None] * r.piles
     calls: list[int | None] = [None] * r.piles
-    if any(e.kind == "starter" for e in obs.events) or obs.reshuffles:
+    if any(e.kind == STARTER for e in obs.events) or obs.reshuffles:
         return tops, calls
-    played = Counter((e.pile or 0) for e in obs.events if e.kind == "played"
+    played = Counter((e.pile or 0) for e in obs.events if e.kind == PLAYED
                      for _ in e.cards)
     for p, pile in enumerate(obs.piles):
         k = played[p]
@@ -287,9 +289,9 @@ def _trailing_passes(obs: Observation) -> int:
     """Turns in a row that ended without a play, as the public log shows them."""
     n = 0
     for e in reversed(obs.events):
-        if e.kind == "passed":
+        if e.kind == PASSED:
             n += 1
-        elif e.kind in ("played", "drew", "starter", "reshuffled"):
+        elif e.kind in (PLAYED, DREW, STARTER, RESHUFFLED):
             break
     return n
 
@@ -362,13 +364,15 @@ class MonteCarloBot:
         # the rules of thumb's order: a tie (in wins) goes to the move they like best
         order = sorted(range(len(legal)), key=lambda i: _rule_rank(obs, legal[i]), reverse=True)
         alive = _distinct(legal, order)
+        favourite = alive[0]
         wins = [0.0] * len(legal)
+        rewards: list[list[float]] = [[] for _ in legal]  # per world, paired across candidates
         rounds = max(1, math.ceil(math.log2(len(alive))))
         budget = self.playouts  # rollouts for the whole decision, shared out over the rounds
         spent = 0
-        for r in range(rounds):
+        for round_ in range(rounds):
             worlds = max(1, budget // (rounds * len(alive)))
-            if r == rounds - 1:  # the last round takes what is left
+            if round_ == rounds - 1:  # the last round takes what is left
                 worlds = max(worlds, (budget - spent) // len(alive))
             for _ in range(worlds):
                 if world is None:
@@ -380,19 +384,35 @@ class MonteCarloBot:
                     game = world.copy() if j < last else world
                     game.push(legal[i])
                     _rollout(game, random.Random(seed), self.greedy)
-                    wins[i] += _reward(game, seat)
+                    got = _reward(game, seat)
+                    wins[i] += got
+                    rewards[i].append(got)
                 spent += len(alive)
                 world = None
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             else:
-                # successive halving: the better half (a stable sort keeps the rules' order)
-                alive = sorted(alive, key=lambda i: -wins[i])[:max(1, (len(alive) + 1) // 2)]
-                if len(alive) > 1:
+                if round_ < rounds - 1:
+                    # successive halving: the better half of the challengers (a stable sort
+                    # keeps the rules' order); the rules' favourite stays as the yardstick
+                    rest = sorted(alive[1:], key=lambda i: -wins[i])
+                    alive = [favourite, *rest[:max(1, (len(alive) - 1) // 2)]]
                     continue
             break
-        best = max(wins[i] for i in alive)
-        return legal[next(i for i in alive if wins[i] == best)]
+        best = max(alive[1:], key=lambda i: wins[i])
+        return legal[best if _clearly_better(rewards[best], rewards[favourite]) else favourite]
+
+
+def _clearly_better(a: list[float], b: list[float]) -> bool:
+    """Whether rewards ``a`` beat ``b`` (paired, world by world) by at least one standard
+    deviation of a sign test: the playouts must overturn the rules of thumb, not tie them."""
+    ahead = behind = 0
+    for x, y in zip(a, b, strict=True):
+        if x > y:
+            ahead += 1
+        elif x < y:
+            behind += 1
+    return ahead > behind and ahead - behind >= math.sqrt(ahead + behind)
 
 
 def _rule_rank(obs: Observation, move: Move) -> tuple[int, int, int, int, int]:
@@ -415,7 +435,7 @@ def _winning_move(world: Game, legal: Sequence[Move], obs: Observation,
     """A move that ends the hand at once with ``seat`` the only winner (going out), tried in
     one world: it depends on no hidden card."""
     for m in legal:
-        if m.kind == PLAY and len(m.cards) >= len(obs.hand) and obs.phase != "declare":
+        if m.kind == PLAY and len(m.cards) >= len(obs.hand) and obs.phase != PHASE_DECLARE:
             game = world.copy()
             game.push(m)
             if game.result is not None and game.winners == (seat,):
