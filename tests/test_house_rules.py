@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_random_games import play_checked
 
 import crazylab as cl
 from crazylab.engine.game import Game, IllegalMove
@@ -340,8 +341,7 @@ def test_random_house_rule_combinations_keep_every_invariant(data, seed):
             game.undo()
             assert game.fingerprint() == before
         game.push(rng.choice(legal))
-    game.play_random(rng, max_moves=100_000)
-    assert all_cards(game) == deck and game.over
+    play_checked(game, seed)  # the rest through the shared harness: cards, turns, undo, end
     if game.result.reason == "OUT":
         assert not game.hands[game.winner]
         last = [e for e in game.events if e.kind == "played" and e.seat == game.winner][-1]
