@@ -10,8 +10,9 @@ its seeds. Three levels:
   suit you hold most of, shed high-scoring cards first, call the suit you hold most of,
   counter when hit in Crazy Breens;
 * :class:`MonteCarloBot` (``"mc"``): determinized Monte Carlo — deal the cards it cannot see
-  at random, consistently with what it can see, play each candidate move out to the end of
-  the hand many times, and keep the move that wins most often.
+  at random, consistently with what it can see, play the candidate moves out to the end of
+  the hand in the same worlds, drop the worse half round by round (successive halving), and
+  keep the rules of thumb's move unless another wins clearly more often.
 
 Every setting is checked where the bot is made (:class:`BotError`, a ``CrazylabError``,
 naming the setting, what was given and what is allowed): ``playouts`` from 1 to
@@ -320,10 +321,15 @@ def _reward(game: Game, seat: int) -> float:
 
 @dataclass(frozen=True)
 class MonteCarloBot:
-    """Determinized (perfect-information) Monte Carlo. For each decision with more than one
-    legal move it deals ``playouts`` random worlds consistent with its observation; in each
-    world it tries every candidate move once and plays the hand out (rules of thumb with
-    probability ``greedy``, else random moves), then keeps the move with the most wins.
+    """Determinized (perfect-information) Monte Carlo. A single legal move is played without
+    a playout, and a move that wins at once (going out) is taken at once. Otherwise it spends
+    ``playouts`` playouts in all on the decision (until issue 21, that many per legal
+    move): it deals random worlds consistent with its observation, plays every
+    candidate still in the running out once in each (the same world and the same luck for
+    all: common random numbers; rules of thumb with probability ``greedy``, else random
+    moves), and after each round of successive halving keeps the better half. The rules of
+    thumb's own favourite stays to the end and gives way only to a move that beats it, world
+    by world, by more than chance (one standard deviation of a sign test).
     ``time_limit`` (seconds), when given, stops early; without it a decision is reproducible
     from ``rng``. Where it cannot rebuild a world (Crazy Breens effect phases) it plays the
     rules of thumb. Settings out of range raise :class:`BotError` (see the module)."""
