@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from .audio import meta, track
 from .engine.cards import Card
-from .engine.events import Event
+from .engine.events import CALLED, DREW, PLAYED, Event
 from .engine.pitch import (
     LETTER_PITCH,
     card_pitch_name,
@@ -340,13 +340,13 @@ def melody(game: Game | Iterable[Event], rules: RuleSet | str | None = None) -> 
     going_up: dict[int, bool] = {}
     beat = 0.0
     for i, e in enumerate(events):
-        if e.kind == "drew" and e.note == "" and notes:
+        if e.kind == DREW and not e.penalty and notes:
             beat += 0.5  # a player who draws instead of playing: a breath
             continue
-        if e.kind != "played":
+        if e.kind != PLAYED:
             continue
         follow = events[i + 1] if i + 1 < len(events) else None
-        call = (follow.call if follow is not None and follow.kind == "called"
+        call = (follow.call if follow is not None and follow.kind == CALLED
                 and follow.seat == e.seat else None)
         for k, c in enumerate(e.cards):
             pc, called = _sounding(r, c, call if k == len(e.cards) - 1 else None)

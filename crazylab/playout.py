@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine.errors import CrazylabError, quote
+from .engine.events import DREW
 from .engine.game import Game
 from .engine.moves import Move
 from .engine.observe import Observation
@@ -138,7 +139,7 @@ def hand_summary(game: Game) -> tuple[int | None, str, str | None, int, int, int
     winners = game.winners
     drawn = 0
     for e in game.events:
-        if e.kind == "drew":
+        if e.kind == DREW:
             drawn += e.count
     return (winners[0] if len(winners) == 1 else None, ",".join(map(str, winners)),
             game.end_reason, game.turns, len(game.moves), drawn, game.reshuffles,

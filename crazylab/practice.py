@@ -37,6 +37,7 @@ from .engine.cards import SUIT_SYMBOLS, Card, sort_key
 from .engine.errors import CrazylabError, quote
 from .engine.game import Game, SetupError
 from .engine.moves import DRAW, END, PASS, PLAY, Move
+from .engine.phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_DROP, PHASE_PENALTY, PHASE_PLAY
 from .engine.pitch import pretty
 from .engine.rules import PRESETS, RuleSet
 from .engine.rules import rules as get_rules
@@ -146,7 +147,7 @@ def _step(game: Game, rng: random.Random) -> bool:
 
 
 def _turn_start(game: Game) -> bool:
-    return (game.phase == "play" and game.turn_draws == 0 and game.turn_plays == 0
+    return (game.phase == PHASE_PLAY and game.turn_draws == 0 and game.turn_plays == 0
             and not game.drawn)
 
 
@@ -322,15 +323,15 @@ def _move_words(game: Game, m: Move) -> str:
     """What seat to play does with ``m``, in words (the cards a draw takes are not told)."""
     seat = f"seat {game.to_play}"
     if m.kind == DRAW:
-        return f"{seat} draws" + (" a penalty card" if game.phase == "penalty" else "")
+        return f"{seat} draws" + (" a penalty card" if game.phase == PHASE_PENALTY else "")
     if m.kind == PASS:
-        return f"{seat} passes" + (" (losing the turn)" if game.phase == "penalty" else "")
+        return f"{seat} passes" + (" (losing the turn)" if game.phase == PHASE_PENALTY else "")
     if m.kind == END:
         return f"{seat} ends the turn"
     what = play_words(game.rules, m)
-    if game.phase == "drop":
+    if game.phase == PHASE_DROP:
         return f"{seat} drops {what} after the Queen"
-    if game.phase == "penalty":
+    if game.phase == PHASE_PENALTY:
         return f"{seat} counters with {what}"
     return f"{seat} plays {what}"
 
@@ -362,7 +363,7 @@ def _next_top(rs: RuleSet, rng: random.Random) -> dict[str, Any] | None:
         kings = drawn_first = False
         ids = ["C-6"]
         for _ in range(rng.randint(2, 4)):
-            if g.over or g.phase == "declare":
+            if g.over or g.phase == PHASE_DECLARE:
                 break
             m = rng.choice(g.legal_moves())
             if m.kind == DRAW and not kings:
@@ -376,13 +377,13 @@ def _next_top(rs: RuleSet, rng: random.Random) -> dict[str, Any] | None:
                 ids.append(_draw_id(rs))
             if m.kind == PLAY and len(m.cards) > 1 and "BR-12" not in ids:
                 ids.append("BR-12")
-            if m.kind == PLAY and g.phase == "drop" and "BR-21" not in ids:
+            if m.kind == PLAY and g.phase == PHASE_DROP and "BR-21" not in ids:
                 ids.append("BR-21")
-            if m.kind == PLAY and g.phase == "chain" and "MU-6" not in ids:
+            if m.kind == PLAY and g.phase == PHASE_CHAIN and "MU-6" not in ids:
                 ids.append("MU-6")
             moves.append(str(m))
             g.push(m)
-        if len(moves) < 2 or (kings and drawn_first) or g.phase == "declare":
+        if len(moves) < 2 or (kings and drawn_first) or g.phase == PHASE_DECLARE:
             continue
         if kings:
             ids.append("BR-20")

@@ -5,11 +5,15 @@ Crazy Breens hits keeping their own card's kind when one action makes hits from 
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import crazylab as cl
 from crazylab.bots import MonteCarloBot, determinize
+from crazylab.engine.events import DREW, EVENT_KINDS
 from crazylab.engine.game import Game
+from crazylab.engine.phases import PHASE_PENALTY, PHASE_PLAY, PHASES
 from crazylab.engine.rules import rules
 
 # -- determinize after a reverse (house action_cards) ------------------------------------------
@@ -115,3 +119,84 @@ def test_an_ace_cannot_pass_on_a_twos_draw():
         g.push(m)
     assert (g.to_play, g.phase) == (1, "penalty")
     assert g.legal() == ["2H", "draw"]
+
+
+# -- named contracts: event kinds and phases as constants, a penalty draw as a field -----------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bare_contract_compares(source: str) -> list[int]:
+    """The lines where an event kind or a phase (``x.kind``, ``x.phase``, ``kind``, ``phase``)
+    is compared with a text literal that is an event kind or a phase."""
+    known = set(EVENT_KINDS) | set(PHASES)
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        ops = [node.left, *node.comparators]
+        if not any((isinstance(o, ast.Attribute) and o.attr in ("kind", "phase"))
+                   or (isinstance(o, ast.Name) and o.id in ("kind", "phase")) for o in ops):
+            continue
+        for o in ops:
+            items = o.elts if isinstance(o, (ast.Tuple, ast.List, ast.Set)) else [o]
+            if any(isinstance(i, ast.Constant) and i.value in known for i in items):
+                out.append(node.lineno)
+    return sorted(set(out))
+
+
+def test_the_scan_finds_a_bare_compare():
+    assert _bare_contract_compares('if e.kind == "drew" or g.phase in ("play", "x"):\n  pass'
+                                   ) == [1]
+    assert _bare_contract_compares("if e.kind == DREW and phase == PHASE_PLAY:\n  pass") == []
+
+
+def test_no_module_compares_an_event_kind_or_a_phase_with_a_bare_text():
+    found = []
+    for folder in (ROOT / "crazylab", ROOT / "widgets"):
+        for path in sorted(folder.rglob("*.py")):
+            if path == ROOT / "crazylab" / "engine" / "events.py":
+                continue  # where the kinds are defined
+            for line in _bare_contract_compares(path.read_text(encoding="utf-8")):
+                found.append(f"{path.relative_to(ROOT)}:{line}")
+    assert not found, "compare with the constants of engine/events.py, engine/phases.py: " \
+        + ", ".join(found)
+
+
+def test_the_constants_keep_their_values():
+    assert set(EVENT_KINDS) >= {"played", "drew", "dealt", "penalty", "jumped_in"}
+    assert len(EVENT_KINDS) == len(set(EVENT_KINDS)) == 17
+    assert (PHASE_PLAY, PHASE_PENALTY) == ("play", "penalty") and len(set(PHASES)) == 8
+
+
+def _penalty_draws(g: Game) -> tuple[list, list]:
+    drew = [e for e in g.events if e.kind == DREW]
+    return [e for e in drew if e.penalty], [e for e in drew if not e.penalty]
+
+
+def test_penalty_is_set_exactly_on_penalty_draws():
+    # Crazy Breens: a 2's hit drawn card by card; then seat 2 draws for itself
+    g = _breens(["2S", "9C", "5H"], [["3H", "4H"], ["3D", "7D"], ["3S", "4S"]], STOCK)
+    g.push("2S")
+    g.push("draw")
+    g.push("draw")
+    assert g.to_play == 2 and g.phase == PHASE_PLAY
+    g.push("draw")
+    hits, own = _penalty_draws(g)
+    assert [e.seat for e in hits] == [1, 1] and all(e.note for e in hits)
+    assert [e.seat for e in own] == [2] and not own[0].note
+    # house draw2: the victim's penalty cards, then an ordinary draw
+    r = cl.rules("crazy-eights", action_cards="2=draw2")
+    h = Game.from_position(r, 2, hands=[["2H", "5C"], ["9C", "3C"]],
+                           stock=["10D", "JD", "KC", "4S", "6D", "9S"], discard=["6H"], seed=5)
+    h.push("2H")
+    h.push("draw")
+    h.push("draw")
+    hits, own = _penalty_draws(h)
+    assert [e.seat for e in hits] == [1, 1] and not own
+    h.push("draw")
+    hits, own = _penalty_draws(h)
+    assert len(hits) == 2 and [e.seat for e in own] == [0]
+    # another seat's view hides the cards drawn but keeps the mark (visible_to)
+    seen = [e for e in g.observation(0).events if e.kind == DREW]
+    assert [e.penalty for e in seen] == [True, True, False] and not seen[0].cards

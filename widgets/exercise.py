@@ -56,6 +56,7 @@ from crazylab import rulebook
 from crazylab.engine.cards import Card, CardError, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
+from crazylab.engine.phases import PHASE_DROP, PHASE_PENALTY
 
 from ._common import ErrorArea, ErrorReporting, guarded
 from .reasons import legal_reason, verdicts
@@ -578,11 +579,11 @@ def _suit_symbol(suit: str | None) -> str:
 
 
 def _word_reason(game: Game, word: str) -> str:
-    if game.phase == "penalty":  # Crazy Breens: a hit to resolve
+    if game.phase == PHASE_PENALTY:  # Crazy Breens: a hit to resolve
         return ("You are hit: take the penalty card by card, unless you counter with a Jack."
                 if word == "draw" else
                 "You are skipped: say pass to lose the turn, unless you counter with a Jack.")
-    if game.phase == "drop":
+    if game.phase == PHASE_DROP:
         return "Drop no card after the Queen, and end the turn."
     if word == "draw":
         if game.rules.chain:

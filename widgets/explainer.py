@@ -41,8 +41,17 @@ import ipywidgets as w
 import traitlets as t
 
 from crazylab.engine.cards import Card, sort_key
+from crazylab.engine.events import ENDED, PENALTY
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, PASS, PLAY, Move
+from crazylab.engine.phases import (
+    PHASE_CHAIN,
+    PHASE_DECLARE,
+    PHASE_DROP,
+    PHASE_LOST,
+    PHASE_PENALTY,
+    PHASE_PLAY,
+)
 from crazylab.examples import Example, Frame, example_path, list_examples, load_example
 from crazylab.render import game_html, result_words
 
@@ -333,7 +342,7 @@ def changes(before: Game, frame: Frame) -> list[str]:
     after = frame.game
     if frame.error is not None:
         return ["Nothing changed: the move was refused."]
-    out = [e.describe() for e in frame.new_events if e.kind != "ended"]
+    out = [e.describe() for e in frame.new_events if e.kind != ENDED]
     r = after.rules
     for p in range(r.piles):
         where = f" on pile {p + 1}" if r.piles > 1 else ""
@@ -441,14 +450,14 @@ def why_legal(game: Game, move: Move) -> str:
     """Why ``move`` is allowed now, in words (the rule that lets it through)."""
     seat = game.to_play
     card = move.card.display.replace(*JOKER) if move.kind == PLAY else ""
-    if move.kind == PLAY and game.phase == "penalty":
+    if move.kind == PLAY and game.phase == PHASE_PENALTY:
         return (f"Seat {seat} is hit, and a Jack counters a hit: {card} passes it on instead "
                 "of drawing.")
-    if move.kind == PLAY and game.phase == "drop":
+    if move.kind == PLAY and game.phase == PHASE_DROP:
         return f"After its Queen, seat {seat} may drop another card: {card}."
-    if move.kind == PLAY and game.phase == "declare":
+    if move.kind == PLAY and game.phase == PHASE_DECLARE:
         return f"Seat {seat} names what its card calls: {_move_words(move)}."
-    if move.kind == PLAY and game.phase not in ("play", "chain"):
+    if move.kind == PLAY and game.phase not in (PHASE_PLAY, PHASE_CHAIN):
         return f"{_move_words(move)} is one of the moves allowed now."
     if move.kind == PLAY:
         from .reasons import card_moves, legal_reason
@@ -461,18 +470,18 @@ def why_legal(game: Game, move: Move) -> str:
         return why
     fits = [m for m in game.legal_moves() if m.kind == PLAY]
     if move.kind == DRAW:
-        if game.phase == "penalty":
+        if game.phase == PHASE_PENALTY:
             return f"Seat {seat} takes its penalty, one card at a time."
         if not fits:
             return f"No card of seat {seat} fits, so it draws."
         return "These rules let a player draw even when a card fits."
     if move.kind == PASS:
-        if game.phase in ("penalty", "lost"):
+        if game.phase in (PHASE_PENALTY, PHASE_LOST):
             return f"Seat {seat} loses the turn: it passes."
         if not fits:
             return f"Nothing of seat {seat} fits and it may not draw more, so it passes."
         return "Passing is allowed now."
-    if game.phase == "drop":
+    if game.phase == PHASE_DROP:
         return "A Queen's drops are optional: it may end the turn instead."
     return f"Seat {seat} has played or drawn this turn, so it may end it."
 
@@ -505,7 +514,7 @@ def _move_question(before: Game, move: Move) -> Question:
         label = _move_words(mine[0]) if len(mine) == 1 else c.display.replace(*JOKER)
         options.append((label, value))
     others = [m.kind for m in legal if m.kind != PLAY]
-    if before.phase in ("play", "chain") and DRAW not in others and hand:
+    if before.phase in (PHASE_PLAY, PHASE_CHAIN) and DRAW not in others and hand:
         others.insert(0, DRAW)  # a learner may think so: refused with the engine's reason
     options += [(k, k) for k in dict.fromkeys(others)]
     who = f"Seat {before.to_play}"
@@ -536,7 +545,7 @@ def questions(frames: list[Frame], i: int) -> list[Question]:
         else:
             move = before.accepted(before.canonical(step.move))
             legal = before.legal_moves()
-            forced = len(legal) == 1 and before.phase not in ("play", "chain")
+            forced = len(legal) == 1 and before.phase not in (PHASE_PLAY, PHASE_CHAIN)
             if move is not None and not forced:
                 out.append(_move_question(before, move))
     was = _pending(frames[i - 1].game) if i > 1 else {}
@@ -544,7 +553,7 @@ def questions(frames: list[Frame], i: int) -> list[Question]:
     new = {s: v for s, v in now.items() if s not in was or v[1] > was[s][1]}
     if new:
         events = list(frame.new_events) + (list(frames[0].new_events) if i == 1 else [])
-        hits = {e.seat: e.describe() for e in events if e.kind == "penalty" and e.seat in new}
+        hits = {e.seat: e.describe() for e in events if e.kind == PENALTY and e.seat in new}
         why = " ".join(hits.values()) or describe_hits(new)
         seats = sorted(new)
         actor = before.to_play

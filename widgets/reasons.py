@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.moves import PLAY, Move
+from crazylab.engine.phases import PHASE_CHAIN, PHASE_PLAY
 from crazylab.engine.pitch import (
     LETTERS,
     describe_interval,
@@ -46,7 +47,7 @@ def verdicts(game: Game) -> list[Verdict]:
 
 def legal_reason(game: Game, c: Card, moves: tuple[Move, ...]) -> str:
     """Which rule makes ``c`` playable now (``moves`` are its legal moves)."""
-    if game.phase not in ("play", "chain"):
+    if game.phase not in (PHASE_PLAY, PHASE_CHAIN):
         return f"Allowed now ({game.phase}): " + ", ".join(m.display for m in moves) + "."
     r = game.rules
     piles = sorted({m.pile or 0 for m in moves})
@@ -58,7 +59,7 @@ def legal_reason(game: Game, c: Card, moves: tuple[Move, ...]) -> str:
     if len(moves) > 1 and r.calls_on_play(c):
         what = {"suit": "suit", "letter": "letter", "pitch": "pitch"}[r.call_kind]
         text += f" (then call a {what})"
-    if game.phase == "chain" and game.turn_plays == 0 and c in game.drawn:
+    if game.phase == PHASE_CHAIN and game.turn_plays == 0 and c in game.drawn:
         text += "; it is a card you just drew"
     return text[0].upper() + text[1:] + "."
 

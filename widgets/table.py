@@ -38,6 +38,7 @@ from crazylab.engine.cards import SUITS, Card, CardError
 from crazylab.engine.game import Game, IllegalMove
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move
 from crazylab.engine.observe import Observation
+from crazylab.engine.phases import PHASE_CHAIN, PHASE_PENALTY, PHASE_PLAY
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
 from crazylab.match import Match
@@ -335,7 +336,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             return self._refuse("The hand is over: press New hand to deal again.")
         if not self.your_turn:
             return self._refuse(self._wait_text())
-        penalty = self.game.phase == "penalty"
+        penalty = self.game.phase == PHASE_PENALTY
         before = len(self.game.events)
         try:
             self.game.push(move, seat=HUMAN)
@@ -351,7 +352,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         """One press takes the whole penalty: drawing goes on while drawing is all the human
         may do, and stops when a card drawn lets them counter now (BR-26)."""
         g = self.game
-        while not g.over and g.phase == "penalty" and g.to_play == HUMAN:
+        while not g.over and g.phase == PHASE_PENALTY and g.to_play == HUMAN:
             legal = g.legal_moves()
             if [m.kind for m in legal] != [DRAW]:
                 break
@@ -617,14 +618,14 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     def _turn_text(self, obs: Observation) -> str:
         moves = obs.legal
         kinds = {m.kind for m in moves}
-        if obs.phase == "penalty" and PLAY not in kinds:
+        if obs.phase == PHASE_PENALTY and PLAY not in kinds:
             return ("You are hit and cannot counter: "
                     + ("draw the penalty." if DRAW in kinds else "you lose the turn."))
-        if obs.phase == "penalty" and self._rules.action_cards:  # V12: a draw two passes on
+        if obs.phase == PHASE_PENALTY and self._rules.action_cards:  # V12: a draw two passes on
             return "You are hit: pass it on with a draw card (click it) or take the penalty."
         if obs.phase in PHASE_HELP:
             return PHASE_HELP[obs.phase]
-        if obs.phase != "play":
+        if obs.phase != PHASE_PLAY:
             return (f"Your turn ({obs.phase}): choose a marked card or a button.")
         if PLAY in kinds:
             return "Your turn: play a marked card" + (" or draw." if DRAW in kinds else ".")
@@ -859,9 +860,9 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         r = obs.rules
         if (obs.phase, kind) in PHASE_LABELS:
             return PHASE_LABELS[obs.phase, kind]
-        if kind == DRAW and r.draw_rule == "fixed" and obs.phase in ("play", "chain"):
+        if kind == DRAW and r.draw_rule == "fixed" and obs.phase in (PHASE_PLAY, PHASE_CHAIN):
             return f"Draw {r.draw_limit}"
-        if kind == END and obs.phase not in ("play", "chain"):
+        if kind == END and obs.phase not in (PHASE_PLAY, PHASE_CHAIN):
             return "Decline (end)"
         return ACTION_LABELS[kind]
 
@@ -952,7 +953,7 @@ def _pending_view(obs: Observation, names: list[str]) -> tuple[list[dict[str, An
     by = ("your" if actor == HUMAN else f"{names[actor]}'s") if actor is not None else "a"
     lines, badges = [], {}
     for seat, left, count in hits:
-        now = obs.phase == "penalty" and obs.to_play == seat
+        now = obs.phase == PHASE_PENALTY and obs.to_play == seat
         you = seat == HUMAN
         times = "" if count == 1 else f" {count} times"
         more = " more" if now and obs.turn_draws else ""

@@ -15,7 +15,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError
-from crazylab.engine.events import Event
+from crazylab.engine.events import (
+    BURIED,
+    CALLED,
+    COUNTERED,
+    DEALT,
+    DREW,
+    DROPPED,
+    ENDED,
+    FLIPPED,
+    JUMPED_IN,
+    LAST_CARD,
+    PASSED,
+    PENALTY,
+    PLAYED,
+    RESHUFFLED,
+    REVERSED,
+    SKIPPED,
+    STARTER,
+    Event,
+)
 from crazylab.engine.moves import PLAY, Move
 from crazylab.engine.pitch import pretty
 from crazylab.engine.rules import RuleSet
@@ -185,42 +204,42 @@ class Narrator:
         who, shown = v.subj(s), cards_words(e.cards)
         note = for_people(e.note)
         king = self._king  # the King whose deck play this is (before this event's cards)
-        if k in ("played", "jumped_in", "dropped", "flipped", "starter", "countered"):
-            self._placed(s if k != "starter" else None, e.cards)
-        if k == "dealt":
+        if k in (PLAYED, JUMPED_IN, DROPPED, FLIPPED, STARTER, COUNTERED):
+            self._placed(s if k != STARTER else None, e.cards)
+        if k == DEALT:
             if e.cards:
                 return Said(e, f"{who} {v.verb(s, 'were', 'was')} dealt "
                                f"{' '.join(c.display for c in e.cards)}.")
             return Said(e, f"{who} {v.verb(s, 'were', 'was')} dealt {e.count} cards.")
-        if k == "starter":
+        if k == STARTER:
             return Said(e, f"The starter is {shown}{_pile(r, e.pile)}.")
-        if k == "buried":
+        if k == BURIED:
             return Said(e, f"The starter {shown} was buried in the stock and another card "
                            "turned up.")
-        if k == "played":
+        if k == PLAYED:
             if len(e.cards) > 1:
                 return Said(e, f"{who} stacked {shown}{_pile(r, e.pile)} "
                                f"({e.cards[-1].display} on top).")
             return Said(e, f"{who} played {shown}{_pile(r, e.pile)}.")
-        if k == "called":
+        if k == CALLED:
             return Said(e, f"{who} called {_call_words(r, e.call)}{_pile(r, e.pile)}.")
-        if k == "drew":
+        if k == DREW:
             n = e.count or len(e.cards)
             what = (' '.join(c.display for c in e.cards) if e.cards
                     else "a card" if n == 1 else f"{n} cards")
             extra = f" {note}" if note.startswith("(") else ""
             return Said(e, f"{who} drew {what}{extra}.")
-        if k == "reshuffled":
+        if k == RESHUFFLED:
             extra = f" {note}" if note else ""
             return Said(e, f"The discards were shuffled into a new stock of {e.count} "
                            f"cards{extra}.")
-        if k == "passed":
+        if k == PASSED:
             if "jump" in e.note:
                 return Said(e, f"{who} did not jump in.")
             return Said(e, f"{who} passed.")
-        if k == "ended":
+        if k == ENDED:
             return Said(e, result or note)
-        if k == "flipped":
+        if k == FLIPPED:
             king_words = (f"{v.poss(s, start=True)} {king[1].display}" if king and king[0] == s
                           else f"{v.poss(s, start=True)} King")
             if e.cards:
@@ -230,31 +249,31 @@ class Narrator:
                 return Said(e, f"{king_words} turns nothing: the stock ran out again, and a "
                                "chain of Kings reshuffles it only once.")
             return Said(e, f"{king_words} turns nothing: no card is left in the stock.")
-        if k == "penalty":
+        if k == PENALTY:
             source = self._hitter
             if e.cards:  # a draw passed on, or a house draw card: its player is the hitter
                 last = self._last
                 source = last if last is not None and last[1] == e.cards else (None, e.cards)
             return Said(e, self.hits([(s, e.count)], source), hit_by=source)
-        if k == "skipped":
+        if k == SKIPPED:
             return Said(e, self._skipped(e))
-        if k == "countered":
+        if k == COUNTERED:
             top = e.cards[-1] if e.cards else None
             jack = ("the " + shown + " just drawn") if "just drawn" in e.note else shown
             suit = (f", and the suit is now {SUIT_SYMBOLS[top.suit]} {SUIT_NAMES[top.suit]}"
                     if top is not None and top.suit is not None else "")
             return Said(e, f"{who} countered with {jack}: the hit is over{suit}.")
-        if k == "dropped":
+        if k == DROPPED:
             if e.cards:
                 return Said(e, f"{who} dropped {shown} with the Queen.")
             more = " more" if "more" in e.note else ""
             return Said(e, f"{who} dropped nothing{more} after the Queen.")
-        if k == "reversed":
+        if k == REVERSED:
             return Said(e, f"{who} reversed the direction of play with {shown}.")
-        if k == "jumped_in":
+        if k == JUMPED_IN:
             return Said(e, f"{who} jumped in out of turn with {shown}, the same card as the "
                            "top.")
-        if k == "last_card":
+        if k == LAST_CARD:
             if e.count or "not" in e.note:
                 n = e.count
                 return Said(e, f"{who} forgot to say “Last card!” and "
@@ -327,13 +346,13 @@ class Narrator:
         is said once, by the event that says what it was (the engine logs the play too)."""
         said = [self.say(e, result) for e in events]
         for i, e in enumerate(events):
-            if e.kind != "played":
+            if e.kind != PLAYED:
                 continue
             before = events[i - 1] if i else None
             after = events[i + 1] if i + 1 < len(events) else None
-            if (after is not None and after.kind in ("dropped", "countered")
+            if (after is not None and after.kind in (DROPPED, COUNTERED)
                     and after.seat == e.seat and after.cards == e.cards) or (
-                    before is not None and before.kind == "jumped_in"
+                    before is not None and before.kind == JUMPED_IN
                     and before.seat == e.seat and before.cards == e.cards):
                 said[i] = Said(e, "")
         return said
@@ -350,12 +369,12 @@ def news(said: Sequence[Said], narrator: Narrator) -> list[str]:
     while i < len(said):
         s = said[i]
         e = s.event
-        if e.kind in ("dealt", "turn", "ended") or not s.text:  # the prompt says the end
+        if e.kind in (DEALT, "turn", ENDED) or not s.text:  # the prompt says the end
             i += 1
             continue
-        if e.kind == "drew":
+        if e.kind == DREW:
             j, cards, n, penalty = i, [], 0, False
-            while j < len(said) and said[j].event.kind == "drew" and said[j].event.seat == e.seat:
+            while j < len(said) and said[j].event.kind == DREW and said[j].event.seat == e.seat:
                 d = said[j].event
                 cards += d.cards
                 n += d.count or len(d.cards)
@@ -369,7 +388,7 @@ def news(said: Sequence[Said], narrator: Narrator) -> list[str]:
             what = (cards_words(tuple(cards)) if cards and len(cards) == n
                     else "a card" if n == 1 else f"{n} cards")
             kind = " as a penalty" if penalty else ""
-            if j < len(said) and said[j].event.kind == "skipped" and \
+            if j < len(said) and said[j].event.kind == SKIPPED and \
                     said[j].event.seat == e.seat and penalty:
                 lose = v.verb(e.seat, "lose", "loses")
                 out.append(f"{who} drew {what}{kind} and {lose} {v.the_turn(e.seat)}.")
@@ -378,9 +397,9 @@ def news(said: Sequence[Said], narrator: Narrator) -> list[str]:
                 out.append(f"{who} drew {what}{kind}.")
             i = j
             continue
-        if e.kind == "penalty":
+        if e.kind == PENALTY:
             j, victims = i, []
-            while j < len(said) and said[j].event.kind == "penalty" and \
+            while j < len(said) and said[j].event.kind == PENALTY and \
                     said[j].hit_by == s.hit_by:
                 victims.append((said[j].event.seat, said[j].event.count))
                 j += 1

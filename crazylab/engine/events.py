@@ -4,13 +4,38 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import CARDS, Card, display
 from .errors import CrazylabError, Given, quote
 from .pitch import pretty
 
-__all__ = ["Event"]
+#: the event kinds, a named contract: compare ``event.kind`` with these, never with a bare
+#: text (the values are what saved games and the worked examples hold, so they stay)
+DEALT: Final = "dealt"
+STARTER: Final = "starter"
+BURIED: Final = "buried"
+PLAYED: Final = "played"
+CALLED: Final = "called"
+DREW: Final = "drew"
+RESHUFFLED: Final = "reshuffled"
+PASSED: Final = "passed"
+ENDED: Final = "ended"
+LAST_CARD: Final = "last_card"
+SKIPPED: Final = "skipped"
+PENALTY: Final = "penalty"
+COUNTERED: Final = "countered"
+DROPPED: Final = "dropped"
+FLIPPED: Final = "flipped"
+JUMPED_IN: Final = "jumped_in"
+REVERSED: Final = "reversed"
+EVENT_KINDS: Final = (DEALT, STARTER, BURIED, PLAYED, CALLED, DREW, RESHUFFLED, PASSED, ENDED,
+                      LAST_CARD, SKIPPED, PENALTY, COUNTERED, DROPPED, FLIPPED, JUMPED_IN,
+                      REVERSED)
+
+__all__ = ["BURIED", "CALLED", "COUNTERED", "DEALT", "DREW", "DROPPED", "ENDED", "EVENT_KINDS",
+           "FLIPPED", "JUMPED_IN", "LAST_CARD", "PASSED", "PENALTY", "PLAYED", "RESHUFFLED",
+           "REVERSED", "SKIPPED", "STARTER", "Event"]
 
 
 class Event(NamedTuple):
@@ -24,17 +49,21 @@ class Event(NamedTuple):
     pile: int | None = None
     count: int = 0  # type: ignore[assignment]  # the field hides tuple.count, on purpose
     note: str = ""
+    #: a ``drew`` event the rules imposed (a hit, a missed last-card call, a joker's draw),
+    #: not the player's own draw: read this, never whether ``note`` is empty
+    penalty: bool = False
 
     @property
     def private(self) -> bool:
         """Whether the cards are known only to ``seat`` (cards drawn or dealt)."""
-        return self.kind in ("drew", "dealt")
+        return self.kind in (DREW, DEALT)
 
     def visible_to(self, viewer: int | None) -> Event:
         """This event as ``viewer`` may see it (``None``: everyone sees everything)."""
         if viewer is None or not self.private or viewer == self.seat:
             return self
-        return Event(self.kind, self.seat, (), self.call, self.pile, self.count, self.note)
+        return Event(self.kind, self.seat, (), self.call, self.pile, self.count, self.note,
+                     self.penalty)
 
     def describe(self, viewer: Given = None, names: Given = None) -> str:
         """A sentence for the move log: ``"Seat 0 played 8♠ and called ♦."``
@@ -56,28 +85,28 @@ class Event(NamedTuple):
         shown = display(e.cards)
         on_pile = f" on pile {e.pile + 1}" if e.pile is not None else ""
         k = e.kind
-        if k == "dealt":
+        if k == DEALT:
             was = "were" if you else "was"
             return (f"{who} {was} dealt {shown}." if shown
                     else f"{who} {was} dealt {e.count} cards.")
-        if k == "starter":
+        if k == STARTER:
             return f"The starter {shown} was turned face up{on_pile}." + _note(e)
-        if k == "buried":
+        if k == BURIED:
             return f"The starter {shown} was buried in the stock and another card turned."
-        if k == "played":
+        if k == PLAYED:
             verb = "stacked" if len(e.cards) > 1 else "played"
             return f"{who} {verb} {shown}{on_pile}." + _note(e)
-        if k == "called":
+        if k == CALLED:
             return f"{who} called {_call_words(e.call)}{on_pile}."
-        if k == "drew":
+        if k == DREW:
             n = e.count or len(e.cards)
             what = shown if shown else ("a card" if n == 1 else f"{n} cards")
             return f"{who} drew {what}." + _note(e)
-        if k == "reshuffled":
+        if k == RESHUFFLED:
             return f"The discards were shuffled into a new stock of {e.count} cards{_note(e)}."
-        if k == "passed":
+        if k == PASSED:
             return f"{who} passed." + _note(e)
-        if k == "ended":
+        if k == ENDED:
             return _people(e.note, names) if e.note else "The hand is over."
         note = e.note
         if e.seat is None:
@@ -178,14 +207,15 @@ def intern_event(fields: tuple) -> Event:
 
 def new_event(kind: str, seat: int | None = None, cards: tuple[Card, ...] = (),
               call: str | None = None, pile: int | None = None, count: int = 0,
-              note: str = "") -> Event:
+              note: str = "", penalty: bool = False) -> Event:
     """``Event(...)``, built by ``tuple.__new__`` (C) rather than the named tuple's generated
     Python ``__new__``: for events met once (a dealt hand, the end), not worth interning."""
-    return tuple.__new__(Event, (kind, seat, cards, call, pile, count, note))
+    return tuple.__new__(Event, (kind, seat, cards, call, pile, count, note, penalty))
 
 
 def event(kind: str, seat: int | None, cards: tuple[Card, ...] = (), call: str | None = None,
-          pile: int | None = None, count: int = 0, note: str = "") -> Event:
+          pile: int | None = None, count: int = 0, note: str = "",
+          penalty: bool = False) -> Event:
     """An interned :class:`Event`."""
-    fields = (kind, seat, cards, call, pile, count, note)
+    fields = (kind, seat, cards, call, pile, count, note, penalty)
     return EVENT_CACHE.get(fields) or intern_event(fields)

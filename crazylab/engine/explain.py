@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from .cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, Card, CardError, display, sort_key
 from .errors import Given
 from .moves import DRAW, END, PASS, PLAY, Move, MoveError
+from .phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_PLAY
 from .pitch import (
     LETTERS,
     PitchError,
@@ -83,7 +84,7 @@ def explain_move(game: ExplainView, move: Given) -> str:
         plain = m._replace(last=False).display
         if not game.rules.last_card_call:
             return f"There is no last-card call in these rules: play {plain} without '!'."
-        if game.phase == "declare":
+        if game.phase == PHASE_DECLARE:
             return f"Naming a suit is not a play, so there is no last-card call: say {plain}."
         left = len(game.hands[game.to_play]) - len(m.cards)
         if left != 1:
@@ -91,7 +92,7 @@ def explain_move(game: ExplainView, move: Given) -> str:
                     f"play it without '!' (last_card_call, A14).")
         m = m._replace(last=False)
     variant = game.variant
-    if game.phase == "declare" and variant is None:
+    if game.phase == PHASE_DECLARE and variant is None:
         calls = ", ".join(x.display for x in game.legal_moves())
         top = game.legal_moves()[0].top
         if game.rules.starter_eight == "first_player_declares" and not top.is_joker:
@@ -102,7 +103,7 @@ def explain_move(game: ExplainView, move: Given) -> str:
         return (f"Before the first turn the dealer, seat {game.to_play}, announces the {what} "
                 f"of the seed {top.display} (dealer_announces, A9): say one of {calls}. "
                 "The announcement is not a play and not a turn.")
-    if game.phase not in ("play", "chain") and variant is not None:
+    if game.phase not in (PHASE_PLAY, PHASE_CHAIN) and variant is not None:
         return variant.explain(game, m) or (
             f"{m.display} is not legal now. Legal moves: "
             f"{', '.join(x.display for x in game.legal_moves())}.")
@@ -118,7 +119,7 @@ def explain_move(game: ExplainView, move: Given) -> str:
     else:
         playable = game.playable_cards()
     if m.kind == DRAW:
-        if game.phase == "chain":
+        if game.phase == PHASE_CHAIN:
             return ("You have already drawn this turn." if game.turn_draws else
                     "You have played this turn, so you cannot draw: say end to finish.")
         if not game.can_draw():
@@ -162,11 +163,11 @@ def _explain_play(game: ExplainView, m: Move, hand: list[Card], legal: Sequence[
         return (f"There is no pile {m.pile + 1} (@{m.pile}): there are {r.piles} piles, "
                 f"1 to {r.piles} (typed @0 to @{r.piles - 1})."
                 if r.piles > 1 else "There is only one discard pile.")
-    if (game.phase == "chain" and game.turn_plays == 0 and c not in game.drawn
+    if (game.phase == PHASE_CHAIN and game.turn_plays == 0 and c not in game.drawn
             and r.post_draw_first_card == "drawn_only"):
         drawn = display(game.drawn) or "nothing"
         return (f"After drawing, the first card you play must be one you drew ({drawn}).")
-    if game.phase == "play" and game.turn_draws and r.must_play_drawn and not r.chain:
+    if game.phase == PHASE_PLAY and game.turn_draws and r.must_play_drawn and not r.chain:
         pass
     piles = range(r.piles) if m.pile is None else [m.pile]
     if not any(c in r.accepts[game.refs[p]] for p in piles):
@@ -218,7 +219,7 @@ def house_rule(game: ExplainView, m: Move, hand: list[Card]) -> str:
         why = final_card(r, m.top)
         if why:
             return why
-    if r.joker_only_if_no_suit and m.card == JOKER and game.phase in ("play", "chain"):
+    if r.joker_only_if_no_suit and m.card == JOKER and game.phase in (PHASE_PLAY, PHASE_CHAIN):
         suit = game.active_suit(0)
         held = [c for c in hand if c.suit == suit and c.rank != 8]
         if suit is not None and held:

@@ -33,9 +33,20 @@ from .cards import (
 )
 from .errors import CrazylabError, Given, quote
 from .events import (
+    BURIED,
+    CALLED,
+    DEALT,
+    DREW,
     DREW_ONE,
+    ENDED,
     EVENT_CACHE,
+    LAST_CARD,
+    PASSED,
+    PLAYED,
     PLAYED_ONE,
+    RESHUFFLED,
+    SKIPPED,
+    STARTER,
     Event,
     event,
     intern_event,
@@ -58,6 +69,7 @@ from .moves import (
     play_move,
 )
 from .observe import Observation, VisibleLog
+from .phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_OVER, PHASE_PLAY
 from .pitch import (
     LETTERS,
     PITCH_NAMES,
@@ -245,7 +257,7 @@ class Game:
         self.calls: list[int | None] = [None] * r.piles
         self.refs: list[int] = [0] * r.piles
         self.to_play = (self.dealer + 1) % players
-        self.phase = "play"
+        self.phase = PHASE_PLAY
         self.turn_draws = 0
         self.turn_plays = 0
         self.drawn: list[Card] = []
@@ -351,7 +363,7 @@ class Game:
                                      "('suit' or 'pitch')")
             game.update_reference(p)
         for i, hand in enumerate(game.hands):
-            game.events.append(new_event("dealt", i, tuple(hand), count=len(hand)))
+            game.events.append(new_event(DEALT, i, tuple(hand), count=len(hand)))
         game.begin_turn()
         game.setup = {"hands": [[str(c) for c in h] for h in game.hands],
                       "stock": [str(c) for c in game.stock],
@@ -396,7 +408,7 @@ class Game:
             self.hands[(self.dealer + 1 + k) % n].extend(deck[k:size * n:n])
         self.stock_cards = deck[size * n:][::-1]
         for seat, hand in enumerate(self.hands):
-            self.events.append(new_event("dealt", seat, tuple(hand), count=len(hand)))
+            self.events.append(new_event(DEALT, seat, tuple(hand), count=len(hand)))
         for p in range(r.piles):
             self._turn_starter(p)
         if self.variant is not None:
@@ -407,7 +419,7 @@ class Game:
         if waiting:
             # A13: the first player names a starter eight's suit; A9: the dealer announces
             # each wild seed's call, in pile order, before the first turn
-            self.phase = "declare"
+            self.phase = PHASE_DECLARE
             self.to_play = self.declarer(waiting[0])
 
     def undeclared_piles(self) -> list[int]:
@@ -446,11 +458,11 @@ class Game:
                 c.rank == 8 and not c.is_joker and r.starter_eight == "rebury")
             if buried and self.stock_cards:
                 self._bury(c)
-                self.events.append(new_event("buried", None, (c,), pile=self._pile_label(pile)))
+                self.events.append(new_event(BURIED, None, (c,), pile=self._pile_label(pile)))
                 continue
             self.piles[pile].append(c)
             self.update_reference(pile)
-            self.events.append(event("starter", None, (c,), pile=self._pile_label(pile)))
+            self.events.append(event(STARTER, None, (c,), pile=self._pile_label(pile)))
             return
         raise SetupError("no starter could be turned")  # pragma: no cover
 
@@ -589,18 +601,18 @@ class Game:
         if cached is None:
             legal: list[Move]
             phase = self.phase
-            if phase == "play":
+            if phase == PHASE_PLAY:
                 legal = self._legal_play()
-            elif phase == "chain":
+            elif phase == PHASE_CHAIN:
                 legal = self._legal_chain()
-            elif phase == "over":
+            elif phase == PHASE_OVER:
                 legal = []
-            elif phase == "declare" and (self.variant is None
+            elif phase == PHASE_DECLARE and (self.variant is None
                                          or self.variant.core_declarations):
                 legal = self._legal_declare()
             else:
                 legal = [] if self.variant is None else self.variant.legal(self)
-            if self._turn.last_call and phase != "declare":
+            if self._turn.last_call and phase != PHASE_DECLARE:
                 legal = self.with_last_calls(legal)
             cached = self._legal_cache = tuple(legal)
         return cached
@@ -979,11 +991,11 @@ class Game:
         if m in legal:
             return m
         if (m.last and len(m.cards) == len(self.hands[self.to_play])
-                and self.phase != "declare"):  # going out needs no call, but may say it
+                and self.phase != PHASE_DECLARE):  # going out needs no call, but may say it
             return m if self.accepted(m._replace(last=False)) is not None else None
         if (m.kind == PLAY and m.call is None and self.rules.calls_on_play(m.top)
                 and len(m.cards) == len(self.hands[self.to_play])
-                and self.phase != "declare"):  # a Breens declaration is no play
+                and self.phase != PHASE_DECLARE):  # a Breens declaration is no play
             first = self.rules.format_call(0)
             if play_move(m.cards, first, m.pile) in legal:
                 return m
@@ -992,17 +1004,17 @@ class Game:
     def _apply(self, m: Move) -> None:
         """Apply a legal move: the core phases here, a variant's own phases by its hook."""
         phase, kind = self.phase, m.kind
-        if phase == "play" or phase == "chain":
+        if phase == PHASE_PLAY or phase == PHASE_CHAIN:  # noqa: SIM109 (two compares: hot path)
             if kind == PLAY:
                 return self._play(m)
             if kind == DRAW:
                 return self._draw_turn()
-            if kind == PASS and phase == "play":
-                self.events.append(event("passed", self.to_play))
+            if kind == PASS and phase == PHASE_PLAY:
+                self.events.append(event(PASSED, self.to_play))
                 return self.end_turn()
-            if kind == END and phase == "chain":
+            if kind == END and phase == PHASE_CHAIN:
                 return self.end_turn()
-        if phase == "declare" and (self.variant is None or self.variant.core_declarations):
+        if phase == PHASE_DECLARE and (self.variant is None or self.variant.core_declarations):
             return self._declare(m)
         if self.variant is not None:
             self.variant.apply(self, m)
@@ -1013,7 +1025,7 @@ class Game:
         assert m.call is not None  # every legal declaration calls
         self.calls[p] = self.parse_call(m.call)
         self.update_reference(p)
-        self.events.append(event("called", self.to_play, (), m.call, m.pile))
+        self.events.append(event(CALLED, self.to_play, (), m.call, m.pile))
         waiting = self.undeclared_piles()
         if waiting:
             self.to_play = self.declarer(waiting[0])
@@ -1028,7 +1040,8 @@ class Game:
         t = self._turn
         if m.cards[-1] == JOKER_CODE and self.variant is None and self.n > 1:
             victim = (seat + 1) % self.n
-            self.draw_cards(victim, t.joker_draw, note="(the joker's draw two)")
+            self.draw_cards(victim, t.joker_draw, note="(the joker's draw two)",
+                            penalty=True)
             if t.joker_victim_skips and victim not in self.skipping:  # MU-Q12 option
                 self.skipping.append(victim)
         if not self.hands[seat]:
@@ -1038,7 +1051,7 @@ class Game:
         if variant is not None and variant.after_play(self, seat, m):
             return
         if t.chain:
-            self.phase = "chain"
+            self.phase = PHASE_CHAIN
         else:
             self.end_turn()
 
@@ -1059,13 +1072,13 @@ class Game:
             row = PLAYED_ONE[seat]
             e = row[top]
             if e is None:
-                e = row[top] = new_event("played", seat, cards)
+                e = row[top] = new_event(PLAYED, seat, cards)
             self.events.append(e)
         else:
-            fields = ("played", seat, cards, None, pile, 0, "")
+            fields = (PLAYED, seat, cards, None, pile, 0, "", False)
             self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if call is not None and hand:
-            self.events.append(event("called", seat, (), call, pile))
+            self.events.append(event(CALLED, seat, (), call, pile))
         if self._turn.last_call and len(hand) == 1:
             self._last_card(seat, m.last)
 
@@ -1074,14 +1087,14 @@ class Game:
         player draws ``last_card_penalty`` cards at once (what the stock, reshuffled if the
         rules allow, holds)."""
         if called:
-            self.events.append(new_event("last_card", seat, note="calls last card!"))
+            self.events.append(new_event(LAST_CARD, seat, note="calls last card!"))
             return
         penalty = self.rules.last_card_penalty
-        self.events.append(new_event("last_card", seat, count=penalty, note=(
+        self.events.append(new_event(LAST_CARD, seat, count=penalty, note=(
             f"did not call last card: draws {penalty} card{'s' * (penalty != 1)} "
             "(last_card_call, A14).")))
         if penalty:
-            self.draw_cards(seat, penalty, note="(no last-card call)")
+            self.draw_cards(seat, penalty, note="(no last-card call)", penalty=True)
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""
@@ -1090,10 +1103,12 @@ class Game:
         self.turn_draws += len(got) or 1
         self.drawn += got
         if t.chain:
-            self.phase = "chain"
+            self.phase = PHASE_CHAIN
 
-    def draw_cards(self, seat: int, count: int, note: str = "") -> list[Card]:
-        """``seat`` takes up to ``count`` cards from the stock, reshuffling lazily."""
+    def draw_cards(self, seat: int, count: int, note: str = "",
+                   penalty: bool = False) -> list[Card]:
+        """``seat`` takes up to ``count`` cards from the stock, reshuffling lazily;
+        ``penalty``: the rules impose the draw (the event's :attr:`Event.penalty`)."""
         stock = self.stock_cards
         rest = len(stock) - count
         if count == 1 and stock:  # the usual draw
@@ -1110,14 +1125,14 @@ class Game:
                     break
                 got.append(c)
         self.hands[seat] += got
-        if len(got) == 1 and not note and seat < len(DREW_ONE):
+        if len(got) == 1 and not note and not penalty and seat < len(DREW_ONE):
             row = DREW_ONE[seat]
             e = row[got[0]]
             if e is None:
-                e = row[got[0]] = new_event("drew", seat, (got[0],), count=1)
+                e = row[got[0]] = new_event(DREW, seat, (got[0],), count=1)
             self.events.append(e)
         else:
-            fields = ("drew", seat, tuple(got), None, None, len(got), note)
+            fields = (DREW, seat, tuple(got), None, None, len(got), note, penalty)
             self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if not self.stock_cards and self._turn.eager:
             self.eager_reshuffle()
@@ -1152,7 +1167,7 @@ class Game:
         self.reshuffles += 1
         limit = (f" ({self.reshuffles} of {self.rules.max_reshuffles})"
                  if self.rules.reshuffle == "limited" else "")
-        self.events.append(new_event("reshuffled", None, count=len(pool), note=limit.strip()))
+        self.events.append(new_event(RESHUFFLED, None, count=len(pool), note=limit.strip()))
 
     def end_turn(self) -> None:
         """Close the turn: count a stuck turn (C-13) and pass to the next seat."""
@@ -1168,13 +1183,13 @@ class Game:
         # a joker's victim loses this turn (MU-Q12 option)
         while self.skipping and self.to_play in self.skipping:
             self.skipping.remove(self.to_play)
-            self.events.append(new_event("skipped", self.to_play,
+            self.events.append(new_event(SKIPPED, self.to_play,
                                      note="skipped (a joker's victim loses a turn)"))
             self.to_play = (self.to_play + 1) % self.n
         self.begin_turn()
 
     def begin_turn(self) -> None:
-        self.phase = "play"
+        self.phase = PHASE_PLAY
         self.turn_draws = 0
         self.turn_plays = 0
         if self.drawn:
@@ -1203,8 +1218,8 @@ class Game:
     def _end(self, result: HandResult, note: str) -> None:
         self.result = result
         self.over = True
-        self.phase = "over"
-        self.events.append(new_event("ended", None, note=note))
+        self.phase = PHASE_OVER
+        self.events.append(new_event(ENDED, None, note=note))
 
     # -- explaining --------------------------------------------------------------------------
 

@@ -43,7 +43,7 @@ from ..cards import (
     TWO,
     Card,
 )
-from ..events import Event
+from ..events import CALLED, COUNTERED, DROPPED, FLIPPED, PENALTY, SKIPPED, Event
 from ..explain import final_card, mismatch
 from ..moves import (
     DRAW,
@@ -57,9 +57,10 @@ from ..moves import (
     ordered_stacks,
     play_move,
 )
+from ..phases import PHASE_DECLARE, PHASE_DROP, PHASE_LOST, PHASE_PENALTY
 from .base import TurnAPI, Variant
 
-PHASES: tuple[str, ...] = ("penalty", "drop", "declare", "lost")
+PHASES: tuple[str, ...] = (PHASE_PENALTY, PHASE_DROP, PHASE_DECLARE, PHASE_LOST)
 
 #: an effect resolves ``count`` cards of one rank topped by ``top`` for the actor; it returns
 #: the phase that waits for the actor's decision, or ``None`` when it is fully resolved
@@ -186,7 +187,7 @@ def _deck_play(game: TurnAPI) -> str | None:
     actor = st.actor
     if not game.stock_cards:
         if st.reshuffled:
-            game.events.append(Event("flipped", actor, note=(
+            game.events.append(Event(FLIPPED, actor, note=(
                 "the King's deck play fizzles: the stock ran out again, and one King chain "
                 "reshuffles it only once (BR-Q27).")))
             return None
@@ -196,14 +197,14 @@ def _deck_play(game: TurnAPI) -> str | None:
     if game.reshuffles > before:
         st.reshuffled = True
     if c is None:
-        game.events.append(Event("flipped", actor, note="the King's deck play fizzles: no card "
+        game.events.append(Event(FLIPPED, actor, note="the King's deck play fizzles: no card "
                                  "is left to turn (BR-Q27)."))
         return None
     game.piles[0].append(c)
     game.calls[0] = None
     game.update_reference(0)
     game.idle = 0
-    game.events.append(Event("flipped", actor, (c,),
+    game.events.append(Event(FLIPPED, actor, (c,),
                              note=f"the King's deck play turns {c.display} (BR-20)."))
     wait = _effect(game, (c,), declared=False)
     if c.rank in _FLIP_AGAIN and game.rules.flip_again_on_any_special:
@@ -239,7 +240,7 @@ def _resume(game: TurnAPI) -> None:
     action closes."""
     st: BreensState = game.variant_state
     if st.drops > 0 and game.hands[st.actor]:
-        st.wait = game.phase = "drop"
+        st.wait = game.phase = PHASE_DROP
         return
     st.drops = 0
     if st.flips:  # A2: the deck play owed after a turned special's decision
@@ -296,7 +297,7 @@ def _hit_event(victim: int, draw: int, count: int, actor: int, source: int) -> E
         times = "once" if count == 1 else f"{count} times"
         if len(_HIT_EVENTS) >= 10_000:
             _HIT_EVENTS.clear()
-        e = _HIT_EVENTS[key] = Event("penalty", victim, count=draw, note=(
+        e = _HIT_EVENTS[key] = Event(PENALTY, victim, count=draw, note=(
             f"hit {times} by seat {actor}'s {_sources_name(source)}: must {lose}, or counter "
             "with a Jack (BR-M3)."))
     return e
@@ -466,7 +467,7 @@ def apply(game: TurnAPI, move: Move) -> None:
 def _apply_lost(game: TurnAPI) -> None:
     st: BreensState = game.variant_state
     st.owed.remove(game.to_play)
-    game.events.append(Event("skipped", game.to_play, note=(
+    game.events.append(Event(SKIPPED, game.to_play, note=(
         "loses one more turn for a hit that wrapped round (extra_hits_cost_turns, A1).")))
     game.end_turn()
 
@@ -482,7 +483,7 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         game.place(seat, move)
         game.turn_plays += len(move.cards)
         _start_action(game, seat)  # an action with no effect; it closes the cycle (BR-27)
-        game.events.append(Event("countered", seat, move.cards, note=(
+        game.events.append(Event(COUNTERED, seat, move.cards, note=(
             f"countered{how}: the cycle ends and the suit is "
             f"{move.top.display[-1]} (BR-22, BR-27).")))
         if not game.hands[seat]:
@@ -497,7 +498,7 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         note = _PENALTY_NOTES.get(key)
         if note is None:
             note = _PENALTY_NOTES[key] = f"(penalty card {key[0]} of {key[1]})"
-        got = game.draw_cards(seat, 1, note=note)
+        got = game.draw_cards(seat, 1, note=note, penalty=True)
         entry[3] += len(got)
         game.turn_draws += 1
         game.drawn.extend(got)
@@ -538,7 +539,7 @@ def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
             break
     else:
         st.penalties.insert(0, [nxt, amount, 1, 0, sources])
-    game.events.append(Event("penalty", nxt, move.cards, count=amount, note=(
+    game.events.append(Event(PENALTY, nxt, move.cards, count=amount, note=(
         f"seat {seat} passes the draw on with {move.top.display}: seat {nxt} must draw "
         f"{amount} and lose the turn, or answer (draw_passing, A5).")))
     if not game.hands[seat]:
@@ -559,7 +560,7 @@ def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
     if forgiven > 0:
         note = (f"loses the turn; the {forgiven} penalty card{'s' * (forgiven != 1)} that "
                 f"could not be drawn {'is' if forgiven == 1 else 'are'} forgiven (BR-Q48).")
-    game.events.append(Event("skipped", game.to_play, count=entry[3], note=note))
+    game.events.append(Event(SKIPPED, game.to_play, count=entry[3], note=note))
     game.end_turn()
 
 
@@ -569,14 +570,14 @@ def _apply_drop(game: TurnAPI, move: Move) -> None:
     if move.kind == END:
         note = ("drops nothing after the Queen." if st.drops >= game.rules.queen_drop_count
                 else "drops no more cards after the Queen.")
-        game.events.append(Event("dropped", seat, note=note))
+        game.events.append(Event(DROPPED, seat, note=note))
         st.drops = 0
         _resume(game)
         return
     st.drops -= 1
     game.place(seat, move)
     game.turn_plays += 1
-    game.events.append(Event("dropped", seat, move.cards, note=(
+    game.events.append(Event(DROPPED, seat, move.cards, note=(
         f"drops {move.top.display} after the Queen: its effect triggers (BR-21).")))
     if not game.hands[seat]:
         game.finish_out(seat)  # BR-Q32
@@ -588,7 +589,7 @@ def _apply_declare(game: TurnAPI, move: Move) -> None:
     assert move.call is not None  # every legal declare move names a suit
     game.calls[0] = game.parse_call(move.call)
     game.update_reference(0)
-    game.events.append(Event("called", game.to_play, call=move.call))
+    game.events.append(Event(CALLED, game.to_play, call=move.call))
     _resume(game)
 
 
@@ -597,12 +598,12 @@ def _apply_declare(game: TurnAPI, move: Move) -> None:
 
 def explain(game: TurnAPI, move: Move) -> str:
     """Why ``move`` is not legal in an effect phase."""
-    if game.phase == "penalty":
+    if game.phase == PHASE_PENALTY:
         why = _explain_penalty(game, move)
-    elif game.phase == "lost":
+    elif game.phase == PHASE_LOST:
         why = (f"Seat {game.to_play} loses this turn too: each hit beyond the first costs one "
                "more lost turn in these rules (extra_hits_cost_turns, A1). Say pass.")
-    elif game.phase == "drop":
+    elif game.phase == PHASE_DROP:
         why = _explain_drop(game, move)
     else:
         why = _explain_declare(game, move)
@@ -740,7 +741,7 @@ def pending(game: TurnAPI) -> list[dict[str, Any]]:
         return []
     out = []
     for seat, draw, hits, drawn, source in st.penalties:
-        now = seat == game.to_play and game.phase == "penalty"
+        now = seat == game.to_play and game.phase == PHASE_PENALTY
         counters = now and any(m.kind == PLAY for m in game.legal_moves())
         out.append({"seat": seat, "by": st.actor, "source": _sources_name(source),
                     "hits": hits, "draw": draw, "drawn": drawn, "left": draw - drawn,
@@ -759,7 +760,7 @@ def public_extra(game: TurnAPI) -> dict[str, Any]:
         return {}
     out: dict[str, Any] = {
         "pending": tuple((e[0], e[1] - e[3], e[2]) for e in st.penalties),
-        "awaiting": game.phase if game.phase in ("drop", "declare") else ""}
+        "awaiting": game.phase if game.phase in (PHASE_DROP, PHASE_DECLARE) else ""}
     if st.penalties:
         out["hit_by"] = (st.actor, _sources_name(st.penalties[0][4]))
     return out
@@ -804,10 +805,10 @@ class Breens(Variant):
         seat = game.to_play
         for e in st.penalties:  # a loop: every turn runs this
             if e[0] == seat:
-                game.phase = "penalty"
+                game.phase = PHASE_PENALTY
                 return
         if st.owed and seat in st.owed:  # A1: a further lost turn
-            game.phase = "lost"
+            game.phase = PHASE_LOST
 
     def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
         """A normal-turn play was placed (and did not empty the hand): resolve its effect
@@ -835,26 +836,26 @@ class Breens(Variant):
     def legal(self, game: TurnAPI) -> list[Move]:
         """The legal moves of the seat to play in an effect phase."""
         phase = game.phase
-        if phase == "penalty":
+        if phase == PHASE_PENALTY:
             return _legal_penalty(game)
-        if phase == "drop":
+        if phase == PHASE_DROP:
             return _legal_drop(game)
-        if phase == "lost":
+        if phase == PHASE_LOST:
             return [PASS_MOVE]
-        if phase == "declare":
+        if phase == PHASE_DECLARE:
             return _legal_declare(game)
         return []  # pragma: no cover
 
     def apply(self, game: TurnAPI, move: Move) -> None:
         """Apply a legal move of an effect phase."""
         phase = game.phase
-        if phase == "penalty":
+        if phase == PHASE_PENALTY:
             _apply_penalty(game, move)
-        elif phase == "lost":
+        elif phase == PHASE_LOST:
             _apply_lost(game)
-        elif phase == "drop":
+        elif phase == PHASE_DROP:
             _apply_drop(game, move)
-        elif phase == "declare":
+        elif phase == PHASE_DECLARE:
             _apply_declare(game, move)
 
     def explain(self, game: TurnAPI, move: Move) -> str:

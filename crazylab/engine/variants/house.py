@@ -42,11 +42,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import JOKER, Card
-from ..events import Event
+from ..events import JUMPED_IN, PASSED, PENALTY, REVERSED, SKIPPED, Event
 from ..moves import DRAW, DRAW_MOVE, END, PASS, PASS_MOVE, PLAY, Move, play_move
+from ..phases import PHASE_DECLARE, PHASE_JUMP, PHASE_PENALTY, PHASE_PLAY
 from .base import TurnAPI, Variant
 
-PHASES: tuple[str, ...] = ("penalty", "jump", "declare")
+PHASES: tuple[str, ...] = (PHASE_PENALTY, PHASE_JUMP, PHASE_DECLARE)
 
 
 @dataclass
@@ -106,7 +107,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
                     skips += 1  # V12: with two players a reverse acts as a skip
                 else:
                     st.direction = -st.direction
-                    game.events.append(Event("reversed", seat, (c,), note=(
+                    game.events.append(Event(REVERSED, seat, (c,), note=(
                         f"reverses the direction of play ({c.display}, action_cards V12).")))
             elif effect == "skip":
                 skips += 1
@@ -115,11 +116,11 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
                 stackable = stackable and effect == "draw2"
     nxt = _step(game, seat)
     if joker_draw:
-        game.draw_cards(nxt, joker_draw, note="(the joker's draw)")
+        game.draw_cards(nxt, joker_draw, note="(the joker's draw)", penalty=True)
         if r.joker_victim_skips:
             skips += 1
     for _ in range(skips):
-        game.events.append(Event("skipped", nxt, note=(
+        game.events.append(Event(SKIPPED, nxt, note=(
             "loses the turn (a skip card, action_cards V12).")))
         nxt = _step(game, nxt)
     if draw:  # with a hit pending (passed on, or a jump-in) the total grows and moves on
@@ -127,7 +128,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
         st.victim = nxt
         st.drawn = 0
         st.stackable = stackable
-        game.events.append(Event("penalty", nxt, cards, count=st.draw, note=(
+        game.events.append(Event(PENALTY, nxt, cards, count=st.draw, note=(
             f"is hit: must draw {st.draw} and lose the turn"
             + (", or pass it on with a draw2 card" if stackable else "")
             + " (action_cards V12).")))
@@ -146,7 +147,7 @@ def _lose_turn(game: TurnAPI, note: str) -> None:
     st = _state(game)
     st.draw = st.drawn = 0
     st.victim = -1
-    game.events.append(Event("skipped", game.to_play, note=note))
+    game.events.append(Event(SKIPPED, game.to_play, note=note))
     game.end_turn()
 
 
@@ -169,10 +170,10 @@ def begin_turn(game: TurnAPI) -> None:
             st.window = holders
             st.resume = game.to_play
             game.to_play = holders[0]
-            game.phase = "jump"
+            game.phase = PHASE_JUMP
             return
     if st.draw and game.to_play == st.victim:
-        game.phase = "penalty"
+        game.phase = PHASE_PENALTY
 
 
 def _jumpers(game: TurnAPI, seat: int) -> list[int]:
@@ -219,9 +220,9 @@ def _plays_of(game: TurnAPI, c: Card, pile: int) -> list[Move]:
 def legal(game: TurnAPI) -> list[Move]:
     """The legal moves of the ``jump`` and ``penalty`` phases."""
     st = _state(game)
-    if game.phase == "jump":
+    if game.phase == PHASE_JUMP:
         return _plays_of(game, game.piles[st.pile][-1], st.pile) + [PASS_MOVE]
-    if game.phase == "penalty":
+    if game.phase == PHASE_PENALTY:
         if st.drawn:
             return [DRAW_MOVE]
         moves: list[Move] = []
@@ -239,9 +240,9 @@ def apply(game: TurnAPI, move: Move) -> None:
     """Apply a legal move of the ``jump`` or ``penalty`` phase."""
     st = _state(game)
     seat = game.to_play
-    if game.phase == "jump":
+    if game.phase == PHASE_JUMP:
         if move.kind == PASS:
-            game.events.append(Event("passed", seat, note="(did not jump in)"))
+            game.events.append(Event(PASSED, seat, note="(did not jump in)"))
             st.window.pop(0)
             if st.window:
                 game.to_play = st.window[0]
@@ -252,8 +253,8 @@ def apply(game: TurnAPI, move: Move) -> None:
         st.window = []
         game.turn_draws = game.turn_plays = 0
         game.drawn = []
-        game.phase = "play"
-        game.events.append(Event("jumped_in", seat, move.cards, note=(
+        game.phase = PHASE_PLAY
+        game.events.append(Event(JUMPED_IN, seat, move.cards, note=(
             f"jumps in with {move.top.display}, identical to the top card (jump_in, V14).")))
         _place(game, seat, move)
         return
@@ -261,7 +262,8 @@ def apply(game: TurnAPI, move: Move) -> None:
         _place(game, seat, move)
         return
     if move.kind == DRAW:
-        got = game.draw_cards(seat, 1, note=f"(penalty card {st.drawn + 1} of {st.draw})")
+        got = game.draw_cards(seat, 1, note=f"(penalty card {st.drawn + 1} of {st.draw})",
+                              penalty=True)
         st.drawn += len(got)
         game.turn_draws += 1
         game.drawn.extend(got)
@@ -296,10 +298,10 @@ def explain(game: TurnAPI, move: Move) -> str:
     """Why ``move`` is not legal in a ``jump``, ``penalty`` or ``declare`` phase."""
     st = _state(game)
     legal_text = ", ".join(m.display for m in game.legal_moves())
-    if game.phase == "declare":
+    if game.phase == PHASE_DECLARE:
         return (f"Before the first turn seat {game.to_play} names the call of the starter "
                 f"{game.top.display} (A9, A13): say one of {legal_text}.")
-    if game.phase == "jump":
+    if game.phase == PHASE_JUMP:
         top = game.piles[st.pile][-1]
         if move.kind == PLAY and move.cards == (top,) and move.call is None \
                 and game.rules.calls_on_play(top):
@@ -332,7 +334,7 @@ def public_state(game: TurnAPI) -> dict[str, Any]:
     st = _state(game)
     return {"direction": "clockwise" if st.direction > 0 else "anticlockwise",
             "pending_draw": (st.victim, st.draw - st.drawn) if st.draw else (),
-            "jump_window": tuple(st.window) if game.phase == "jump" else ()}
+            "jump_window": tuple(st.window) if game.phase == PHASE_JUMP else ()}
 
 
 def restore(game: TurnAPI, seen: dict[str, Any]) -> bool:
