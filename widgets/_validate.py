@@ -114,7 +114,7 @@ def callback(name: str, value: object) -> Callable[..., Any] | None:
     """``None`` or something to call."""
     if value is not None and not callable(value):
         raise _fail(name, "a function (or None)", value)
-    return value  # type: ignore[return-value]
+    return value
 
 
 def cards(name: str, value: object, most: int = MAX_ITEMS) -> list[Card]:

@@ -47,13 +47,20 @@ def changed_options(rs: RuleSet) -> dict[str, object]:
             if getattr(rs, name) != getattr(base, name)}
 
 
+def _pairs(value: object) -> list[tuple[object, object]]:
+    """An ``int_map`` or ``effect_map`` option's value (a tuple of pairs) as its pairs."""
+    if not isinstance(value, tuple | list):
+        raise TypeError(f"a map option's value is a tuple of pairs, not {value!r}")
+    return [(k, v) for k, v in value]
+
+
 def _py_value(option: Option, value: object) -> str:
     if isinstance(value, str):  # choices are plain words: written as the docs write them
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if option.kind == "int_map":
-        return "{" + ", ".join(f"{k}: {v}" for k, v in value) + "}"  # type: ignore[union-attr]
+        return "{" + ", ".join(f"{k}: {v}" for k, v in _pairs(value)) + "}"
     if option.kind == "effect_map":
-        return "{" + ", ".join(f'"{k}": "{v}"' for k, v in value) + "}"  # type: ignore
+        return "{" + ", ".join(f'"{k}": "{v}"' for k, v in _pairs(value)) + "}"
     return repr(value)
 
 
@@ -63,11 +70,11 @@ def _cli_value(option: Option, value: object) -> str:
     if value is None:
         return "none"
     if option.kind == "int_map":
-        return ",".join(f"{k}:{v}" for k, v in value) or "none"  # type: ignore[union-attr]
+        return ",".join(f"{k}:{v}" for k, v in _pairs(value)) or "none"
     if option.kind == "ints":
         return ",".join(map(str, value)) or "none"  # type: ignore[call-overload]
     if option.kind == "effect_map":
-        return ",".join(f"{k}={v}" for k, v in value) or "none"  # type: ignore[union-attr]
+        return ",".join(f"{k}={v}" for k, v in _pairs(value)) or "none"
     return str(value)
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tornado import web
+from tornado.http1connection import HTTP1Connection
 
 API_PREFIX = "crazylab/api/"
 TOKEN_HEADER = "X-Crazylab-Token"
@@ -85,7 +86,9 @@ class ApiHandler(web.RequestHandler):
         length = self.request.headers.get("Content-Length", "0").strip()
         if not length.isdigit() or int(length) > BODY_LIMIT:
             raise ApiError(413, f"request bodies are limited to {BODY_LIMIT // 1024} KB")
-        self.request.connection.set_max_body_size(BODY_LIMIT)  # a chunked body too
+        connection = self.request.connection
+        if isinstance(connection, HTTP1Connection):  # a chunked body too
+            connection.set_max_body_size(BODY_LIMIT)
 
     def data_received(self, chunk: bytes) -> None:
         """No route reads a body: it is counted and dropped."""

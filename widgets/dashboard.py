@@ -167,7 +167,7 @@ def wrong_answers(rows: Iterable[dict[str, Any]], top: int = TOP_WRONG
     """The most common wrong answers of ``rows``: (answer, times given, the engine's feedback
     on it), most common first (ties: the answer first given first). Answers are compared as
     typed, spaces at the ends and case aside."""
-    return [item[:3] for item in _ranked_wrong(rows, top)]  # type: ignore[misc]
+    return [item[:3] for item in _ranked_wrong(rows, top)]
 
 
 def _ranked_wrong(rows: Iterable[dict[str, Any]], top: int

@@ -115,7 +115,8 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
     def from_query(cls, query: str | None = None, **defaults: Any) -> LegalMoveExplorer:
         """An explorer set up from ``?rules=…&top=…&hand=…&call=…`` (cards as ``6H``)."""
         q = query_params(query)
-        kwargs = {**defaults, **{k: q[k] for k in ("rules", "top", "hand", "call") if k in q}}
+        kwargs: dict[str, Any] = {**defaults, **{k: q[k] for k in ("rules", "top", "hand", "call")
+                                                 if k in q}}
         return build_or_default(cls, kwargs, defaults)
 
     @property

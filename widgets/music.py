@@ -21,6 +21,7 @@ explorer is driven and tested from Python.
 from __future__ import annotations
 
 import html
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,7 @@ def fit_reason(r: RuleSet, card: Card, ref: Reference) -> str:
             else "a pitch"
         return (f"{name} is wild: it fits anything; announce {what}, and the player to your "
                 "left draws two (MU-13, MU-24).")
+    assert card.suit is not None, "only a joker has no suit"
     if r.is_wild(card):
         if r.eights == "own_suit":
             return (f"{name} is wild: it fits anything and makes its own suit "
@@ -130,16 +132,20 @@ def fit_reason(r: RuleSet, card: Card, ref: Reference) -> str:
     sounds = pretty(r.pitches.spelling(card))
     if r.call_kind == "suit":
         suit = ref.suit(r)
-        if card.suit == suit:
+        if suit is not None and card.suit == suit:
             return f"{name} ({sounds}) follows the suit {SUIT_SYMBOLS[suit]} (MU-5)."
         return (f"{name} ({sounds}) sounds the same pitch as {ref.describe(r)}: the same key "
                 "on the piano, a unison (MU-5).")
     pc = ref.pitch(r)
+    assert pc is not None, "a pitch or letter level's reference has a pitch"
     if r.call_kind == "letter":
         mine, theirs = r.pitches.letter(card), LETTERS.index(PITCH_NAMES[pc])
+        assert mine is not None, "only a joker has no letter"
         return (f"{name} is {LETTERS[mine]}, {describe_letter_step(theirs, mine)} from "
                 f"{LETTERS[theirs]} in the musical alphabet (MU-31).")
-    return (f"{name} ({sounds}) is {describe_interval(r.pitches.pitch(card) - pc)} from "
+    played = r.pitches.pitch(card)
+    assert played is not None, "only a joker has no pitch"
+    return (f"{name} ({sounds}) is {describe_interval(played - pc)} from "
             f"{r.pitches.spell(pc, ref.top)}: this level accepts {describe_intervals(r.intervals)} "
             "(MU-26).")
 
@@ -400,7 +406,7 @@ class IntervalExplorer(ErrorReporting, w.VBox):
             if not matches:
                 raise ValueError(f"{key} is not on this keyboard")
             key = min(matches, key=lambda m: abs(m - self._centre()))
-        self.piano.click(key)
+        self.piano.click(int(key))
         return self.key_cards()
 
     # -- the tune: sound files of the notes ---------------------------------------------------
@@ -520,7 +526,7 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         if (len(self.refs) == r.piles and len(calls) == 1
                 and c not in {ref.top for ref in self.refs}):  # the real tops
             call = calls.pop()
-            kwargs = {} if call is None else {
+            kwargs: dict[str, Any] = {} if call is None else {
                 "suit" if r.call_kind == "suit" else "pitch": r.format_call(call)}
             return Game.from_position(r, 2, hands=[[c], []], to_play=0,
                                       piles=[[ref.top] for ref in self.refs], **kwargs)
@@ -540,12 +546,15 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         return Game.from_position(r, 2, hands=[[c], []], piles=tops, to_play=0)
 
     @staticmethod
-    def _stand_in(r: RuleSet, ref: Reference, used: set[Card]) -> Card:
+    def _stand_in(r: RuleSet, ref: Reference, used: Collection[Card]) -> Card:
         """A card that asks for what ``ref`` asks for and is not in ``used``."""
+        suit, pitch = ref.suit(r), ref.pitch(r)
         if r.call_kind == "suit":  # an eight of the called suit shows it, with no pitch
-            options = [Card(ref.suit(r) * 13 + 7)]
+            assert suit is not None, "a suit level's reference has a suit"
+            options = [Card(suit * 13 + 7)]
         else:
-            options = [x for x in r.pitches.cards_of(ref.pitch(r)) if x in set(r.deck)]
+            assert pitch is not None, "a pitch or letter level's reference has a pitch"
+            options = [x for x in r.pitches.cards_of(pitch) if x in set(r.deck)]
         return next(x for x in options if x not in used)
 
     def _centre(self) -> int:

@@ -75,7 +75,7 @@ def _fits(game: Game, c: Card, p: int) -> str:
         return "eights are wild: an eight goes on anything"
     if r.call_kind == "suit":
         suit = game.active_suit(p)
-        if c.suit == suit:
+        if suit is not None and c.suit == suit:
             if call is not None:
                 return f"{c.display} is a {SUIT_NAMES[suit][:-1]}, the suit called on {top.display}"
             return f"{c.display} follows the suit of {top.display}"

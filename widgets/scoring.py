@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,7 +102,8 @@ class Scored:
         return lines
 
 
-def score_hands(rules: str | RuleSet, hands: list[list[Card | str]], winner: int) -> Scored:
+def score_hands(rules: str | RuleSet, hands: Sequence[Sequence[Card | str]], winner: int
+                ) -> Scored:
     """Score a hand that ``winner`` went out of, with ``hands`` left in the other seats
     (the winner's entry is ignored). The scores are the engine's."""
     rs = get_rules(rules) if isinstance(rules, str) else rules

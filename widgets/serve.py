@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import html
 import json
 import math
 import os
 import secrets
 import sys
 import time
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +130,10 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self.preheated.discard(kernel_id)
         self.claimed.discard(kernel_id)
 
-    async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> None:
+    # jupyter_client types the base's shutdown_kernel as the sync wrapper; this manager's is
+    # async, as AsyncMultiKernelManager's is at run time
+    async def shutdown_kernel(  # type: ignore[override]
+            self, kernel_id: str, *args: Any, **kwargs: Any) -> None:
         try:
             await super().shutdown_kernel(kernel_id, *args, **kwargs)
         finally:
@@ -329,12 +332,8 @@ class CrazylabVoila(Voila):
                     self.log.debug("crazylab: shutdown of %s: %s", kid, e)
 
 
-def busy_page(running: int, retry: int) -> str:
-    """The page a visitor sees past the bound (for tests and docs)."""
-    return BUSY_PAGE.format(retry=int(retry), running=html.escape(str(running)))
-
-
-def prepare_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
+def prepare_environment(environ: MutableMapping[str, str] | None = None
+                        ) -> MutableMapping[str, str]:
     """The settings every kernel inherits: the seed secret (random unless the teacher set
     one), plotly's renderer, and, run from a checkout, the template's folder on the Jupyter path
     (an installed crazylab has it in Jupyter's data folder: share/jupyter/voila/templates)."""

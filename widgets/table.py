@@ -753,7 +753,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             if m.kind == PLAY:
                 legal_by_card.setdefault(m.cards[0], []).append(m)
         hand = []
-        hint_legal, hint_other = [], []
+        hint_legal: list[dict[str, Any]] = []
+        hint_other: list[dict[str, Any]] = []
         for c in obs.hand:
             moves = legal_by_card.get(c, [])
             if mine:
@@ -799,7 +800,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         kind = self._message_kind if self._message else "info"
         narrator, said = self._said()
         log = [s.text for s in said if s.text]
-        m = self.match
+        match = self.match
         return {
             "seq": self._seq,
             "rules": r.name,
@@ -839,10 +840,10 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             "scores": {
                 "kept": r.scoring != "none",
                 "hand": list(obs.scores) if obs.over else None,
-                "match": list(m.scores),
-                "target": m.target,
-                "hands_played": sum(1 for h in m.hands if h.over),
-                "match_over": m.over,
+                "match": list(match.scores),
+                "target": match.target,
+                "hands_played": sum(1 for h in match.hands if h.over),
+                "match_over": match.over,
                 "dealer": g.dealer,
             },
             "bot": ({"token": self._token, "seat": obs.to_play}
@@ -947,6 +948,8 @@ def _pending_view(obs: Observation, names: list[str]) -> tuple[list[dict[str, An
     hits: tuple[tuple[int, int, int], ...] = extra.get("pending", ())  # type: ignore[assignment]
     if not hits or obs.over:
         return [], {}
+    actor: int | None
+    source: str
     actor, source = extra.get("hit_by", (None, ""))  # type: ignore[misc]
     total = sum(h for _s, _l, h in hits)
     word = SOURCE_WORDS.get(source, source) + ("s" if total > 1 else "")

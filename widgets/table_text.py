@@ -373,7 +373,8 @@ def news(said: Sequence[Said], narrator: Narrator) -> list[str]:
             i += 1
             continue
         if e.kind == DREW:
-            j, cards, n, penalty = i, [], 0, False
+            cards: list[Card] = []
+            j, n, penalty = i, 0, False
             while j < len(said) and said[j].event.kind == DREW and said[j].event.seat == e.seat:
                 d = said[j].event
                 cards += d.cards
