@@ -143,12 +143,6 @@ class _Config:
         return tuple(out)
 
 
-def _seat_bots(config: _Config, hand: int) -> list[Any]:
-    k = len(config.bots)
-    shift = hand if config.rotate else 0
-    return [config.bots[(s + shift) % k] for s in range(config.players)]
-
-
 def options_text(r: RuleSet) -> str:
     """The options changed from the preset, ``"draw_limit=2, reshuffle=never"``."""
     return ", ".join(f"{k}={getattr(r, k)}" for k in r.options_changed)
