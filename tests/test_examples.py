@@ -136,6 +136,7 @@ def test_a_tampered_save_is_refused_whole(tmp_path):
 
 
 def test_shipped_files_are_json_with_titles():
+    assert list_examples(), "no shipped example found"
     for name in list_examples():
         data = json.loads(example_path(name).read_text())
         assert data.get("title"), name

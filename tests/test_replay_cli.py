@@ -88,6 +88,7 @@ def test_every_shipped_example_validates_against_the_schema() -> None:
     """With the plain jsonschema validator, as an editor would check them."""
     jsonschema = pytest.importorskip("jsonschema")
     validator = jsonschema.Draft202012Validator(schema())
+    assert list_examples(), "no shipped example found"
     for name in list_examples():
         data = json.loads(example_path(name).read_text(encoding="utf-8"))
         errors = [e.message[:120] for e in validator.iter_errors(data)]

@@ -66,6 +66,7 @@ def test_every_house_ruling_says_seed_decision_and_why(rid):
 
 
 def test_entries_say_something_and_titles_are_short():
+    assert ENTRIES, "the rulebook has no entry"
     for rid, e in ENTRIES.items():
         assert 2 <= len(e.title) <= 70, rid
         assert len(e.body) >= 20, rid
