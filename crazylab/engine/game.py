@@ -440,7 +440,7 @@ class Game:
                 out.append(p)
         return out
 
-    def declarer(self, pile: int) -> int:
+    def declarer(self, pile: SupportsIndex) -> int:
         """Who names the call of pile ``pile``'s starter wild: the first player for an eight
         under ``first_player_declares`` (A13), else the dealer (A9)."""
         top = self.piles[self._pile(pile)][-1]
