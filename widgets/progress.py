@@ -42,6 +42,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from crazylab.classroom.records import Attempt, PracticeItem
+
 if TYPE_CHECKING:  # the store imports SQLAlchemy: only for the type checker here
     from crazylab.classroom.store import Store
 
@@ -55,36 +57,6 @@ BUSY_TIMEOUT = 3.0  # how long a learner's click waits for a locked database, th
 PROGRESS_FORMAT = "crazylab-progress"
 
 __all__ = ["Attempt", "PracticeItem", "Recorder", "database_configured", "recorder"]
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One checked answer to an exercise (the fields of the store's ``Attempt``)."""
-
-    attempt_id: str
-    lesson: str
-    exercise: str
-    answer: str
-    verdict: bool
-    rule_ids: tuple[str, ...]
-    feedback: str
-    at: datetime
-
-
-@dataclass(frozen=True)
-class PracticeItem:
-    """One answered practice item (the fields of the store's ``PracticeItem``)."""
-
-    attempt_id: str
-    lesson: str
-    kind: str
-    seed: int
-    question: str
-    answer: str
-    verdict: bool
-    rule_ids: tuple[str, ...]
-    feedback: str
-    at: datetime
 
 
 #: the fields of each kind of save (the Store's ``record_*`` keyword arguments)

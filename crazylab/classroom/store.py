@@ -64,6 +64,7 @@ from ..errors import CrazylabError, quote
 from . import schema
 from .catalog import Catalog
 from .catalog import load as load_catalog
+from .records import Attempt, PracticeItem
 
 __all__ = [
     "Attempt", "ClassError", "ClassInfo", "ClassReport", "Learner", "LessonProgress",
@@ -127,32 +128,6 @@ class Learner:
     name: str
     class_code: str | None
     class_name: str | None
-
-
-@dataclass(frozen=True)
-class Attempt:
-    attempt_id: str
-    lesson: str
-    exercise: str
-    answer: str
-    verdict: bool
-    rule_ids: tuple[str, ...]
-    feedback: str
-    at: datetime
-
-
-@dataclass(frozen=True)
-class PracticeItem:
-    attempt_id: str
-    lesson: str
-    kind: str
-    seed: int
-    question: str
-    answer: str
-    verdict: bool
-    rule_ids: tuple[str, ...]
-    feedback: str
-    at: datetime
 
 
 @dataclass(frozen=True)
