@@ -334,7 +334,7 @@ class MonteCarloBot:
     from ``rng``. Where it cannot rebuild a world (Crazy Breens effect phases) it plays the
     rules of thumb. Settings out of range raise :class:`BotError` (see the module)."""
 
-    playouts: int = 32
+    playouts: int = 96
     greedy: float = 1.0
     time_limit: float | None = None
     name: str = "mc"
