@@ -20,7 +20,7 @@ def random_bot(obs: Observation, rng: random.Random) -> Move:
 
 
 def bot_levels() -> dict[str, Bot]:
-    """Every level of :data:`crazylab.bots.BOTS`, weakest first: ``{"random": ..., "rules":
+    """Every level of ``crazylab.bots.BOTS``, weakest first: ``{"random": ..., "rules":
     ..., "mc": ...}``, each a fresh bot's ``choose``."""
     from crazylab.bots import BOTS
 

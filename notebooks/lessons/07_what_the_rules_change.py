@@ -60,7 +60,7 @@ from crazylab import lab
 
 # %%
 hands = cl.simulate(["crazy-eights", "crazy-eights-classic", "crazy-eights-quick"],
-                    players=[2, 4], bots="rules", games=150, seed=2026, workers=1)
+                    players=[2, 4], bots="rules", games=150, seed=2026, workers=1, progress=False)
 hands.head()
 
 # %% [markdown]
@@ -81,7 +81,7 @@ print(list(hands.columns))
 # NBVAL_CHECK_OUTPUT
 
 again = cl.simulate(["crazy-eights", "crazy-eights-classic", "crazy-eights-quick"],
-                    players=[2, 4], bots="rules", games=150, seed=2026, workers=1)
+                    players=[2, 4], bots="rules", games=150, seed=2026, workers=1, progress=False)
 print("identical:", again.equals(hands))
 
 # %% [markdown]
