@@ -350,7 +350,7 @@ def _marked(mark: str) -> list[str]:
         except (OSError, IndexError):
             continue
         if f"CRAZYLAB_TEST_MARK={mark}".encode() in environ and state != "Z":
-            found.append(f"{pid} {cmd[:100]}")
+            found.append(f"{pid} {cmd[:300]}")  # a long venv path keeps spawn_main in
     return found
 
 
