@@ -13,15 +13,15 @@ import io
 import json
 import math
 import random
-import signal
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+import time_bound
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,25 +41,9 @@ SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
-class _TooLong(BaseException):
-    pass
-
-
-@contextlib.contextmanager
-def bounded(seconds: float = BOUND) -> Iterator[None]:
-    """Fail a call that runs past ``seconds`` (SIGALRM: the tests run in the main thread)."""
-    def ring(*_: object) -> None:
-        raise _TooLong
-
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    except _TooLong:
-        pytest.fail(f"the call ran past {seconds} s")
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+def bounded(seconds: float = BOUND) -> contextlib.AbstractContextManager[None]:
+    """Fail a call that runs past ``seconds``."""
+    return time_bound.bounded(seconds)
 
 
 def outcome(call: Callable[[], Any], snapshot: Callable[[], Any] | None = None

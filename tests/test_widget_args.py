@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import math
-import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 import crazylab.widgets as W
 import ipywidgets
 import pytest
+import time_bound
 from crazylab.widgets.music import IntervalExplorer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -37,24 +37,9 @@ junk = st.one_of(
 )
 
 
-class _TooLong(BaseException):
-    pass
-
-
-@contextlib.contextmanager
-def bounded(seconds: float = BOUND) -> Iterator[None]:
-    def ring(*_: object) -> None:
-        raise _TooLong
-
-    old = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    except _TooLong:
-        pytest.fail(f"building the widget ran past {seconds} s")
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+def bounded(seconds: float = BOUND) -> contextlib.AbstractContextManager[None]:
+    """Fail building a widget that runs past ``seconds``."""
+    return time_bound.bounded(seconds, "building the widget")
 
 
 def build(make: Callable[[], Any]) -> Any:
