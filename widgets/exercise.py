@@ -46,7 +46,8 @@ import html
 import logging
 import re
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -343,6 +344,19 @@ class _Page:
 
 _PAGES: dict[str | None, _Page] = {}
 _HOOKED: list[Any] = []  # the recorder our restore hook is registered with
+_ITEMS = [0]  # > 0 while practice items are made (see practice_items)
+
+
+@contextmanager
+def practice_items() -> Iterator[None]:
+    """Exercises made inside are practice items, not lesson exercises: no lesson id, not in
+    the catalogue, nothing restored or recorded by the exercise (the practice set records
+    their answers)."""
+    _ITEMS[0] += 1
+    try:
+        yield
+    finally:
+        _ITEMS[0] -= 1
 
 
 def _recorder() -> Any:
@@ -367,6 +381,8 @@ def plain(question: str) -> str:
 def _register(ex: Exercise) -> tuple[str | None, str | None]:
     """The lesson and id of a new exercise (ids ``e01`` … in the order of creation per lesson
     page; a question made again keeps its id), hooked to the recorder's restore."""
+    if _ITEMS[0]:  # a practice item
+        return None, None
     try:
         rec = _recorder()
         lesson = getattr(rec, "lesson", None)

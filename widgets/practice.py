@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as w
@@ -41,6 +40,7 @@ from .exercise import (
     choice_exercise,
     legal_moves_exercise,
     next_top_exercise,
+    practice_items,
     score_exercise,
 )
 from .reasons import legal_reason
@@ -59,20 +59,6 @@ def _default_recorder() -> Any:
     from .progress import recorder
 
     return recorder()
-
-
-@contextmanager
-def _not_an_exercise(*recorders: Any) -> Iterator[None]:
-    """While an item's exercise is made, no recorder names a lesson: the exercise gets no
-    lesson exercise id, is not catalogued and records no attempt (the set records it)."""
-    saved = [(r, r.lesson) for r in recorders if r is not None and hasattr(r, "lesson")]
-    try:
-        for r, _ in saved:
-            r.lesson = None
-        yield
-    finally:
-        for r, lesson in saved:
-            r.lesson = lesson
 
 
 def exercise_for(item: Item) -> Exercise:
@@ -232,12 +218,8 @@ class Practice(ErrorReporting, w.VBox):
             return
         self.summary.value = ""
         self.new_button.button_style = ""
-        recs = [self.recorder()]
-        with suppress(Exception):  # no kernel recorder: nothing to keep quiet
-            recs.append(_default_recorder())
-        with _not_an_exercise(*recs):
+        with practice_items():  # no lesson exercise: the set records its answers
             ex = exercise_for(item)
-        ex.lesson = ex.exercise_id = None  # a practice item is no lesson exercise
         ex.prompt.value = ex.prompt.value.replace(
             "<b>Exercise.</b>", f"<b>Question {s.position + 1}"
             + (" (again)" if item.again else "") + ".</b>", 1)
