@@ -456,6 +456,45 @@ def test_a_burst_of_plain_gets_leaves_the_room_open(checked_server, browser):
     visitor.close(run_before_unload=True)
 
 
+@pytest.fixture(scope="module")
+def pooled_server(tmp_path_factory):
+    """A one-kernel pool for a page that takes four seconds to render, and a short claim
+    grace: a pool kernel claimed long after the page that started it must not be taken for
+    a page that never connected."""
+    root = tmp_path_factory.mktemp("voila-pooled")
+    write_notebook(root, "slow.ipynb",
+                   "from voila.utils import get_query_string\nq = get_query_string()",
+                   "import time\ntime.sleep(4)",
+                   "import ipywidgets as w\nw.Button(description='Deal')")
+    server = start_voila(root, extra_args=(
+        '--VoilaKernelManager.kernel_pools_config={"slow.ipynb": {"pool_size": 1}}',
+        "--CrazylabVoila.claim_grace=2"))
+    yield server
+    stop_voila(server)
+
+
+@pytest.mark.browser
+def test_a_pool_kernel_claimed_late_lives_through_its_page(pooled_server, browser):
+    """A CI run lost two tables this way: the pool's refill kernel was noted on the page
+    being rendered when it started, so once claimed by a later visitor it carried that
+    earlier page's clock and the watcher shut it down (never connected, claim grace long
+    past) while the visitor's page was still rendering."""
+    url = pooled_server.render("slow.ipynb")
+    first = browser.new_context().new_page()
+    first.goto(url, timeout=60_000)
+    first.get_by_role("button", name="Deal").wait_for(timeout=60_000)
+    time.sleep(6)  # the refill kernel is ready; the first page's clock is past claim_grace
+    second = browser.new_context().new_page()
+    second.goto(url, timeout=60_000)
+    second.get_by_role("button", name="Deal").wait_for(timeout=30_000)
+    time.sleep(3)  # a kernel shut down under a rendered page shows as "dead" soon after
+    assert "shutting down kernel" not in pooled_server.log(), pooled_server.log()[-3000:]
+    second.get_by_role("button", name="Deal").click()
+    assert "Error" not in second.inner_text("body")
+    for p in (first, second):
+        p.close(run_before_unload=True)
+
+
 # -- every learner: axe-core, keyboard, a narrow phone ----------------------------------------
 
 def _axe_serious(page) -> list[str]:

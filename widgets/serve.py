@@ -166,9 +166,10 @@ class BoundedKernelManager(AsyncMappingKernelManager):
                 kernel_id = await super().start_kernel(*args, **kwargs)
         finally:
             self._starting -= 1
-        if not for_visitor:
+        if for_visitor:
+            note_page_kernel(kernel_id)
+        else:  # a pool kernel waits for a page: the page that claims it notes it then
             self.preheated.add(kernel_id)
-        note_page_kernel(kernel_id)
         return kernel_id
 
     def waiting_in_pool(self, kernel_id: str) -> bool:
@@ -279,6 +280,8 @@ class CrazylabVoila(Voila):
             async def claim(*args: Any, **kwargs: Any) -> Any:
                 task, cache, kernel_id = await take(*args, **kwargs)
                 km.claimed.add(kernel_id)
+                # its page is being sent now: no clock from an earlier page applies to it
+                km.page_sent.pop(kernel_id, None)
                 note_page_kernel(kernel_id)
                 return task, cache, kernel_id
 
