@@ -1,0 +1,320 @@
+// A table shared by a class (issue 23): this browser's seat at a game the server holds.
+// The page is served at <base>crazylab/tables/t/<code>; everything else is found relative to it
+// (../static/, ../api/, ../ws/<code>), so it works under any base URL (a JupyterHub service too).
+//
+// The game itself is the ordinary game table (table.js, unchanged): it is given a tiny model
+// (get/set/on/off/send/save_changes) fed by the table's websocket. "welcome" carries the seat's
+// snapshot, "steps" are the table's own step messages, the table's actions go back with the last
+// version this browser was sent, and a "refused" move shows its one line under the table.
+// The seat token lives in localStorage per code (never in a URL); a dropped socket reconnects
+// with backoff and says hello with the same token, so the learner keeps their seat.
+
+const STORE = (code) => `crazylab.table.${code}`;
+const LEVELS = ["rules", "random", "mc"];
+const BACKOFF = [250, 500, 1000, 2000, 4000, 8000];
+
+const esc = (s) =>
+  String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+/** The seat this browser holds at `code` ({token, seat, name}), or null. */
+export function loadSeat(code) {
+  try {
+    const seat = JSON.parse(localStorage.getItem(STORE(code)) || "null");
+    return seat && seat.token ? seat : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(code, seat) {
+  localStorage.setItem(STORE(code), JSON.stringify(seat));
+}
+
+/** POST a JSON body to the tables API; resolves the JSON answer or throws its one-line error. */
+export async function api(base, path, body, headers = {}) {
+  const resp = await fetch(new URL(`api/${path}`, base), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+    cache: "no-store",
+  });
+  let data = {};
+  try {
+    data = await resp.json();
+  } catch {
+    data = {};
+  }
+  if (!resp.ok) {
+    const wait = resp.headers.get("Retry-After");
+    throw new Error((data.error || `The server answered ${resp.status}.`) + (wait ? ` Try again in ${wait} s.` : ""));
+  }
+  return data;
+}
+
+/** `<base>crazylab/tables/` from this page's own address (…/t/<code>, …/tournament/<id>, …/). */
+export function tablesBase() {
+  const path = location.pathname;
+  const m = path.match(/^(.*\/crazylab\/tables\/)/);
+  return location.origin + (m ? m[1] : path.replace(/[^/]*$/, ""));
+}
+
+/** A model with just what table.js uses, fed by the socket instead of a kernel. */
+class ModelShim {
+  constructor(snapshot, send) {
+    this.values = { snapshot, error: "", show_hint: false, four_colour: false };
+    this.handlers = new Map();
+    this.sendFn = send;
+  }
+  get(key) {
+    return this.values[key];
+  }
+  set(key, value) {
+    this.values[key] = value;
+    this.emit(`change:${key}`, value);
+  }
+  save_changes() {}
+  on(name, fn) {
+    if (!this.handlers.has(name)) this.handlers.set(name, new Set());
+    this.handlers.get(name).add(fn);
+  }
+  off(name, fn) {
+    if (!name) return this.handlers.clear();
+    const set = this.handlers.get(name);
+    if (set) fn ? set.delete(fn) : set.clear();
+  }
+  emit(name, ...args) {
+    for (const fn of [...(this.handlers.get(name) || [])]) fn(...args);
+  }
+  send(msg) {
+    this.sendFn(msg);
+  }
+}
+
+function lobbyHtml(st) {
+  const lob = st.lobby || {};
+  const names = lob.names || [];
+  const kinds = lob.kinds || [];
+  const host = st.seat === lob.host;
+  const link = new URL(`t/${lob.code || st.code}`, st.base).href;
+  const rows = names
+    .map((n, s) => {
+      const kind = kinds[s] || "empty";
+      const you = s === st.seat ? ' <span class="st-you">you</span>' : "";
+      const who = kind === "empty" ? '<i class="st-empty">empty seat</i>' : esc(n);
+      let ctl = "";
+      if (host && !lob.started && s !== st.seat && (kind === "empty" || kind === "bot")) {
+        const opts = ["", ...LEVELS]
+          .map((l) => `<option value="${l}"${(kind === "bot" ? lob.levels?.[s] || n : "") === l ? " selected" : ""}>${l ? `bot: ${l}` : "empty"}</option>`)
+          .join("");
+        ctl = `<select data-seat="${s}" aria-label="Seat ${s + 1}: bot or empty">${opts}</select>`;
+      }
+      return `<li class="st-seat st-${esc(kind)}" data-seat="${s}"><span class="st-num">${s + 1}</span> ${who}${you}
+        <span class="st-kind">${esc(kind)}</span>${s === lob.host ? ' <span class="st-host">host</span>' : ""}${ctl}</li>`;
+    })
+    .join("");
+  const empty = kinds.filter((k) => k === "empty").length;
+  const buttons = host
+    ? lob.started
+      ? ""
+      : `<div class="st-host-actions">
+          <button class="st-btn" data-do="fill"${empty ? "" : " disabled"}>Fill empty seats with bots</button>
+          <select data-fill-level aria-label="Level of the bots that fill the seats">${LEVELS.map((l) => `<option>${l}</option>`).join("")}</select>
+          <button class="st-btn st-primary" data-do="start"${empty ? " disabled" : ""}>Start</button></div>`
+    : lob.started
+      ? ""
+      : `<p class="st-wait">Waiting for the host to start the table…</p>`;
+  const share = lob.started
+    ? ""
+    : `<p class="st-share">Join code <b class="st-code">${esc(lob.code || st.code)}</b> ·
+        <a href="${esc(link)}" class="st-link">${esc(link)}</a>
+        <button class="st-btn st-quiet" data-do="copy">Copy link</button></p>`;
+  return `<h2 class="st-title">Table ${esc(lob.code || st.code)}${lob.started ? "" : " · waiting for players"}</h2>
+    ${share}<ol class="st-seats" aria-label="Seats">${rows}</ol>${buttons}`;
+}
+
+/** Start the shared table page inside `el`; `tableModule` is table.js's default export. */
+export function start(el, tableModule, opts = {}) {
+  const base = opts.base || tablesBase();
+  const code = opts.code || decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
+  const st = { base, code, seat: null, version: 0, lobby: null, ws: null, tries: 0, view: null, dispose: null, model: null, closed: false };
+  el.innerHTML = `
+    <div class="st-page">
+      <section class="st-lobby" aria-label="Seats at this table"></section>
+      <section class="st-join" hidden>
+        <h2>Join table <span class="st-code">${esc(code)}</span></h2>
+        <form class="st-join-form"><label>Your name <input name="name" maxlength="40" required autocomplete="nickname"></label>
+        <button class="st-btn st-primary" type="submit">Take a seat</button></form></section>
+      <div class="st-game"></div>
+      <p class="st-refused" role="alert" aria-live="assertive"></p>
+      <p class="st-conn" role="status" aria-live="polite"></p>
+    </div>`;
+  const $ = (s) => el.querySelector(s);
+  const page = $(".st-page");
+  const setConn = (text, kind = "") => {
+    $(".st-conn").textContent = text;
+    $(".st-conn").className = `st-conn ${kind}`;
+    page.dataset.conn = kind || "open";
+  };
+  const refused = (text) => {
+    $(".st-refused").textContent = text || "";
+    page.dataset.refused = text || "";
+  };
+
+  const send = (msg) => {
+    if (!st.ws || st.ws.readyState !== WebSocket.OPEN) {
+      refused("Not connected: reconnecting…");
+      return;
+    }
+    st.ws.send(JSON.stringify({ ...msg, version: st.version }));
+  };
+
+  function drawLobby() {
+    if (!st.lobby) return;
+    $(".st-lobby").innerHTML = lobbyHtml(st);
+    page.dataset.started = !!st.lobby.started;
+    $(".st-lobby").classList.toggle("st-compact", !!st.lobby.started);
+  }
+
+  function mountTable(snapshot) {
+    if (st.dispose) st.dispose();
+    st.dispose = null;
+    const holder = $(".st-game");
+    holder.innerHTML = "";
+    const box = document.createElement("div");
+    holder.appendChild(box);
+    st.model = new ModelShim(snapshot, (msg) => {
+      refused("");
+      send(msg);
+    });
+    const out = tableModule.render({ model: st.model, el: box });
+    st.dispose = () => {
+      if (typeof out === "function") out();
+      if (st.model) st.model.off();
+    };
+    page.dataset.table = "on";
+  }
+
+  function onFrame(msg) {
+    if (msg.error) {
+      refused(msg.error);
+      if (/token|seat/i.test(msg.error) && !st.seat) showJoin();
+      return;
+    }
+    if (msg.type === "welcome") {
+      st.tries = 0;
+      st.seat = msg.seat;
+      st.version = msg.version ?? st.version;
+      if (msg.lobby) st.lobby = msg.lobby;
+      page.dataset.seat = msg.seat;
+      setConn("");
+      drawLobby();
+      if (msg.snapshot && msg.snapshot.view) mountTable(msg.snapshot);
+      else if (st.lobby && st.lobby.started) mountTable(null); // the table asks for it (sync)
+    } else if (msg.type === "lobby") {
+      const was = st.lobby && st.lobby.started;
+      st.lobby = { ...(st.lobby || {}), ...msg };
+      drawLobby();
+      if (msg.started && !was && !st.model) mountTable(null);
+    } else if (msg.type === "steps") {
+      if (msg.version !== undefined) st.version = msg.version;
+      if (!st.model) mountTable(null);
+      st.model.emit("msg:custom", msg, []);
+    } else if (msg.type === "refused") {
+      refused(msg.why || "That move was refused.");
+      if (msg.version !== undefined) st.version = msg.version;
+      // the table waits for an answer to its action: ask for the present
+      send({ action: "sync", seq: null });
+    }
+  }
+
+  function connect() {
+    const seat = loadSeat(code);
+    if (!seat) return showJoin();
+    const url = new URL(`ws/${encodeURIComponent(code)}`, base);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(url.href);
+    st.ws = ws;
+    setConn(st.tries ? "Reconnecting…" : "Connecting…", "connecting");
+    ws.onopen = () => ws.send(JSON.stringify({ hello: { token: seat.token } }));
+    ws.onmessage = (ev) => {
+      try {
+        onFrame(JSON.parse(ev.data));
+      } catch (err) {
+        console.error("crazylab shared table:", err);
+      }
+    };
+    ws.onclose = (ev) => {
+      if (st.ws !== ws || st.closed) return;
+      st.ws = null;
+      if (ev.code === 4403 || ev.code === 4404) {
+        // the server does not know this seat: forget it and offer to join again
+        localStorage.removeItem(STORE(code));
+        setConn(ev.reason || "This seat is not yours any more.", "lost");
+        return showJoin();
+      }
+      const wait = BACKOFF[Math.min(st.tries, BACKOFF.length - 1)];
+      st.tries += 1;
+      setConn(`Connection lost: reconnecting in ${Math.round(wait / 100) / 10} s…`, "lost");
+      setTimeout(connect, wait);
+    };
+  }
+
+  function showJoin() {
+    $(".st-join").hidden = false;
+    $(".st-join input").focus();
+  }
+
+  $(".st-join-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = $(".st-join input").value.trim();
+    try {
+      const t = await api(base, "join", { code, name });
+      saveSeat(code, { token: t.token, seat: t.seat, name });
+      $(".st-join").hidden = true;
+      refused("");
+      connect();
+    } catch (err) {
+      refused(err.message);
+    }
+  });
+
+  $(".st-lobby").addEventListener("click", async (ev) => {
+    const b = ev.target.closest("[data-do]");
+    if (!b || b.disabled) return;
+    const seat = loadSeat(code);
+    try {
+      if (b.dataset.do === "start") await api(base, "start", { token: seat.token });
+      else if (b.dataset.do === "fill") {
+        const level = $("[data-fill-level]").value;
+        const kinds = st.lobby.kinds || [];
+        for (let s = 0; s < kinds.length; s++) {
+          if (kinds[s] === "empty") await api(base, "bot", { token: seat.token, seat: s, level });
+        }
+      } else if (b.dataset.do === "copy") {
+        const link = el.querySelector(".st-link").href;
+        await navigator.clipboard.writeText(link).catch(() => {});
+        b.textContent = "Copied";
+      }
+      refused("");
+    } catch (err) {
+      refused(err.message);
+    }
+  });
+  $(".st-lobby").addEventListener("change", async (ev) => {
+    const sel = ev.target.closest("select[data-seat]");
+    if (!sel) return;
+    try {
+      await api(base, "bot", { token: loadSeat(code).token, seat: Number(sel.dataset.seat), level: sel.value || null });
+      refused("");
+    } catch (err) {
+      refused(err.message);
+    }
+  });
+  window.addEventListener("pagehide", () => {
+    st.closed = true;
+    if (st.ws) st.ws.close();
+  });
+
+  connect();
+  return st;
+}
