@@ -17,6 +17,7 @@ PACKAGES = {"crazylab": ROOT / "crazylab", "crazylab.widgets": ROOT / "widgets"}
 LAYERS: list[tuple[str, ...]] = [
     ("crazylab.widgets",),
     ("crazylab.cli",),
+    ("crazylab.tables",),  # shared tables: on the class store, the match and the bots
     ("crazylab.classroom",),  # the class store: below the app, beside nothing of the engine
     ("crazylab.sim", "crazylab.lab"),
     ("crazylab.bots", "crazylab.music", "crazylab.examples", "crazylab.match", "crazylab.render",

@@ -9,7 +9,12 @@ made by an older crazylab is upgraded in place when it is opened; one newer than
 * version 1: ``schema_version``, ``classes``, ``learners``, ``attempts``, ``practice``;
 * version 2: ``hands`` (finished hands at a table), ``learners.import_id`` (a learner
   imported from a progress file, so importing it twice makes one learner) and indexes on a
-  learner's attempts, practice items and hands.
+  learner's attempts, practice items and hands;
+* version 3: the shared tables of :mod:`crazylab.tables`: ``game_tables`` (a table's code,
+  rules, seats, seed, host seat, started, hands dealt and version), ``table_seats`` (who sits
+  where: a sha256 of the seat token, name, kind, bot level), ``table_moves`` (every move as
+  it was made: hand, ply, seat, text), and a class tournament's ``tournaments`` and
+  ``tournament_tables`` (its tables, round by round, and their results).
 
 :data:`metadata` describes the current version; the steps create what they add with their
 own table definitions, so an old step never creates a newer column.
@@ -21,7 +26,7 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-VERSION = 2
+VERSION = 3
 
 metadata = sa.MetaData()
 
@@ -101,6 +106,61 @@ def _hands_table(md: sa.MetaData) -> sa.Table:
     )
 
 
+def _game_tables(md: sa.MetaData) -> dict[str, sa.Table]:
+    """The version-3 tables of shared game tables and tournaments."""
+    game_tables = sa.Table(
+        "game_tables", md,
+        sa.Column("code", sa.String(16), primary_key=True),
+        sa.Column("rules", sa.Text, nullable=False),      # JSON: preset and house options
+        sa.Column("seats", sa.Integer, nullable=False),
+        sa.Column("seed", sa.BigInteger, nullable=False),
+        sa.Column("host", sa.Integer, nullable=False),
+        sa.Column("started", sa.Boolean, nullable=False),
+        sa.Column("hands", sa.Integer, nullable=False),   # hands dealt (0 before the start)
+        sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    table_seats = sa.Table(
+        "table_seats", md,
+        sa.Column("code", sa.String(16), sa.ForeignKey("game_tables.code", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+        sa.Column("name", sa.String(80), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),  # learner, bot or empty
+        sa.Column("bot", sa.String(32), nullable=True),    # the bot's level
+    )
+    table_moves = sa.Table(
+        "table_moves", md,
+        sa.Column("code", sa.String(16), sa.ForeignKey("game_tables.code", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("hand", sa.Integer, primary_key=True),
+        sa.Column("ply", sa.Integer, primary_key=True),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("move", sa.String(100), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    )
+    tournaments = sa.Table(
+        "tournaments", md,
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("class_code", sa.String(32), nullable=True),
+        sa.Column("data", sa.Text, nullable=False),       # JSON: players, format, settings
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    tournament_tables = sa.Table(
+        "tournament_tables", md,
+        sa.Column("tournament_id", sa.String(32),
+                  sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("round", sa.Integer, primary_key=True),
+        sa.Column("table_code", sa.String(16), primary_key=True),
+        sa.Column("players", sa.Text, nullable=False),    # JSON list of names, by seat
+        sa.Column("result", sa.Text, nullable=True),      # JSON, once the table is done
+    )
+    return {"game_tables": game_tables, "table_seats": table_seats,
+            "table_moves": table_moves, "tournaments": tournaments,
+            "tournament_tables": tournament_tables}
+
+
 _tables = _base_tables(metadata, with_import_id=True)
 schema_version = _tables["schema_version"]
 classes = _tables["classes"]
@@ -112,6 +172,12 @@ sa.Index("ix_attempts_learner_lesson", attempts.c.learner_id, attempts.c.lesson)
 sa.Index("ix_learners_class_import", learners.c.class_code, learners.c.import_id, unique=True)
 sa.Index("ix_practice_learner_lesson", practice.c.learner_id, practice.c.lesson)
 sa.Index("ix_hands_learner", hands.c.learner_id)
+_shared = _game_tables(metadata)
+game_tables = _shared["game_tables"]
+table_seats = _shared["table_seats"]
+table_moves = _shared["table_moves"]
+tournaments = _shared["tournaments"]
+tournament_tables = _shared["tournament_tables"]
 
 
 def _v1(conn: sa.Connection) -> None:
@@ -131,8 +197,14 @@ def _v2(conn: sa.Connection) -> None:
         index.create(conn)
 
 
+def _v3(conn: sa.Connection) -> None:
+    md = sa.MetaData()
+    _game_tables(md)
+    md.create_all(conn)
+
+
 #: MIGRATIONS[n] upgrades a version n-1 database to version n
-MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2}
+MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
 
 
 class SchemaTooNew(Exception):

@@ -1,0 +1,638 @@
+"""The table service: matches that several learners play from their own browsers.
+
+The game lives here, not in any learner's kernel. A **table** has a join code (8 characters
+of :data:`CODE_ALPHABET`, drawn with :mod:`secrets`: about 40 bits), a rule set (a preset,
+with house options), 2 to 5 seats and one :class:`~crazylab.match.Match`. Each learner holds
+a **seat token** (``secrets.token_urlsafe(24)``, 192 bits; only its sha256 is stored): it is
+how a browser that reloads finds its seat again, never the name.
+
+* The host (who created the table) fills empty seats with bots (:data:`crazylab.bots.BOTS`)
+  and starts; then every move comes through :meth:`TableService.move` with the seat's token
+  and the table's version the browser last saw. It is checked by the engine for that seat;
+  a move for another seat, out of turn, at a stale version, with a forged token, or that the
+  rules refuse is a one-line :class:`TableError` and changes nothing.
+* Bot seats move in :meth:`TableService.bot_step` (the web layer calls it after its delay);
+  so do learner seats whose browser has been gone longer than ``idle_after`` seconds, until
+  the learner takes the seat back (:meth:`TableService.take_back`).
+* Every change is stored as it is made (:mod:`crazylab.tables.store`): a new service on the
+  same database (a restart) replays every table's moves through the engine and carries on at
+  the same version.
+* One lock per table: two moves at once are applied one after the other, so the second sees
+  a newer version and is refused (:class:`StaleMove`).
+* Rate limits: :data:`JOINS_PER_MINUTE` joins (and creates) per client, :data:`MOVES_PER_SECOND`
+  moves per seat token (:class:`RateLimited` says when to try again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ..bots import BOTS, make_bot
+from ..engine.game import Game, IllegalMove
+from ..engine.moves import MoveError
+from ..engine.rules import PRESETS, RulesError, RuleSet
+from ..engine.rules import rules as get_rules
+from ..errors import CrazylabError, quote
+from ..match import Match, MatchError
+from .store import MoveRow, SeatRow, StaleWrite, StoreError, TableRow, TableStore
+
+__all__ = [
+    "CODE_ALPHABET", "CODE_LENGTH", "BadMove", "BadToken", "NotHost", "NotYourTurn",
+    "RateLimited", "SeatTicket", "StaleMove", "TableError", "TableFull", "TableService",
+    "TableState", "UnknownTable",
+]
+
+log = logging.getLogger(__name__)
+
+#: join codes: 8 characters of 31 (no 0/O, 1/I/L): about 40 random bits
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+NAME_MAX = 40
+MOVE_MAX = 100
+TOKEN_MAX = 128
+JOINS_PER_MINUTE = 20
+MOVES_PER_SECOND = 10
+#: the bot that plays a learner's seat while the learner is away
+IDLE_BOT = "rules"
+LEARNER, BOT, EMPTY, AWAY = "learner", "bot", "empty", "away"
+
+
+class TableError(CrazylabError):
+    """A refused table call (one line saying why); the table is as it was."""
+
+
+class UnknownTable(TableError):
+    """No table has that code (a malformed code gets the same answer)."""
+
+
+class TableFull(TableError):
+    """Every seat of the table is taken."""
+
+
+class BadToken(TableError):
+    """No seat has that token."""
+
+
+class NotYourTurn(TableError):
+    """Another seat is to play (or the hand is over)."""
+
+
+class StaleMove(TableError):
+    """The table moved on since the version the move was made at."""
+
+
+class RateLimited(TableError):
+    """Too many calls: try again after ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class NotHost(TableError):
+    """Only the table's host may do that."""
+
+
+class BadMove(TableError):
+    """The engine refuses the move for this seat (the message says why)."""
+
+
+@dataclass(frozen=True)
+class SeatTicket:
+    """A learner's seat: the table's code, the seat number, the token (keep it secret: it is
+    the seat) and the name."""
+
+    code: str
+    seat: int
+    token: str
+    name: str
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table as it is now. ``match`` is the live match: read it, never change it."""
+
+    code: str
+    rules: RuleSet
+    names: list[str]
+    kinds: list[str]  # learner, bot, empty, away
+    levels: list[str | None]  # a bot seat's level
+    host: int
+    started: bool
+    version: int
+    match: Match
+
+
+@dataclass
+class _Seat:
+    name: str
+    kind: str  # learner, bot, empty
+    bot: str | None = None
+    token_hash: str | None = None
+    gone_since: float | None = None  # the learner's browser left (None: here)
+    away: bool = False  # a bot plays the seat until the learner takes it back
+
+
+@dataclass
+class _Table:
+    code: str
+    rules: RuleSet
+    rules_json: str
+    seed: int
+    host: int
+    started: bool
+    version: int
+    seats: list[_Seat]
+    match: Match
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    listeners: list[Callable[[int], None]] = field(default_factory=list)
+
+
+class _Window:
+    """At most ``limit`` events per ``period`` seconds per key (a sliding window)."""
+
+    def __init__(self, limit: int, period: float, what: str) -> None:
+        self.limit, self.period, self.what = limit, period, what
+        self._seen: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def hit(self, key: str, now: float) -> None:
+        with self._lock:
+            if len(self._seen) > 10_000:  # forget the quiet ones
+                for k in [k for k, q in self._seen.items() if not q or q[-1] <= now - self.period]:
+                    del self._seen[k]
+            times = self._seen.setdefault(key, deque())
+            while times and times[0] <= now - self.period:
+                times.popleft()
+            if len(times) >= self.limit:
+                wait = max(times[0] + self.period - now, 0.001)
+                raise RateLimited(f"too many {self.what}: try again in {wait:.1f} s", wait)
+            times.append(now)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _name(name: object) -> str:
+    if not isinstance(name, str):
+        raise TableError(f"a name must be a text, not {quote(name)}")
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
+        raise TableError(f"a name has 1 to {NAME_MAX} printable characters, not {quote(name)}")
+    return name
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def rules_to_json(r: RuleSet) -> str:
+    """A preset with house options as JSON (:class:`TableError` for any other rule set)."""
+    if r.name not in PRESETS:
+        raise TableError(f"a table plays a preset ({', '.join(PRESETS)}), with house options, "
+                         f"not {quote(r.name)}")
+    options = {k: getattr(r, k) for k in r.options_changed}
+    text = json.dumps({"preset": r.name, "options": options, "description": r.description})
+    if rules_from_json(text) != r:
+        raise TableError(f"the rules {quote(r.name)} cannot be kept for a table")
+    return text
+
+
+def rules_from_json(text: str) -> RuleSet:
+    data = json.loads(text)
+    options = {k: _tuples(v) for k, v in data.get("options", {}).items()}
+    return get_rules(data["preset"], description=data.get("description", ""), **options)
+
+
+def _bot_name(level: str) -> str:
+    return f"Bot ({level})"
+
+
+class TableService:
+    """Every shared table, kept in the database at ``url`` (``None``: the class database).
+    Thread safe. Opening it restores every stored table (see :meth:`restore`)."""
+
+    def __init__(self, url: str | None = None, *, idle_after: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        try:
+            self._store = TableStore(url)
+        except StoreError as e:
+            raise TableError(str(e)) from None
+        self.url = self._store.url
+        self.idle_after = float(idle_after)
+        self._clock = clock
+        self._tables: dict[str, _Table] = {}
+        self._tokens: dict[str, tuple[str, int]] = {}  # token hash -> (code, seat)
+        self._lock = threading.Lock()  # the two dicts above
+        self._joins = _Window(JOINS_PER_MINUTE, 60.0, "joins")
+        self._moves = _Window(MOVES_PER_SECOND, 1.0, "moves")
+        for row in self._store.load():
+            try:
+                self._restore_table(row)
+            except (CrazylabError, ValueError, KeyError) as e:
+                log.warning("table %s not restored: %s", row.code, e)
+
+    @classmethod
+    def restore(cls, url: str | None = None, **kw: Any) -> TableService:
+        """A service with every table back from the database: seeds and move logs replayed
+        through the engine (what a restarted service does)."""
+        return cls(url, **kw)
+
+    def close(self) -> None:
+        """Close the database connections."""
+        self._store.close()
+
+    def __repr__(self) -> str:
+        return f"TableService({self.url!r}, {len(self._tables)} tables)"
+
+    # ------------------------------------------------------------------ restoring
+
+    def _restore_table(self, row: TableRow) -> None:
+        r = rules_from_json(row.rules)
+        match = Match(r, row.seats, seed=row.seed)
+        hands: dict[int, list[MoveRow]] = {}
+        for m in row.moves:
+            hands.setdefault(m.hand, []).append(m)
+        for hand in range(1, row.hands + 1):
+            if hand > 1:
+                match.next_hand()
+            for m in hands.get(hand, []):
+                match.game.push(m.move, seat=m.seat)
+            if match.game.over:
+                match.record()
+        seats = [_Seat(s.name, s.kind, s.bot, s.token_hash) for s in row.seat_rows]
+        now = self._clock()
+        for s in seats:
+            if s.kind == LEARNER:
+                s.gone_since = now  # back when its browser comes back
+        table = _Table(code=row.code, rules=r, rules_json=row.rules, seed=row.seed,
+                       host=row.host, started=row.started, version=row.version, seats=seats,
+                       match=match)
+        with self._lock:
+            self._tables[row.code] = table
+            for k, s in enumerate(seats):
+                if s.token_hash:
+                    self._tokens[s.token_hash] = (row.code, k)
+
+    # ------------------------------------------------------------------ finding
+
+    def _table(self, code: object) -> _Table:
+        if isinstance(code, str):
+            table = self._tables.get(code.strip().upper())
+            if table is not None:
+                return table
+        raise UnknownTable("no table has that code: check the code and try again")
+
+    def _seat(self, token: object) -> tuple[_Table, int, str]:
+        if isinstance(token, str) and 0 < len(token) <= TOKEN_MAX:
+            digest = _hash(token)
+            found = self._tokens.get(digest)
+            if found is not None:
+                return self._tables[found[0]], found[1], digest
+        raise BadToken("this seat token is not a seat at any table: join the table again")
+
+    def _host(self, token: object) -> tuple[_Table, int]:
+        table, seat, _ = self._seat(token)
+        if seat != table.host:
+            raise NotHost("only the table's host can do that")
+        return table, seat
+
+    def _notify(self, table: _Table) -> None:
+        version = table.version
+        for fn in list(table.listeners):
+            try:
+                fn(version)
+            except Exception:  # a listener's bug never stops the table
+                log.exception("table %s: a listener failed", table.code)
+
+    def _stored(self, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except StaleWrite as e:
+            raise StaleMove("the table changed elsewhere: reload it") from e
+        except StoreError as e:
+            raise TableError(str(e)) from None
+
+    # ------------------------------------------------------------------ seats
+
+    def create(self, rules: str | RuleSet, seats: int, host: str, *,
+               who: str = "") -> SeatTicket:
+        """A new table of ``seats`` seats under ``rules`` (a preset name, or a preset with
+        house options); the host, ``host`` by name, sits at seat 0."""
+        self._joins.hit(who or "-", self._clock())
+        if isinstance(rules, str):
+            try:
+                r = get_rules(rules)
+            except RulesError as e:
+                raise TableError(str(e)) from None
+        elif isinstance(rules, RuleSet):
+            r = rules
+        else:
+            raise TableError(f"rules must be a preset name or a RuleSet, not {quote(rules)}")
+        if not isinstance(seats, int) or isinstance(seats, bool) \
+                or not max(2, r.min_players) <= seats <= min(5, r.max_players):
+            raise TableError(f"a table of {r.name} has {max(2, r.min_players)} to "
+                             f"{min(5, r.max_players)} seats, not {quote(seats)}")
+        name = _name(host)
+        rules_json = rules_to_json(r)
+        seed = secrets.randbits(62)
+        try:
+            match = Match(r, seats, seed=seed)
+        except MatchError as e:
+            raise TableError(str(e)) from None
+        token = secrets.token_urlsafe(24)
+        digest = _hash(token)
+        table_seats = [_Seat(name, LEARNER, None, digest, gone_since=self._clock())]
+        table_seats += [_Seat("Empty seat", EMPTY) for _ in range(seats - 1)]
+        for _ in range(5):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            row = TableRow(code=code, rules=rules_json, seats=seats, seed=seed, host=0,
+                           started=False, hands=1, version=1, created_at=datetime.now(UTC),
+                           seat_rows=[SeatRow(k, s.token_hash, s.name, s.kind, s.bot)
+                                      for k, s in enumerate(table_seats)])
+            try:
+                self._store.create(row)
+            except StaleWrite:  # a code drawn twice: draw again
+                continue
+            except StoreError as e:
+                raise TableError(str(e)) from None
+            break
+        else:  # pragma: no cover
+            raise TableError("could not draw a new table code")
+        table = _Table(code=code, rules=r, rules_json=rules_json, seed=seed, host=0,
+                       started=False, version=1, seats=table_seats, match=match)
+        with self._lock:
+            self._tables[code] = table
+            self._tokens[digest] = (code, 0)
+        return SeatTicket(code=code, seat=0, token=token, name=name)
+
+    def join(self, code: str, name: str, *, who: str = "") -> SeatTicket:
+        """Take the first empty seat of the table ``code``."""
+        self._joins.hit(who or "-", self._clock())
+        table = self._table(code)
+        name = _name(name)
+        with table.lock:
+            free = [k for k, s in enumerate(table.seats) if s.kind == EMPTY]
+            if not free:
+                raise TableFull(f"table {table.code} is full: every seat is taken")
+            seat = free[0]
+            token = secrets.token_urlsafe(24)
+            digest = _hash(token)
+            new = _Seat(name, LEARNER, None, digest, gone_since=self._clock())
+            self._stored(lambda: self._store.set_seat(
+                table.code, table.version, SeatRow(seat, digest, name, LEARNER, None)))
+            table.seats[seat] = new
+            table.version += 1
+            with self._lock:
+                self._tokens[digest] = (table.code, seat)
+        self._notify(table)
+        return SeatTicket(code=table.code, seat=seat, token=token, name=name)
+
+    def seat_of(self, token: str) -> SeatTicket:
+        """The seat of ``token`` (a browser back after a reload)."""
+        table, seat, _ = self._seat(token)
+        return SeatTicket(code=table.code, seat=seat, token=token, name=table.seats[seat].name)
+
+    def set_bot(self, token: str, seat: int, level: str | None) -> None:
+        """The host puts a bot of ``level`` on an empty or bot seat (``None``: empties it)."""
+        table, host = self._host(token)
+        with table.lock:
+            if table.started:
+                raise TableError("the game has started: seats are set before the start")
+            if not isinstance(seat, int) or isinstance(seat, bool) \
+                    or not 0 <= seat < len(table.seats):
+                raise TableError(f"seat must be a seat from 0 to {len(table.seats) - 1}, "
+                                 f"not {quote(seat)}")
+            if table.seats[seat].kind == LEARNER:
+                raise TableError(f"seat {seat} is taken by {table.seats[seat].name}")
+            if level is not None and level not in BOTS:
+                raise TableError(f"unknown bot level {quote(level)}; the levels are: "
+                                 f"{', '.join(BOTS)}")
+            new = (_Seat(_bot_name(level), BOT, level) if level is not None
+                   else _Seat("Empty seat", EMPTY))
+            self._stored(lambda: self._store.set_seat(
+                table.code, table.version, SeatRow(seat, None, new.name, new.kind, new.bot)))
+            table.seats[seat] = new
+            table.version += 1
+        self._notify(table)
+
+    def start(self, token: str) -> None:
+        """The host starts the match; every seat must be filled."""
+        table, _ = self._host(token)
+        with table.lock:
+            if table.started:
+                raise TableError("the game has already started")
+            empty = [k for k, s in enumerate(table.seats) if s.kind == EMPTY]
+            if empty:
+                raise TableError(f"seat {empty[0]} is empty: wait for a classmate or give it "
+                                 "a bot")
+            self._stored(lambda: self._store.update(table.code, table.version, started=True))
+            table.started = True
+            table.version += 1
+        self._notify(table)
+
+    def new_hand(self, token: str) -> None:
+        """The host deals the match's next hand (the current one must be over)."""
+        table, _ = self._host(token)
+        with table.lock:
+            match = table.match
+            if not table.started:
+                raise TableError("the game has not started yet")
+            if not match.game.over:
+                raise TableError("the hand is not over yet")
+            if match.over:
+                raise TableError("the match is over")
+            hands = len(match.hands) + 1
+            self._stored(lambda: self._store.update(table.code, table.version, hands=hands))
+            match.next_hand()
+            table.version += 1
+        self._notify(table)
+
+    # ------------------------------------------------------------------ presence
+
+    def present(self, token: str, here: bool) -> None:
+        """A seat's browser came (``here``) or went. A seat gone longer than ``idle_after``
+        is played by a bot on its turn until its learner takes it back."""
+        table, seat, _ = self._seat(token)
+        with table.lock:
+            s = table.seats[seat]
+            if here:
+                s.gone_since = None
+            elif s.gone_since is None:
+                s.gone_since = self._clock()
+        self._notify(table)
+
+    def take_back(self, token: str) -> None:
+        """A learner back from being away plays their seat again."""
+        table, seat, _ = self._seat(token)
+        with table.lock:
+            s = table.seats[seat]
+            s.away = False
+            s.gone_since = None
+        self._notify(table)
+
+    def _away(self, s: _Seat, now: float) -> bool:
+        if s.kind != LEARNER:
+            return False
+        if not s.away and s.gone_since is not None and now - s.gone_since > self.idle_after:
+            s.away = True
+        return s.away
+
+    # ------------------------------------------------------------------ moves
+
+    def move(self, token: str, move: str, *, version: int, who: str = "") -> int:
+        """Play ``move`` (its text) for the seat of ``token`` at the table's ``version``;
+        returns the new version."""
+        if not isinstance(token, str):
+            raise BadToken("this seat token is not a seat at any table: join the table again")
+        self._moves.hit(token[:TOKEN_MAX], self._clock())
+        table, seat, _ = self._seat(token)
+        if not isinstance(move, str) or not 0 < len(move) <= MOVE_MAX:
+            raise BadMove(f"a move is a text like '8S:D' or 'draw', not {quote(move)}")
+        with table.lock:
+            if not isinstance(version, int) or isinstance(version, bool) \
+                    or version != table.version:
+                raise StaleMove(f"the table has moved on (it is at version {table.version}, "
+                                f"not {quote(version)}): look again")
+            if not table.started:
+                raise TableError("the game has not started yet")
+            game = table.match.game
+            if game.over:
+                raise NotYourTurn("the hand is over")
+            if game.to_play != seat:
+                raise NotYourTurn(f"it is {table.seats[game.to_play].name}'s turn, not yours")
+            s = table.seats[seat]
+            s.away, s.gone_since = False, None  # a learner who moves is here
+            self._play(table, seat, move)
+            new = table.version
+        self._notify(table)
+        return new
+
+    def _play(self, table: _Table, seat: int, move: str) -> None:
+        """Check ``move`` for ``seat`` with the engine, store it, apply it (table locked)."""
+        match = table.match
+        game: Game = match.game
+        ply = len(game.moves)
+        try:
+            m = game.push(move, seat=seat)
+        except (IllegalMove, MoveError) as e:
+            raise BadMove(str(e).splitlines()[0] if str(e) else "not a legal move") from None
+        try:
+            self._stored(lambda: self._store.add_move(
+                table.code, table.version, MoveRow(len(match.hands), ply, seat, str(m))))
+        except TableError:
+            game.undo()
+            raise
+        if game.over:
+            match.record()
+        table.version += 1
+
+    def next_bot(self, code: str) -> float | None:
+        """Seconds until a bot move is due at table ``code`` (0: now), or ``None`` when no
+        bot plays next (a learner here is to play, the hand is over, not started)."""
+        table = self._table(code)
+        with table.lock:
+            if not table.started or table.match.game.over:
+                return None
+            s = table.seats[table.match.game.to_play]
+            if s.kind == BOT or self._away(s, self._clock()):
+                return 0.0
+            if s.kind == LEARNER and s.gone_since is not None:
+                return max(s.gone_since + self.idle_after - self._clock(), 0.0) + 1e-3
+            return None
+
+    def bot_step(self, code: str) -> bool:
+        """Play one due bot move at table ``code`` (a bot seat's, or an away learner's seat's);
+        True if one was played."""
+        table = self._table(code)
+        with table.lock:
+            if not table.started:
+                return False
+            match = table.match
+            game = match.game
+            if game.over:
+                return False
+            seat = game.to_play
+            s = table.seats[seat]
+            if s.kind == BOT:
+                level = s.bot or IDLE_BOT
+            elif self._away(s, self._clock()):
+                level = IDLE_BOT
+            else:
+                return False
+            rng = random.Random(f"{table.seed}:{len(match.hands)}:{len(game.moves)}")
+            move = make_bot(level).choose(game.observation(seat), rng)
+            self._play(table, seat, str(move))
+        self._notify(table)
+        return True
+
+    # ------------------------------------------------------------------ reading
+
+    def tables(self) -> list[str]:
+        """Every table's code, oldest first."""
+        with self._lock:
+            return list(self._tables)
+
+    def state(self, code: str) -> TableState:
+        """Table ``code`` as it is now."""
+        table = self._table(code)
+        with table.lock:
+            now = self._clock()
+            kinds = [AWAY if self._away(s, now) else s.kind for s in table.seats]
+            return TableState(code=table.code, rules=table.rules,
+                              names=[s.name for s in table.seats], kinds=kinds,
+                              levels=[s.bot for s in table.seats], host=table.host,
+                              started=table.started, version=table.version, match=table.match)
+
+    def public(self, code: str) -> dict[str, Any]:
+        """What a spectator may see of table ``code``: names, card counts, the piles' top
+        cards, the calls, the public log and the scores; never a hand while it is played
+        (the hands are shown once the hand is over)."""
+        state = self.state(code)
+        table = self._table(code)
+        with table.lock:
+            match = table.match
+            game = match.game
+            n = game.n
+            lines = [e.describe(n, state.names) for e in game.events]  # seat n: nobody's
+            frame: dict[str, Any] = {
+                "code": table.code, "rules": table.rules.name, "names": state.names,
+                "kinds": state.kinds, "host": table.host, "started": table.started,
+                "version": table.version, "hand": len(match.hands), "dealer": game.dealer,
+                "to_play": None if game.over else game.to_play,
+                "counts": game.hand_sizes, "stock": game.stock_size,
+                "tops": [str(p[-1]) if p else None for p in game.piles],
+                "calls": list(game.observation(0).calls), "log": lines,
+                "scores": list(match.scores), "over": game.over,
+                "winners": list(game.winners), "match_over": match.over,
+            }
+            if game.over:
+                frame["hand_scores"] = list(game.scores)
+                frame["hands"] = [[str(c) for c in game.hand(k)] for k in range(n)]
+            return frame
+
+    def subscribe(self, code: str, fn: Callable[[int], None]) -> Callable[[], None]:
+        """Call ``fn(version)`` after every change at table ``code``; returns the function
+        that stops it."""
+        table = self._table(code)
+        with table.lock:
+            table.listeners.append(fn)
+
+        def unsubscribe() -> None:
+            with table.lock:
+                if fn in table.listeners:
+                    table.listeners.remove(fn)
+
+        return unsubscribe

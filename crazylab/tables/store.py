@@ -1,0 +1,225 @@
+"""Where the shared tables live: the class database's ``game_tables``, ``table_seats`` and
+``table_moves`` (schema version 3, :mod:`crazylab.classroom.schema`).
+
+:class:`TableStore` writes a table's every change as it happens, each in one transaction, and
+reads every table back when a service starts (:meth:`TableStore.load`). A move is stored with
+its hand and ply (the primary key), and the table's ``version`` is moved on only from the
+version the writer saw (``WHERE version = :seen``): two services writing the same table can
+never both store a move at one ply. Seat tokens are never stored: only their sha256.
+
+SQL goes only through SQLAlchemy Core with bound parameters. The database is the class
+database (:func:`crazylab.classroom.store.default_url`): a SQLite file (WAL, a busy timeout,
+foreign keys on) or any SQLAlchemy URL (``postgresql+psycopg://...`` on a hub).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from ..classroom import schema
+from ..classroom.store import default_url
+from ..errors import CrazylabError, quote
+
+__all__ = ["MoveRow", "SeatRow", "StaleWrite", "StoreError", "TableRow", "TableStore"]
+
+#: seconds a SQLite writer waits for another process's write
+BUSY_TIMEOUT = 10.0
+
+
+class StoreError(CrazylabError):
+    """The database is unreachable, locked or refused the write: nothing was stored."""
+
+
+class StaleWrite(StoreError):
+    """Another writer changed the table first (its version moved on, or the ply is taken)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    token_hash: str | None
+    name: str
+    kind: str  # learner, bot, empty
+    bot: str | None
+
+
+@dataclass
+class MoveRow:
+    hand: int
+    ply: int
+    seat: int
+    move: str
+
+
+@dataclass
+class TableRow:
+    code: str
+    rules: str  # JSON
+    seats: int
+    seed: int
+    host: int
+    started: bool
+    hands: int
+    version: int
+    created_at: datetime
+    seat_rows: list[SeatRow] = field(default_factory=list)
+    moves: list[MoveRow] = field(default_factory=list)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _sqlite_setup(engine: sa.Engine) -> None:
+    """WAL, a busy timeout and foreign keys; every transaction BEGIN IMMEDIATE (a writer
+    waits for another instead of failing on a lock upgrade)."""
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = NORMAL")
+        cur.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class TableStore:
+    """The tables' rows in the database at ``url`` (``None``: the class database), created
+    or upgraded to the current schema when opened. Thread safe."""
+
+    def __init__(self, url: str | None = None) -> None:
+        if url is not None and "://" not in url:
+            url = f"sqlite:///{Path(url).expanduser().resolve()}"
+        try:
+            parsed = sa.make_url(url or default_url())
+        except (sa_exc.ArgumentError, ValueError) as e:
+            raise StoreError(f"not a database URL: {quote(url)}") from e
+        self.dialect = parsed.get_backend_name()
+        kwargs: dict[str, Any] = {}
+        if self.dialect == "sqlite":
+            database = parsed.database or ""
+            if database and database != ":memory:" and not database.startswith("file:"):
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT, "check_same_thread": False}
+        else:
+            kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
+        try:
+            self.engine = sa.create_engine(parsed, **kwargs)
+        except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as e:
+            raise StoreError(f"cannot use the database {quote(str(parsed))}: {e}") from e
+        if self.dialect == "sqlite":
+            _sqlite_setup(self.engine)
+        self.url = parsed.render_as_string(hide_password=True)
+        # SQLite: one writer at a time in this process (others wait on the busy timeout)
+        self._lock = threading.Lock() if self.dialect == "sqlite" else None
+        with self._write() as conn:
+            if self.dialect == "postgresql":  # one migrator at a time
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(2202)"))
+            try:
+                schema.migrate(conn)
+            except schema.SchemaTooNew as e:
+                raise StoreError(str(e)) from e
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        lock = self._lock
+        if lock is not None:
+            lock.acquire()
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except sa_exc.IntegrityError as e:
+            raise StaleWrite("another writer changed the table first") from e
+        except (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError) as e:
+            orig = getattr(e, "orig", None) or e
+            first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
+            raise StoreError(f"the table database is unavailable ({first[:120]}); "
+                             "nothing was stored, try again") from None
+        finally:
+            if lock is not None:
+                lock.release()
+
+    # ------------------------------------------------------------------ writes
+
+    def create(self, row: TableRow) -> None:
+        """A new table with its seats (:class:`StaleWrite` if the code is taken)."""
+        with self._write() as conn:
+            conn.execute(sa.insert(schema.game_tables).values(
+                code=row.code, rules=row.rules, seats=row.seats, seed=row.seed, host=row.host,
+                started=row.started, hands=row.hands, version=row.version,
+                created_at=row.created_at))
+            conn.execute(sa.insert(schema.table_seats), [
+                {"code": row.code, "seat": s.seat, "token_hash": s.token_hash, "name": s.name,
+                 "kind": s.kind, "bot": s.bot} for s in row.seat_rows])
+
+    def _bump(self, conn: sa.Connection, code: str, seen: int, **values: Any) -> None:
+        t = schema.game_tables
+        done = conn.execute(sa.update(t).where(t.c.code == code, t.c.version == seen)
+                            .values(version=seen + 1, **values))
+        if done.rowcount != 1:
+            raise StaleWrite(f"table {code} changed elsewhere (not at version {seen})")
+
+    def set_seat(self, code: str, seen: int, seat: SeatRow) -> None:
+        """A seat taken, given to a bot or emptied; the version moves on from ``seen``."""
+        s = schema.table_seats
+        with self._write() as conn:
+            self._bump(conn, code, seen)
+            conn.execute(sa.update(s).where(s.c.code == code, s.c.seat == seat.seat).values(
+                token_hash=seat.token_hash, name=seat.name, kind=seat.kind, bot=seat.bot))
+
+    def update(self, code: str, seen: int, **values: Any) -> None:
+        """The table's own columns (``started``, ``hands``); the version moves on."""
+        with self._write() as conn:
+            self._bump(conn, code, seen, **values)
+
+    def add_move(self, code: str, seen: int, move: MoveRow) -> None:
+        """A move as it was made; the version moves on from ``seen``."""
+        with self._write() as conn:
+            self._bump(conn, code, seen)
+            conn.execute(sa.insert(schema.table_moves).values(
+                code=code, hand=move.hand, ply=move.ply, seat=move.seat, move=move.move,
+                at=_now()))
+
+    # ------------------------------------------------------------------ reads
+
+    def load(self) -> list[TableRow]:
+        """Every table with its seats and moves (in hand and ply order)."""
+        t, s, m = schema.game_tables, schema.table_seats, schema.table_moves
+        try:
+            with self.engine.connect() as conn:
+                rows = {r.code: TableRow(
+                    code=r.code, rules=r.rules, seats=r.seats, seed=int(r.seed), host=r.host,
+                    started=bool(r.started), hands=r.hands, version=r.version,
+                    created_at=r.created_at)
+                    for r in conn.execute(sa.select(t).order_by(t.c.created_at, t.c.code))}
+                for r in conn.execute(sa.select(s).order_by(s.c.code, s.c.seat)):
+                    if r.code in rows:
+                        rows[r.code].seat_rows.append(
+                            SeatRow(r.seat, r.token_hash, r.name, r.kind, r.bot))
+                for r in conn.execute(sa.select(m.c.code, m.c.hand, m.c.ply, m.c.seat, m.c.move)
+                                      .order_by(m.c.code, m.c.hand, m.c.ply)):
+                    if r.code in rows:
+                        rows[r.code].moves.append(MoveRow(r.hand, r.ply, r.seat, r.move))
+        except (sa_exc.OperationalError, sa_exc.InterfaceError) as e:
+            orig = getattr(e, "orig", None) or e
+            first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
+            raise StoreError(f"the table database is unavailable ({first[:120]})") from None
+        return list(rows.values())
