@@ -230,6 +230,8 @@ class TableService:
             self._store = TableStore(url)
         except StoreError as e:
             raise TableError(str(e)) from None
+        #: the database (``store.engine``, ``store.write()``: a tournament keeps its rows there)
+        self.store = self._store
         self.url = self._store.url
         self.idle_after = float(idle_after)
         self._clock = clock

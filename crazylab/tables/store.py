@@ -127,7 +127,7 @@ class TableStore:
         self.url = parsed.render_as_string(hide_password=True)
         # SQLite: one writer at a time in this process (others wait on the busy timeout)
         self._lock = threading.Lock() if self.dialect == "sqlite" else None
-        with self._write() as conn:
+        with self.write() as conn:
             if self.dialect == "postgresql":  # one migrator at a time
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(2202)"))
             try:
@@ -139,7 +139,9 @@ class TableStore:
         self.engine.dispose()
 
     @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
+    def write(self) -> Iterator[sa.Connection]:
+        """One write transaction (a tournament's rows too): :class:`StaleWrite` on a
+        conflicting key, :class:`StoreError` when the database is unavailable."""
         lock = self._lock
         if lock is not None:
             lock.acquire()
@@ -161,7 +163,7 @@ class TableStore:
 
     def create(self, row: TableRow) -> None:
         """A new table with its seats (:class:`StaleWrite` if the code is taken)."""
-        with self._write() as conn:
+        with self.write() as conn:
             conn.execute(sa.insert(schema.game_tables).values(
                 code=row.code, rules=row.rules, seats=row.seats, seed=row.seed, host=row.host,
                 started=row.started, hands=row.hands, version=row.version,
@@ -180,19 +182,19 @@ class TableStore:
     def set_seat(self, code: str, seen: int, seat: SeatRow) -> None:
         """A seat taken, given to a bot or emptied; the version moves on from ``seen``."""
         s = schema.table_seats
-        with self._write() as conn:
+        with self.write() as conn:
             self._bump(conn, code, seen)
             conn.execute(sa.update(s).where(s.c.code == code, s.c.seat == seat.seat).values(
                 token_hash=seat.token_hash, name=seat.name, kind=seat.kind, bot=seat.bot))
 
     def update(self, code: str, seen: int, **values: Any) -> None:
         """The table's own columns (``started``, ``hands``); the version moves on."""
-        with self._write() as conn:
+        with self.write() as conn:
             self._bump(conn, code, seen, **values)
 
     def add_move(self, code: str, seen: int, move: MoveRow) -> None:
         """A move as it was made; the version moves on from ``seen``."""
-        with self._write() as conn:
+        with self.write() as conn:
             self._bump(conn, code, seen)
             conn.execute(sa.insert(schema.table_moves).values(
                 code=code, hand=move.hand, ply=move.ply, seat=move.seat, move=move.move,
