@@ -33,8 +33,9 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -557,7 +558,8 @@ class TableService:
 
     def bot_step(self, code: str) -> bool:
         """Play one due bot move at table ``code`` (a bot seat's, or an away learner's seat's);
-        True if one was played."""
+        True if one was played. The bot thinks without the table's lock; if the table moved
+        on meanwhile, nothing is played (False)."""
         table = self._table(code)
         with table.lock:
             if not table.started:
@@ -574,8 +576,14 @@ class TableService:
                 level = IDLE_BOT
             else:
                 return False
+            seen = table.version
+            obs = game.observation(seat)
+            obs = replace(obs, log=obs.events)  # read now: the game moves on without the lock
             rng = random.Random(f"{table.seed}:{len(match.hands)}:{len(game.moves)}")
-            move = make_bot(level).choose(game.observation(seat), rng)
+        move = make_bot(level).choose(obs, rng)
+        with table.lock:
+            if table.version != seen:
+                return False
             self._play(table, seat, str(move))
         self._notify(table)
         return True
@@ -597,6 +605,14 @@ class TableService:
                               names=[s.name for s in table.seats], kinds=kinds,
                               levels=[s.bot for s in table.seats], host=table.host,
                               started=table.started, version=table.version, match=table.match)
+
+    @contextmanager
+    def locked(self, code: str) -> Iterator[TableState]:
+        """Table ``code`` held still: no move is applied while the block runs (build views
+        of ``state.match`` here when moves may come from other threads)."""
+        table = self._table(code)
+        with table.lock:
+            yield self.state(code)
 
     def public(self, code: str) -> dict[str, Any]:
         """What a spectator may see of table ``code``: names, card counts, the piles' top
