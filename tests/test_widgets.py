@@ -750,7 +750,7 @@ def _shown_words(view: dict) -> list[str]:
     texts = [view["message"], *view["news"], *view["log"],
              *(p["text"] for p in view["pending"]), *(c["why"] for c in view["hand"])]
     for h in view["hint"].get("legal", []) + view["hint"].get("other", []):
-        texts += [h["why"], *h["moves"]]
+        texts += [*h["moves"]]  # its why is the hand entry's
     if view["chooser"]:
         texts += [view["chooser"]["title"], *(o["label"] for o in view["chooser"]["options"])]
     if view["end"]:
@@ -848,7 +848,7 @@ def test_the_end_of_a_hand_shows_every_hand_and_counts_it_as_the_engine_scores(p
     if g.result.reason != "VOID" and table.rules.scoring != "none":
         assert end["how"]  # the working agrees with the engine's scores
     assert end["scores"] == table.match.scores
-    faces = table._faces(table.view, everything=True)
+    faces = table._stream.faces(table.view, everything=True)
     assert all(c in faces for h in end["hands"] for c in h["cards"])  # drawn face up
 
 

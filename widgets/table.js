@@ -16,6 +16,8 @@ const MAX_LOG = 80;
 const ANSWER_MS = 10000; // how long the table waits for Python before it asks again
 
 function settingsHtml(v, model, four) {
+  const deck = `<label class="cl-check"><input type="checkbox" data-setting="four_colour"${four ? " checked" : ""}> Four-colour deck</label>`;
+  if (v.shared) return deck; // a shared table: its host set the rules and the seats
   const s = v.settings || {};
   const presets = (s.presets || []).map((p) => option(p.name, p.label || p.name, p.name === model.get("preset"), p.description)).join("");
   const opps = (s.opponents || []).map((n) => option(n, `${n}`, n === model.get("opponents"))).join("");
@@ -24,7 +26,7 @@ function settingsHtml(v, model, four) {
     <label>Rules <select data-setting="preset" aria-label="Rule set">${presets}</select></label>
     <label>Opponents <select data-setting="opponents" aria-label="Number of computer opponents">${opps}</select></label>
     <label>Bots <select data-setting="level" aria-label="Computer opponent level">${levels}</select></label>
-    <label class="cl-check"><input type="checkbox" data-setting="four_colour"${four ? " checked" : ""}> Four-colour deck</label>`;
+    ${deck}`;
 }
 
 function opponentsHtml(v, faces) {
@@ -78,10 +80,12 @@ function actionsHtml(v, hintOn) {
     .map((a) => `<button class="cl-btn cl-primary" data-action="move" data-move="${esc(a.move)}" data-focus="act-${esc(a.move)}" aria-keyshortcuts="${a.key}">${esc(a.label)} <kbd>${a.key.toUpperCase()}</kbd></button>`)
     .join("");
   const newLabel = v.scores.match_over ? "New match" : "New hand";
-  return `${acts}
-    <button class="cl-btn" data-action="hint" data-focus="hint" aria-pressed="${hintOn}" aria-keyshortcuts="h"${v.your_turn ? "" : " disabled"}>Hint <kbd>H</kbd></button>
+  // New hand/Restart match only for whoever may deal (at a shared table: its host)
+  const deal = v.can_deal === false ? "" : `
     <button class="cl-btn${v.over ? " cl-primary" : ""}" data-action="new_hand" data-focus="new_hand" aria-keyshortcuts="n">${newLabel} <kbd>N</kbd></button>
     <button class="cl-btn cl-quiet" data-action="new_match" data-focus="new_match">Restart match</button>`;
+  return `${acts}
+    <button class="cl-btn" data-action="hint" data-focus="hint" aria-pressed="${hintOn}" aria-keyshortcuts="h"${v.your_turn ? "" : " disabled"}>Hint <kbd>H</kbd></button>${deal}`;
 }
 
 function handHtml(v, faces) {
@@ -99,7 +103,7 @@ function handHtml(v, faces) {
 function hintHtml(v, hintOn) {
   if (!hintOn || !v.hint || !v.hint.legal) return "";
   const li = (h, ok) =>
-    `<li class="${ok ? "cl-ok" : "cl-no"}"><b>${esc(h.card)}</b> ${ok ? "✔" : "✘"} ${esc(h.why)}${ok && h.moves.length > 1 ? ` <span class="cl-moves">(${esc(h.moves.join(", "))})</span>` : ""}</li>`;
+    `<li class="${ok ? "cl-ok" : "cl-no"}"><b>${esc(h.card)}</b> ${ok ? "✔" : "✘"} ${esc(h.why || (v.hand[h.hand] || {}).why || "")}${ok && h.moves.length > 1 ? ` <span class="cl-moves">(${esc(h.moves.join(", "))})</span>` : ""}</li>`;
   const legal = v.hint.legal.map((h) => li(h, true)).join("");
   const other = v.hint.other.map((h) => li(h, false)).join("");
   const none = v.hint.legal.length ? "" : "<li>No card of yours can be played now.</li>";
@@ -142,7 +146,7 @@ function endHtml(end, faces) {
 
 function waitText(v) {
   const name = v.names[v.to_play];
-  if (v.to_play === 0 || name === "You") return "Wait: the table is still answering your last move.";
+  if (v.to_play === (v.seat || 0) || name === "You") return "Wait: the table is still answering your last move.";
   return `Wait: it is ${name}'s turn.`;
 }
 
@@ -352,7 +356,7 @@ function render({ model, el }) {
       $(".cl-pending").style.display = v.pending && v.pending.length ? "" : "none";
       setHtml(".cl-chooser-slot", chooserHtml(chooser && chooser.node, chooser && chooser.forced));
       setHtml(".cl-actions", actionsHtml(v, hintOn));
-      $(".cl-hand-label").textContent = `Your hand · ${v.hand_size} card${v.hand_size === 1 ? "" : "s"}${v.your_turn ? " — your turn" : ""}`;
+      $(".cl-hand-label").textContent = `${v.shared ? `${v.names[v.seat]}: ` : ""}Your hand · ${v.hand_size} card${v.hand_size === 1 ? "" : "s"}${v.your_turn ? " — your turn" : ""}`;
       setHtml(".cl-hand", handHtml(v, faces));
       setHtml(".cl-hint-slot", hintHtml(v, hintOn));
       setHtml(".cl-score-slot", scoresHtml(v));
