@@ -364,10 +364,31 @@ def test_one_card_events_from_the_seat_tables_are_the_general_ones(name: str) ->
 
 def test_turn_rules_follow_the_rule_set() -> None:
     """TurnRules copies what the turn machine reads per move; a house rule changes it."""
-    from crazylab.engine.game import turn_rules
+    from crazylab.engine.rulebook import rulebook
 
-    quick = turn_rules(cl.rules("crazy-eights-quick"))
-    fixed = turn_rules(cl.rules("crazy-eights", draw_rule="fixed", draw_limit=2))
+    quick = rulebook(cl.rules("crazy-eights-quick")).turn
+    fixed = rulebook(cl.rules("crazy-eights", draw_rule="fixed", draw_limit=2)).turn
     assert (quick.draws_per_turn, quick.draw_count, quick.chain) == (3, 1, False)
     assert (fixed.draw_count, fixed.draws_per_turn) == (2, 2)
-    assert turn_rules(cl.rules("crazy-8s-music")).chain is True
+    assert rulebook(cl.rules("crazy-8s-music")).turn.chain is True
+
+
+def test_a_rulebook_is_built_once_and_shared_by_every_game_of_its_rule_set() -> None:
+    """Issue 21: what a rule set compiles to is one immutable rulebook that every game of
+    that rule set shares (equal rule sets share it too); its variant is the rule set's."""
+    from crazylab.engine.rulebook import Rulebook, rulebook
+    from crazylab.engine.variants import variant_for
+
+    for name in cl.PRESETS:
+        r = cl.rules(name)
+        games = [cl.Game.new(r, r.min_players, seed=s) for s in range(3)]
+        book = rulebook(r)
+        assert isinstance(book, Rulebook) and book.rules is r
+        assert all(g.book is book for g in games)
+        assert rulebook(cl.rules(name)) is book  # an equal rule set: the same rulebook
+        assert book.variant is variant_for(r) and all(g.variant is book.variant for g in games)
+        with pytest.raises(AttributeError):  # slots: no stray per-game copy can be hung on it
+            book.extra = 1  # type: ignore[attr-defined]
+    house = cl.rules("crazy-eights", draw_rule="fixed", draw_limit=2)
+    assert rulebook(house) is not rulebook(cl.rules("crazy-eights"))
+    assert not hasattr(cl.rules("crazy-eights"), "engine_tables")

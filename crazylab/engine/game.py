@@ -65,7 +65,6 @@ from .moves import (
     Move,
     MoveError,
     checked,
-    ordered_stacks,
     play_move,
 )
 from .observe import Observation, VisibleLog
@@ -77,11 +76,11 @@ from .pitch import (
     parse_letter,
     parse_pitch,
 )
+from .rulebook import rulebook
 from .rules import RuleSet
 from .rules import rules as get_rules
 from .scoring import HandResult, blocked_result, hand_points, out_result
 from .text import game_text
-from .variants import variant_for
 from .views import html_of
 
 __all__ = ["Game", "IllegalMove", "NothingToUndo", "SetupError", "check_flag", "whole_number"]
@@ -110,8 +109,8 @@ def check_flag(value: object, name: str) -> bool:
 
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
-                        "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "setup",
-                        "title", "variant", "_seen", "_turn"})
+                        "_undo", "_legal_cache", "book", "setup", "title", "variant",
+                        "_seen"})
 
 
 def whole_number(value: object) -> int | None:
@@ -147,7 +146,7 @@ def _clone(value: Any) -> Any:
 _FIELDS: tuple[str, ...] = (
     # configuration and logs (not snapshot for undo: see _NOT_STATE)
     "rules", "n", "seed", "dealer", "keep_undo", "title", "events", "moves", "setup",
-    "_undo", "_legal_cache", "_fits", "_one_pile", "_references", "_turn",
+    "_undo", "_legal_cache", "book",
     # the position
     "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
     "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
@@ -157,45 +156,6 @@ _FIELDS: tuple[str, ...] = (
 )
 
 
-class TurnRules:
-    """The rule values the turn machine reads on every move, copied once per rule set from
-    its :class:`RuleSet` into one plain record (a compiled build reads its fields directly)."""
-
-    __slots__ = ("chain", "optional_play", "voluntary_draw", "must_play_drawn",
-                 "draws_per_turn", "draw_count", "joker_draw", "joker_victim_skips",
-                 "stacking", "several_piles", "one_deck", "filtered_plays", "eager",
-                 "last_call")
-
-    def __init__(self, r: RuleSet) -> None:
-        self.chain: bool = r.chain
-        self.optional_play: bool = r.optional_play
-        self.voluntary_draw: bool = r.voluntary_draw
-        self.must_play_drawn: bool = r.must_play_drawn
-        self.draws_per_turn: float = r.draws_per_turn
-        #: cards one ``draw`` move takes: the fixed number, or one
-        self.draw_count: int = r.draw_limit if r.draw_rule == "fixed" else 1
-        self.joker_draw: int = r.joker_draw
-        self.joker_victim_skips: bool = r.joker_victim_skips
-        self.stacking: bool = r.stacking
-        self.several_piles: bool = r.piles > 1
-        #: one deck: no card but the joker can be held twice
-        self.one_deck: bool = r.decks == 1
-        #: house rules that take plays away (A15, A6): off in every preset, so the plain path
-        #: pays one test of this flag
-        self.filtered_plays: bool = bool(r.final_ban) or r.joker_only_if_no_suit
-        #: A12: the stock is refilled as soon as it is emptied
-        self.eager: bool = r.reshuffle_timing == "eager" and r.reshuffle != "never"
-        #: A14: plays leaving one card carry the last-card call
-        self.last_call: bool = r.last_card_call
-
-
-def turn_rules(r: RuleSet) -> TurnRules:
-    """``r``'s :class:`TurnRules`, made once and kept with the rule set."""
-    turn = r.engine_tables.get("turn_rules")
-    if turn is None:
-        turn = r.engine_tables["turn_rules"] = TurnRules(r)
-    assert isinstance(turn, TurnRules)
-    return turn
 
 
 class Game:
@@ -241,13 +201,10 @@ class Game:
         self.setup: dict[str, Any] = {}
         self._undo: list[tuple[int, dict[str, Any]]] = []  # (moves done, snapshot) checkpoints
         self._legal_cache: tuple[Move, ...] | None = None
-        self._fits = _single_fits(r)
-        self._turn = turn_rules(r)
+        self.book = book = rulebook(r)  # what the rule set compiles to, shared
         seat_tables(players)  # the event tables of place() and draw_cards() (a game made
         # without __init__, say unpickled in a fresh process, falls back to EVENT_CACHE)
-        self._one_pile = self._fits[0] if r.piles == 1 and not r.stacking else None
-        self._references = r.references  # the rule set's table, at hand for every play
-        self.variant = variant_for(r)
+        self.variant = book.variant
         self.variant_state = None if self.variant is None else self.variant.new_state()
         self._seen = VisibleLog(players)
         # state
@@ -589,7 +546,7 @@ class Game:
 
     def update_reference(self, pile: int) -> None:
         call = self.calls[pile]
-        self.refs[pile] = self._references[self.piles[pile][-1]][
+        self.refs[pile] = self.book.references[self.piles[pile][-1]][
             0 if call is None else call + 1]
 
     # -- legal moves ---------------------------------------------------------------------------
@@ -612,7 +569,7 @@ class Game:
                 legal = self._legal_declare()
             else:
                 legal = [] if self.variant is None else self.variant.legal(self)
-            if self._turn.last_call and phase != PHASE_DECLARE:
+            if self.book.turn.last_call and phase != PHASE_DECLARE:
                 legal = self.with_last_calls(legal)
             cached = self._legal_cache = tuple(legal)
         return cached
@@ -651,7 +608,7 @@ class Game:
         return any(c in accepts[ref] for ref in self.refs)
 
     def _legal_play(self) -> list[Move]:
-        t = self._turn
+        t = self.book.turn
         plays = self._plays(self.hands[self.to_play])
         if t.filtered_plays:
             plays = self.restricted(plays, self.hands[self.to_play])
@@ -681,7 +638,7 @@ class Game:
         hand = self.hands[self.to_play]
         if (self.turn_plays == 0 and self.rules.post_draw_first_card == "drawn_only"):
             hand = list(filter(hand.__contains__, self.drawn))  # the drawn cards still held
-        if self._turn.filtered_plays:
+        if self.book.turn.filtered_plays:
             return self.restricted(self._plays(hand), self.hands[self.to_play]) + [END_MOVE]
         return self._plays(hand) + [END_MOVE]
 
@@ -711,7 +668,7 @@ class Game:
     def _plays(self, hand: list[Card]) -> list[Move]:
         """Every play from ``hand``: each legal card (or same-rank stack) on each pile where it
         fits, once per possible call (in card order, then pile order)."""
-        one_pile = self._one_pile
+        one_pile = self.book.one_pile
         if one_pile is None:
             return self._plays_any(hand)
         # the common case (one pile, one card at a time), kept lean: a plain loop (no
@@ -735,9 +692,10 @@ class Game:
     def _plays_any(self, hand: list[Card]) -> list[Move]:
         """:meth:`_plays` on several piles, or with same-rank stacks (whose plays are tabled
         with the rule set as hands are met)."""
-        r, t = self.rules, self._turn
+        r, book = self.rules, self.book
+        t = book.turn
         if not t.stacking:  # one card at a time on several piles
-            on_piles = list(map(getitem, self._fits, self.refs))  # each pile's table, in C
+            on_piles = list(map(getitem, book.fits, self.refs))  # each pile's table, in C
             fitting: list[Card] = []  # the hand's cards that fit some pile, each once
             for c in hand:  # plain loops (no closure cell per call) beat set operations
                 if c not in fitting:
@@ -756,9 +714,9 @@ class Game:
                         plays += moves
             return plays
         multi = t.several_piles
-        tables: dict[Any, Any] = r.engine_tables
+        tables = book.stacks
         if not multi:  # one pile: a card with no partner of its rank in hand plays alone
-            fits = self._fits[0][self.refs[0]]
+            fits = book.fits[0][self.refs[0]]
             plays = []
             one_deck = t.one_deck
             held: list[Card] = []  # the hand's cards that fit, each once
@@ -785,7 +743,7 @@ class Game:
                         continue
                     key = (c, *sorted([*same, *(c,) * twins]))
                 moves = tables.get((key, None))
-                plays += moves if moves is not None else _stack_plays(r, key, None, tables)
+                plays += moves if moves is not None else book.stack_plays(key, None)
             return plays
         accepts = r.accepts
         piles = []
@@ -810,7 +768,7 @@ class Game:
             for pile in on:
                 moves = tables.get((key, pile))
                 if moves is None:
-                    moves = _stack_plays(r, key, pile, tables)
+                    moves = book.stack_plays(key, pile)
                 out += moves
         return out
 
@@ -1037,7 +995,7 @@ class Game:
         seat = self.to_play
         self.place(seat, m)
         self.turn_plays += len(m.cards)
-        t = self._turn
+        t = self.book.turn
         if m.cards[-1] == JOKER_CODE and self.variant is None and self.n > 1:
             victim = (seat + 1) % self.n
             self.draw_cards(victim, t.joker_draw, note="(the joker's draw two)",
@@ -1079,7 +1037,7 @@ class Game:
             self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if call is not None and hand:
             self.events.append(event(CALLED, seat, (), call, pile))
-        if self._turn.last_call and len(hand) == 1:
+        if self.book.turn.last_call and len(hand) == 1:
             self._last_card(seat, m.last)
 
     def _last_card(self, seat: int, called: bool) -> None:
@@ -1098,7 +1056,7 @@ class Game:
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""
-        t = self._turn
+        t = self.book.turn
         got = self.draw_cards(self.to_play, t.draw_count)
         self.turn_draws += len(got) or 1
         self.drawn += got
@@ -1134,7 +1092,7 @@ class Game:
         else:
             fields = (DREW, seat, tuple(got), None, None, len(got), note, penalty)
             self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
-        if not self.stock_cards and self._turn.eager:
+        if not self.stock_cards and self.book.turn.eager:
             self.eager_reshuffle()
         return got
 
@@ -1147,7 +1105,7 @@ class Game:
                 return None
             self._reshuffle()
         c = self.stock_cards.pop()
-        if eager and self._turn.eager and not self.stock_cards:
+        if eager and self.book.turn.eager and not self.stock_cards:
             self.eager_reshuffle()
         return c
 
@@ -1335,35 +1293,5 @@ def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
 SAME_RANK = tuple(frozenset(x for x in CARDS if x.rank == c.rank and x != c) for c in CARDS)
 """``SAME_RANK[card]``: the other cards of its rank."""
 
-_TABLE_LIMIT = 50_000  # entries a rule set's lazily built move tables may hold
-
-
-def _stack_plays(r: RuleSet, key: tuple[Card, ...], pile: int | None,
-                 tables: dict[Any, Any]) -> tuple[Move, ...]:
-    """Every ordered same-rank stack starting with ``key[0]`` and using the others of
-    ``key``, with every call its top card makes, on ``pile``."""
-    first = key[0]
-    calls = r.call_texts if r.calls_on_play(first) else (None,)
-    moves = tuple(play_move(stack, call, pile)
-                  for stack in ordered_stacks(first, key[1:]) for call in calls)
-    if len(tables) > _TABLE_LIMIT:
-        tables.clear()
-    tables[(key, pile)] = moves
-    return moves
-
-
-def _single_fits(r: RuleSet) -> tuple[tuple[dict[Card, tuple[Move, ...]], ...], ...]:
-    """``fits[pile][reference][card]``: the interned one-card plays of ``card`` on ``pile``
-    when its reference is ``reference`` (one per call it makes), for the cards that fit
-    there. Built once per rule set."""
-    fits = r.engine_tables.get("single_fits")
-    if fits is None:
-        fits = r.engine_tables["single_fits"] = tuple(
-            tuple({c: tuple(play_move((c,), call, p if r.piles > 1 else None)
-                            for call in (r.call_texts if r.calls_on_play(c) else (None,)))
-                   for c in sorted(accepted)}
-                  for accepted in r.accepts)
-            for p in range(r.piles))
-    return fits  # type: ignore[return-value]
 
 

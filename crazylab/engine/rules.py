@@ -454,11 +454,6 @@ class RuleSet:
         return 0 if pc is None else pc
 
     @cached_property
-    def engine_tables(self) -> dict[str, object]:
-        """Tables the engine derives from this rule set, kept with it (not an option)."""
-        return {}
-
-    @cached_property
     def call_texts(self) -> tuple[str, ...]:
         """Every call a wild may make, as canonical text (``C D H S`` for suits)."""
         return tuple(self.format_call(v) for v in self.call_values)
