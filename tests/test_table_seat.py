@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -239,3 +241,13 @@ def test_no_why_is_sent_twice_in_one_view_the_hint_points_at_the_hand():
 def test_a_bad_seat_is_refused():
     with pytest.raises(ValueError, match="seat 3"):
         SeatView(rules("crazy-eights"), 3, NAMES)
+
+
+def test_the_seat_view_imports_no_widget_library():
+    """A server builds views with it: no ipywidgets, anywidget, traitlets or tornado."""
+    code = ("import sys, crazylab.widgets.table_seat; "
+            "print([m for m in ('ipywidgets', 'anywidget', 'traitlets', 'tornado') "
+            "if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

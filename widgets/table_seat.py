@@ -28,20 +28,28 @@ from typing import Any, NoReturn
 
 from crazylab.engine.cards import SUITS, Card, CardError
 from crazylab.engine.events import COUNTERED, DROPPED, ENDED, JUMPED_IN, PLAYED
-from crazylab.engine.game import Game, IllegalMove
-from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
+from crazylab.engine.game import Game
+from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move
 from crazylab.engine.observe import Observation
 from crazylab.engine.phases import PHASE_CHAIN, PHASE_PENALTY, PHASE_PLAY
-from crazylab.engine.pitch import PitchError
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.errors import CrazylabError
 from crazylab.match import Match
 from crazylab.render import card_svg
 from crazylab.sheet import house_options, rules_sheet_html, variant_name
 
-from ._common import call_in_force, call_label
 from .reasons import card_moves, legal_reason
-from .table_text import Narrator, Said, Voice, cards_words, for_people, move_words, news
+from .table_text import (
+    Narrator,
+    Said,
+    Voice,
+    call_in_force,
+    call_label,
+    cards_words,
+    for_people,
+    move_words,
+    news,
+)
 
 MAX_LOG = 80
 ACTION_LABELS = {DRAW: "Draw", PASS: "Pass", END: "End turn"}
@@ -184,7 +192,7 @@ class SeatView:
         g = match.game
         try:
             m = g.canonical(move)
-        except (MoveError, PitchError, CardError, IllegalMove) as e:
+        except CrazylabError as e:  # no move at all, a card or a call that does not exist
             self._refuse(for_people(str(e), self.voice_names))
         applied = g.accepted(m)
         if applied is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, Card, CardError
 from crazylab.engine.events import (
@@ -119,6 +120,37 @@ def move_words(m: Move) -> str:
         text += ", saying “Last card!”"
     return text
 
+
+def call_label(rules: RuleSet, call: str) -> str:
+    """``D`` → ``♦ diamonds``; pitches and letters are shown as they are."""
+    if rules.call_kind == "suit" and call in SUITS:
+        i = SUITS.index(call)
+        return f"{SUIT_SYMBOLS[i]} {SUIT_NAMES[i]}"
+    return call
+
+
+def call_in_force(rules: RuleSet, game_or_obs: Any, pile: int) -> str:
+    """What the next play must follow on ``pile``, in words (from public information)."""
+    top = game_or_obs.piles[pile][-1]
+    call = game_or_obs.calls[pile]
+    if isinstance(call, int):  # a Game stores calls as numbers
+        call = rules.format_call(call)
+    if rules.call_kind == "suit":
+        if call is not None:
+            return f"called {call_label(rules, call)}"
+        if top.suit is None:
+            return "anything"
+        text = f"suit {SUIT_SYMBOLS[top.suit]} {SUIT_NAMES[top.suit]}"
+        if rules.matching == "suit_pitch" and rules.pitches.pitch(top) is not None:
+            text += f" or pitch {pretty(rules.pitches.spelling(top))}"
+        return text
+    kind = "letter" if rules.call_kind == "letter" else "pitch"
+    if call is not None:
+        return f"called {kind} {pretty(call) if kind == 'pitch' else call}"
+    ref = rules.reference(top, None)
+    if kind == "pitch":  # as the top card spells it: sharps on ♦ ♣, flats on ♥ ♠ (MU-Q32)
+        return f"pitch {rules.pitches.spell(ref, top)}"
+    return f"{kind} {rules.format_call(ref)}"
 
 @dataclass
 class Voice:
