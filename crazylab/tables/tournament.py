@@ -1,0 +1,840 @@
+"""A class tournament: pairings, standings and the tournament kept in the class database.
+
+Pairings (pure functions, no database)
+---------------------------------------
+* :func:`round_robin` gives every round's tables. Tables of 2 follow the circle method: with
+  ``n`` players (one more, a *bye*, when ``n`` is odd) every pair meets exactly once in
+  ``n - 1`` rounds (``n`` when odd), and the cycle repeats when more rounds are asked. Tables
+  of 3 or 4 are built round by round: the players are shared out over ``ceil(n / size)``
+  tables as evenly as possible (no table of one), and two players are swapped between tables
+  while that lowers the round's weight, where a pair that has met ``m`` times weighs
+  ``m * m + m`` (from :data:`SPREAD_TRIES` starting orders, the lightest round is kept):
+  meetings are spread as evenly as this search finds. Deterministic.
+* :func:`swiss` seats players by their standing: the best player opens the first table with
+  the next best players with whom it makes no repeat meeting, and so on; a depth-first search
+  (bounded to :data:`SWISS_BUDGET` steps, then the cheapest choice at each step) keeps the
+  seating with the fewest repeat meetings, so a pair meets twice only when no seating without
+  a repeat exists (or the search ran out, far beyond a class's size). With tables of 2 and an
+  odd number of players the lowest-ranked player who has not had a bye sits out.
+* A **bye** is a table of one player: it scores nothing (no points, no hand, no win) and is
+  remembered in ``played`` as a one-player set, so a player gets a second bye only when
+  everyone has had one.
+
+Standings (:func:`standings`)
+-----------------------------
+Each :class:`HandResult` is one finished hand at one table. A player's **points** are the sum
+of the hand scores the engine gave their seat (``Game.scores``: the rule set's own scoring,
+so under ``minus_one_per_card`` they are negative and the least negative is best); under a
+rule set that keeps no score (``scoring="none"``) a hand won scores 1. A **win** is a hand the
+player won (a shared win counts for each winner). Players are ranked by, in order:
+
+1. points (more first);
+2. wins (more first);
+3. Buchholz, ``opponents_points``: for every table the player sat at, the final points of
+   each other player there (bots do not count), summed (more first: stronger opposition);
+4. head to head, among players still tied only: over the hands a player shared with the
+   others of the tie, the points they scored minus each such opponent's points, summed
+   (more first);
+5. the name (alphabetical).
+
+Persistence (:class:`Tournament`)
+---------------------------------
+A tournament lives in the class database (its class must exist there), in the two tables the
+class schema's version 3 made for it (:mod:`crazylab.classroom.schema`; this module adds
+none): ``tournaments`` (``data``: JSON of the format, rounds, hands, table size, rules and
+players) and ``tournament_tables``, one row per table and round (``players``: names by seat,
+``null`` a bot; ``result``: JSON of the table's number, its sealed seats, the hands recorded
+so far, each with the engine's scores and winners, and whether it is done). A bye is a row
+whose ``table_code`` is ``bye-<number>``. The current round is the highest round stored.
+
+Every player gets a random **player token** (192 bits) when the tournament is created
+(:attr:`Tournament.tokens`, given once; only its SHA-256 is stored). A round's tables are made
+by the table service (:meth:`Tournament.start_round`), the first player of a table being its
+host; the seat tokens the service hands back are stored sealed to each player (a
+Diffie-Hellman key in the 2048-bit MODP group of RFC 3526, the player's secret derived from
+their token): the database alone opens no seat, and :meth:`Tournament.my_seat` opens a
+player's seat with their token. A table plays its hands as one match (its host deals each
+next hand); the first ``hands`` finished hands count, fewer if the match ends first (a rule
+set played to a target).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import itertools
+import json
+import math
+import re
+import secrets
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from ..classroom import schema
+from ..classroom.store import rows_to_csv
+from ..engine.rules import PRESETS, RuleSet
+from ..errors import CrazylabError, quote
+from .service import SeatTicket, rules_from_json, rules_to_json
+from .store import StoreError, TableStore
+
+__all__ = [
+    "FORMATS", "HandResult", "Standing", "Tournament", "TournamentError", "round_robin",
+    "standings", "swiss",
+]
+
+FORMATS = ("round_robin", "swiss")
+TABLE_SIZES = (2, 3, 4)
+MAX_PLAYERS = 64
+MAX_ROUNDS = 50
+MAX_HANDS = 50
+NAME_MAX = 40
+#: search steps of :func:`swiss` before it settles for the cheapest choice at each step
+SWISS_BUDGET = 50_000
+#: starting orders :func:`round_robin` tries for each round of tables of 3 or 4
+SPREAD_TRIES = 8
+#: the level of the bots that fill a table's empty seats
+BOT_LEVEL = "rules"
+ID_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+ID_LENGTH = 10
+
+
+class TournamentError(CrazylabError):
+    """A refused tournament operation (one line); nothing was changed."""
+
+
+# --------------------------------------------------------------------------- pairings
+
+
+def _players(players: Any) -> list[str]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise TournamentError("players must be a list of names")
+    names = list(players)
+    if not 2 <= len(names) <= MAX_PLAYERS:
+        raise TournamentError(f"a tournament has 2 to {MAX_PLAYERS} players, not {len(names)}")
+    for name in names:
+        if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX \
+                or not name.isprintable() or name != name.strip():
+            raise TournamentError(f"a player's name must be 1 to {NAME_MAX} printable "
+                                  f"characters, not {quote(name)}")
+    twice = sorted(n for n, c in Counter(names).items() if c > 1)
+    if twice:
+        raise TournamentError(f"{quote(twice[0])} is listed twice: each player once")
+    return names
+
+
+def _table_size(size: Any) -> int:
+    if type(size) is not int or size not in TABLE_SIZES:
+        raise TournamentError(f"table_size must be 2, 3 or 4, not {quote(size)}")
+    return size
+
+
+def _whole(name: str, value: Any, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise TournamentError(f"{name} must be a whole number from {low} to {high}, "
+                              f"not {quote(value)}")
+    return value
+
+
+def _sizes(n: int, size: int) -> list[int]:
+    """Table sizes for ``n`` players at tables of at most ``size`` (n >= 2, size >= 3): as
+    few tables as fit them, shared out evenly (never a table of one)."""
+    count = math.ceil(n / size)
+    return [n // count + (1 if i < n % count else 0) for i in range(count)]
+
+
+def _pair(a: str, b: str) -> frozenset[str]:
+    return frozenset((a, b))
+
+
+def round_robin(players: Sequence[str], table_size: int,
+                rounds: int | None = None) -> list[list[list[str]]]:
+    """Every round's tables (rounds -> tables -> players in seat order; a one-player table
+    is a bye). ``rounds`` defaults to one full cycle: ``n - 1`` rounds for an even ``n`` at
+    tables of 2 (``n`` when odd), else ``ceil((n - 1) / (table_size - 1))``."""
+    names = _players(players)
+    size = _table_size(table_size)
+    n = len(names)
+    if rounds is None:
+        rounds = (n - 1 if n % 2 == 0 else n) if size == 2 else math.ceil((n - 1) / (size - 1))
+    _whole("rounds", rounds, 1, MAX_ROUNDS)
+    if size == 2:
+        return _circle(names, rounds)
+    return _spread(names, size, rounds)
+
+
+def _circle(names: list[str], rounds: int) -> list[list[list[str]]]:
+    ring: list[str | None] = [*names, None] if len(names) % 2 else list(names)
+    n = len(ring)
+    out = []
+    for r in range(rounds):
+        turn = r % (n - 1)
+        rest = ring[1:]
+        order = [ring[0], *rest[len(rest) - turn:], *rest[:len(rest) - turn]]
+        tables: list[list[str]] = []
+        byes: list[list[str]] = []
+        for i in range(n // 2):
+            a, b = order[i], order[n - 1 - i]
+            if a is None or b is None:
+                byes.append([a or b or ""])
+            else:  # alternate who sits first (deals second) round by round
+                tables.append([a, b] if (r + i) % 2 == 0 else [b, a])
+        out.append(tables + byes)
+    return out
+
+
+def _spread(names: list[str], size: int, rounds: int) -> list[list[list[str]]]:
+    n = len(names)
+    sizes = _sizes(n, size)
+    met = [[0] * n for _ in range(n)]  # met[a][b]: how often players a and b met
+
+    def weight(tables: list[list[int]]) -> int:
+        return sum(met[a][b] ** 2 + met[a][b]
+                   for t in tables for a, b in itertools.combinations(t, 2))
+
+    out = []
+    for r in range(rounds):
+        tries = [_settle([*range(s, n), *range(s)], sizes, met)
+                 for s in ((r + k) % n for k in range(min(n, SPREAD_TRIES)))]
+        tables = min(tries, key=weight)
+        for t in tables:
+            for a, b in itertools.combinations(t, 2):
+                met[a][b] += 1
+                met[b][a] += 1
+        out.append([[names[p] for p in t] for t in tables])
+    return out
+
+
+def _settle(order: list[int], sizes: list[int], met: list[list[int]]) -> list[list[int]]:
+    """Tables of ``sizes``: each player of ``order`` to the open table where they have met
+    the fewest, then two players swapped between tables while the weight drops."""
+    def cost(p: int, table: list[int], skip: int) -> int:
+        return sum(met[p][q] ** 2 + met[p][q] for q in table if q != skip)
+
+    tables: list[list[int]] = [[] for _ in sizes]
+    for p in order:
+        open_ = [i for i, t in enumerate(tables) if len(t) < sizes[i]]
+        best = min(open_, key=lambda i: (sum(met[p][q] for q in tables[i]), i))
+        tables[best].append(p)
+    improved = True
+    while improved:
+        improved = False
+        for i, j in itertools.combinations(range(len(tables)), 2):
+            a, b = tables[i], tables[j]
+            for x, y in itertools.product(range(len(a)), range(len(b))):
+                p, q = a[x], b[y]
+                if cost(q, a, p) + cost(p, b, q) < cost(p, a, p) + cost(q, b, q):
+                    a[x], b[y] = q, p
+                    improved = True
+    return tables
+
+
+def swiss(standings: Sequence[Standing], table_size: int,
+          played: set[frozenset[str]]) -> list[list[str]]:
+    """The next round's tables from the standings (best first) avoiding repeat meetings
+    (``played``: every pair that has met, and ``{player}`` for a bye had). A one-player
+    table is a bye (tables of 2 and an odd number of players)."""
+    if isinstance(standings, str) or not isinstance(standings, Sequence) \
+            or not all(isinstance(s, Standing) for s in standings):
+        raise TournamentError("swiss takes the standings: a list of Standing")
+    order = _players([s.player for s in standings])
+    size = _table_size(table_size)
+    if not isinstance(played, (set, frozenset)) or not all(
+            isinstance(p, frozenset) and 1 <= len(p) <= 2 for p in played):
+        raise TournamentError("played must be a set of frozensets of one or two names")
+    bye: list[list[str]] = []
+    if size == 2 and len(order) % 2:
+        fresh = [p for p in reversed(order) if frozenset((p,)) not in played]
+        sitter = fresh[0] if fresh else order[-1]
+        order.remove(sitter)
+        bye = [[sitter]]
+    sizes = [2] * (len(order) // 2) if size == 2 else _sizes(len(order), size)
+    return _seat(order, sizes, played) + bye
+
+
+def _seat(order: list[str], sizes: list[int], played: set[frozenset[str]]) -> list[list[str]]:
+    """Tables of ``sizes`` for ``order`` (best first) with the fewest repeat meetings."""
+    def cost(table: Sequence[str]) -> int:
+        return sum(_pair(a, b) in played for a, b in itertools.combinations(table, 2))
+
+    best: list[Any] = [None, math.inf]
+    steps = 0
+
+    def lower_bound(rest: list[str]) -> int:
+        if sizes[0] != 2:
+            return 0
+        alone = sum(all(_pair(a, b) in played for b in rest if b != a) for a in rest)
+        return (alone + 1) // 2
+
+    def visit(rest: list[str], tables: list[list[str]], spent: int) -> None:
+        nonlocal steps
+        if not rest:
+            if spent < best[1]:
+                best[0], best[1] = [t[:] for t in tables], spent
+            return
+        if spent + lower_bound(rest) >= best[1]:
+            return
+        steps += 1
+        head, others = rest[0], rest[1:]
+        need = sizes[len(tables)] - 1
+        combos = itertools.combinations(range(len(others)), need)
+        if steps > SWISS_BUDGET and best[0] is not None:
+            return
+        options = sorted(([head, *(others[i] for i in c)] for c in combos), key=cost)
+        if steps > SWISS_BUDGET:
+            options = options[:1]
+        for table in options:
+            left = [p for p in others if p not in table]
+            tables.append(table)
+            visit(left, tables, spent + cost(table))
+            tables.pop()
+            if best[1] == 0:
+                return
+
+    visit(order, [], 0)
+    return list(best[0])
+
+
+# --------------------------------------------------------------------------- standings
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One finished hand at a tournament table: ``players`` in seat order (``None`` for a
+    bot), the engine's ``scores`` per seat and its ``winners`` (seats); ``by_wins``: the
+    rule set keeps no score, so a hand won scores 1."""
+
+    round: int
+    table: int
+    hand: int
+    players: tuple[str | None, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    by_wins: bool = False
+
+    def points(self, seat: int) -> int:
+        """What this hand gives ``seat`` in the standings."""
+        if self.by_wins:
+            return 1 if seat in self.winners else 0
+        return self.scores[seat]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in the standings (see the module docstring for the order)."""
+
+    player: str
+    points: int
+    wins: int
+    hands: int
+    opponents_points: int
+    head_to_head: int = 0
+    rank: int = 0
+
+
+def standings(results: Sequence[HandResult],
+              players: Sequence[str] | None = None) -> list[Standing]:
+    """The standings of ``results`` (every player of ``players`` listed, with no hands yet
+    too), best first, ranked 1, 2, ... by points, wins, Buchholz, head to head and name."""
+    if isinstance(results, str) or not isinstance(results, Sequence) \
+            or not all(isinstance(r, HandResult) for r in results):
+        raise TournamentError("standings takes a list of HandResult")
+    for r in results:
+        if not len(r.players) == len(r.scores) or any(w not in range(len(r.players))
+                                                      for w in r.winners):
+            raise TournamentError(f"hand {r.hand} of round {r.round}, table {r.table}: "
+                                  "players, scores and winners do not agree")
+    names = list(players) if players is not None else []
+    points: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    hands: Counter[str] = Counter()
+    tables: dict[tuple[int, int], set[str]] = defaultdict(set)
+    for r in results:
+        for seat, name in enumerate(r.players):
+            if name is None:
+                continue
+            if name not in names:
+                names.append(name)
+            points[name] += r.points(seat)
+            wins[name] += seat in r.winners
+            hands[name] += 1
+            tables[r.round, r.table].add(name)
+    buchholz: Counter[str] = Counter()
+    for at in tables.values():
+        for name in at:
+            buchholz[name] += sum(points[o] for o in at if o != name)
+
+    def key(name: str) -> tuple[int, int, int]:
+        return (-points[name], -wins[name], -buchholz[name])
+
+    out: list[Standing] = []
+    for _, group in itertools.groupby(sorted(names, key=key), key=key):
+        tied = list(group)
+        h2h = _head_to_head(results, set(tied)) if len(tied) > 1 else Counter()
+        for name in sorted(tied, key=lambda n: (-h2h[n], n)):
+            out.append(Standing(player=name, points=points[name], wins=wins[name],
+                                hands=hands[name], opponents_points=buchholz[name],
+                                head_to_head=h2h[name], rank=len(out) + 1))
+    return out
+
+
+def _head_to_head(results: Sequence[HandResult], tied: set[str]) -> Counter[str]:
+    """Within ``tied``: each player's points minus each tied opponent's, over shared hands."""
+    score: Counter[str] = Counter()
+    for r in results:
+        seats = [(s, p) for s, p in enumerate(r.players) if p in tied]
+        for (s, p), (t, _) in itertools.permutations(seats, 2):
+            score[p] += r.points(s) - r.points(t)
+    return score
+
+
+# --------------------------------------------------------------------------- sealed seats
+
+#: RFC 3526 group 14: a 2048-bit safe prime, generator 2
+_P = int(
+    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A0879"
+    "8E3404DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B"
+    "0BFF5CB6F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA4836"
+    "1C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804"
+    "F1746C08CA18217C32905E462E36CE3BE39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6"
+    "955817183995497CEA956AE515D2261898FA051015728E5A8AACAA68FFFFFFFFFFFFFFFF",
+    16)
+_G = 2
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _secret(token: str) -> int:
+    digest = hashlib.sha256(b"crazylab tournament seat key\0" + token.encode()).digest()
+    return int.from_bytes(digest, "big") | 1
+
+
+def _public(token: str) -> str:
+    return format(pow(_G, _secret(token), _P), "x")
+
+
+def _pad(shared: int, label: str, length: int) -> bytes:
+    return hashlib.shake_256(shared.to_bytes(256, "big") + label.encode()).digest(length)
+
+
+def _seal(public: str, label: str, text: str) -> dict[str, str]:
+    """``text`` sealed to the holder of the token whose public key is ``public``."""
+    ephemeral = secrets.randbits(256) | 1
+    data = text.encode()
+    pad = _pad(pow(int(public, 16), ephemeral, _P), label, len(data))
+    return {"e": format(pow(_G, ephemeral, _P), "x"),
+            "box": bytes(a ^ b for a, b in zip(data, pad, strict=True)).hex()}
+
+
+def _open(token: str, label: str, sealed: Mapping[str, str]) -> str:
+    data = bytes.fromhex(sealed["box"])
+    pad = _pad(pow(int(sealed["e"], 16), _secret(token), _P), label, len(data))
+    return bytes(a ^ b for a, b in zip(data, pad, strict=True)).decode()
+
+
+# --------------------------------------------------------------------------- the database
+
+
+class _Service(Protocol):
+    """What a tournament asks of the table service (``TableService``)."""
+
+    def create(self, rules: str | RuleSet, seats: int, host: str, *,
+               who: str = ...) -> SeatTicket: ...
+    def join(self, code: str, name: str, *, who: str = ...) -> SeatTicket: ...
+    def set_bot(self, token: str, seat: int, level: str | None) -> None: ...
+    def start(self, token: str) -> None: ...
+    def state(self, code: str) -> Any: ...
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A tournament table: ``code`` is ``None`` for a bye; ``players`` in seat order (``None``
+    a bot); ``hands``: hands recorded; ``done``: all its hands recorded."""
+
+    round: int
+    number: int
+    code: str | None
+    players: tuple[str | None, ...]
+    hands: int
+    done: bool
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _bye(number: int) -> str:
+    """The ``table_code`` of a bye's row: never a table service code (lower case)."""
+    return f"bye-{number}"
+
+
+class Tournament:
+    """A class tournament kept in the database (see the module docstring).
+
+    Made by :meth:`create` (which gives :attr:`tokens`, each player's token, once) or
+    :meth:`load`; its rounds are started on a table service by :meth:`start_round` and their
+    hands recorded by :meth:`record_table` / :meth:`record_round`."""
+
+    def __init__(self, store: TableStore, tid: str, class_code: str | None,
+                 data: Mapping[str, Any], *, own: bool) -> None:
+        self.store = store
+        self._own = own
+        self.id = tid
+        self.class_code = class_code
+        self.format: str = data["format"]
+        self.rounds: int = data["rounds"]
+        self.hands: int = data["hands"]
+        self.table_size: int = data["table_size"]
+        self.rules: RuleSet = rules_from_json(data["rules"])
+        self.players: list[str] = [p["name"] for p in data["players"]]
+        self._keys: dict[str, str] = {p["name"]: p["seat_key"] for p in data["players"]}
+        self._hashes: dict[str, str] = {p["token_hash"]: p["name"] for p in data["players"]}
+        #: each player's token (name -> token): only on the object :meth:`create` returns
+        self.tokens: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return (f"Tournament({self.id!r}, {self.format}, round {self.round}/{self.rounds}, "
+                f"{len(self.players)} players)")
+
+    # ------------------------------------------------------------------ making, loading
+
+    @classmethod
+    def create(cls, url: str | TableStore | None, class_code: str, players: Sequence[str],
+               format: str, rounds: int | None, hands: int, table_size: int,
+               rules: str | RuleSet, *, key: str | None = None) -> Tournament:
+        """A new tournament of the class ``class_code`` in the database at ``url`` (a URL,
+        ``None`` for the class database, or the service's ``store`` to share its
+        connections); ``key``: when given, the class's teacher key, checked.
+        ``rounds=None``: one full round robin. Every argument is checked before anything is
+        stored."""
+        names = _players(players)
+        size = _table_size(table_size)
+        if format not in FORMATS:
+            raise TournamentError(f"format must be 'round_robin' or 'swiss', not {quote(format)}")
+        if rounds is None:
+            if format != "round_robin":
+                raise TournamentError("a Swiss tournament needs a number of rounds")
+            rounds = len(round_robin(names, size))
+        _whole("rounds", rounds, 1, MAX_ROUNDS)
+        _whole("hands", hands, 1, MAX_HANDS)
+        ruleset = _ruleset(rules)
+        if not ruleset.min_players <= size <= ruleset.max_players:
+            raise TournamentError(f"{ruleset.name} is for {ruleset.min_players}-"
+                                  f"{ruleset.max_players} players, not tables of {size}")
+        tokens = {n: secrets.token_urlsafe(24) for n in names}
+        data = {"format": format, "rounds": rounds, "hands": hands, "table_size": size,
+                "rules": rules_to_json(ruleset),
+                "players": [{"name": n, "token_hash": _hash(tokens[n]),
+                             "seat_key": _public(tokens[n])} for n in names]}
+        store, own = _open_store(url)
+        try:
+            tid = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+            with _write(store) as conn:
+                code = _class(conn, class_code, key)
+                conn.execute(sa.insert(schema.tournaments).values(
+                    id=tid, class_code=code, data=json.dumps(data), created_at=_now()))
+        except BaseException:
+            if own:
+                store.close()
+            raise
+        made = cls(store, tid, code, data, own=own)
+        made.tokens = tokens
+        return made
+
+    @classmethod
+    def load(cls, url: str | TableStore | None, id: str) -> Tournament:
+        """The tournament ``id`` (``TournamentError`` for an unknown one)."""
+        if not isinstance(id, str) or not re.fullmatch(f"[{ID_ALPHABET}]{{{ID_LENGTH}}}", id):
+            raise TournamentError(f"unknown tournament {quote(id)}")
+        store, own = _open_store(url)
+        try:
+            with _read(store) as conn:
+                t = schema.tournaments
+                row = conn.execute(sa.select(t).where(t.c.id == id)).first()
+        except BaseException:
+            if own:
+                store.close()
+            raise
+        if row is None:
+            if own:
+                store.close()
+            raise TournamentError(f"unknown tournament {quote(id)}")
+        return cls(store, row.id, row.class_code, json.loads(row.data), own=own)
+
+    def close(self) -> None:
+        """Close the database if this tournament opened it."""
+        if self._own:
+            self.store.close()
+
+    def check_key(self, key: str) -> None:
+        """Refuse (``TournamentError("wrong teacher key")``) unless ``key`` is the teacher
+        key of the tournament's class."""
+        with _read(self.store) as conn:
+            _class(conn, self.class_code or "", key)
+
+    # ------------------------------------------------------------------ rounds
+
+    def _rows(self, conn: sa.Connection, round: int | None = None) -> list[Any]:
+        tt = schema.tournament_tables
+        query = sa.select(tt).where(tt.c.tournament_id == self.id)
+        if round is not None:
+            query = query.where(tt.c.round == round)
+        return list(conn.execute(query))
+
+    @property
+    def round(self) -> int:
+        """The round started last (0 before the first)."""
+        tt = schema.tournament_tables
+        with _read(self.store) as conn:
+            return int(conn.execute(sa.select(sa.func.max(tt.c.round))
+                                    .where(tt.c.tournament_id == self.id)).scalar() or 0)
+
+    def tables(self, round: int | None = None) -> list[TableInfo]:
+        """The tables of ``round`` (default: every round so far), in order."""
+        with _read(self.store) as conn:
+            rows = self._rows(conn, round)
+        out = []
+        for r in rows:
+            result = json.loads(r.result)
+            out.append(TableInfo(round=r.round, number=result["number"],
+                                 code=None if r.table_code.startswith("bye-") else r.table_code,
+                                 players=tuple(json.loads(r.players)),
+                                 hands=len(result["hands"]), done=result["done"]))
+        return sorted(out, key=lambda t: (t.round, t.number))
+
+    def played(self) -> set[frozenset[str]]:
+        """Every pair that has shared a table, and ``{player}`` for each bye."""
+        out: set[frozenset[str]] = set()
+        for t in self.tables():
+            at = [p for p in t.players if p is not None]
+            out.update(frozenset(c) for c in itertools.combinations(at, 2))
+            if len(at) == 1:
+                out.add(frozenset(at))
+        return out
+
+    def start_round(self, service: _Service) -> list[str]:
+        """Start the next round: its tables are made on ``service`` with the players seated
+        (the first of each table is its host; bots of level :data:`BOT_LEVEL` fill empty
+        seats) and started. Returns the table codes (a bye makes no table). The round
+        before must be finished (:meth:`record_round`)."""
+        before = self.round
+        if before >= self.rounds:
+            raise TournamentError(f"all {self.rounds} rounds have been played")
+        busy = [t.code or "" for t in self.tables(before) if not t.done]
+        if busy:
+            raise TournamentError(f"round {before} is not finished: table(s) "
+                                  f"{', '.join(busy)} still playing")
+        number = before + 1
+        if self.format == "round_robin":
+            groups = round_robin(self.players, self.table_size, self.rounds)[number - 1]
+        else:
+            groups = swiss(self.standings(), self.table_size, self.played())
+        rows = []
+        for i, group in enumerate(groups, 1):
+            if len(group) == 1:
+                rows.append({"table_code": _bye(i), "players": json.dumps(group),
+                             "result": json.dumps({"number": i, "seats": [], "hands": [],
+                                                   "done": True})})
+                continue
+            host = service.create(self.rules, self.table_size, group[0], who=self._who(group[0]))
+            tickets = [host, *(service.join(host.code, n, who=self._who(n)) for n in group[1:])]
+            for seat in range(len(group), self.table_size):
+                service.set_bot(host.token, seat, BOT_LEVEL)
+            service.start(host.token)
+            seated: list[str | None] = [None] * self.table_size
+            for k, ticket in enumerate(tickets):
+                seated[ticket.seat] = group[k]
+            sealed = [_seal(self._keys[group[k]], f"{self.id}/{number}/{t.code}",
+                            json.dumps({"seat": t.seat, "token": t.token}))
+                      for k, t in enumerate(tickets)]
+            rows.append({"table_code": host.code, "players": json.dumps(seated),
+                         "result": json.dumps({"number": i, "seats": sealed, "hands": [],
+                                               "done": False})})
+        with _write(self.store) as conn:
+            tn = schema.tournaments
+            conn.execute(sa.select(tn.c.id).where(tn.c.id == self.id).with_for_update()).first()
+            tt = schema.tournament_tables
+            now = conn.execute(sa.select(sa.func.max(tt.c.round))
+                               .where(tt.c.tournament_id == self.id)).scalar() or 0
+            if now != before:
+                raise TournamentError(f"round {now} was started at the same time")
+            conn.execute(sa.insert(tt), [{"tournament_id": self.id, "round": number, **r}
+                                         for r in rows])
+        return [str(r["table_code"]) for r in rows if not r["table_code"].startswith("bye-")]
+
+    def _who(self, name: str) -> str:
+        """The table service's rate limits count each player's joins apart."""
+        return f"tournament {self.id}: {name}"
+
+    def record_table(self, service: _Service, code: str) -> int:
+        """Record the finished hands of the table ``code`` from ``service`` (up to the
+        tournament's number of hands; each hand once) and return how many are recorded.
+        The table is done when all its hands are recorded, or when its match ended first
+        (a rule set played to a target)."""
+        if not isinstance(code, str) or code.startswith("bye-"):
+            raise TournamentError(f"no table {quote(code)} in this tournament")
+        match = service.state(code).match
+        finished = [g for g in match.hands if g.over][:self.hands]
+        hands = [{"scores": list(g.scores), "winners": list(g.winners)} for g in finished]
+        done = len(hands) >= self.hands or match.over
+        tt = schema.tournament_tables
+        where = (tt.c.tournament_id == self.id, tt.c.table_code == code)
+        with _write(self.store) as conn:
+            row = conn.execute(sa.select(tt.c.result).where(*where).with_for_update()).first()
+            if row is None:
+                raise TournamentError(f"no table {quote(code)} in this tournament")
+            result = json.loads(row.result)
+            if len(hands) > len(result["hands"]) or done != result["done"]:
+                result["hands"] = hands
+                result["done"] = done
+                conn.execute(sa.update(tt).where(*where).values(result=json.dumps(result)))
+        return len(hands)
+
+    def record_round(self, service: _Service) -> bool:
+        """Record every table of the current round; True when the round is finished."""
+        for t in self.tables(self.round):
+            if t.code is not None and not t.done:
+                self.record_table(service, t.code)
+        return all(t.done for t in self.tables(self.round))
+
+    def my_seat(self, player_token: str) -> SeatTicket:
+        """The player's seat this round (a ``SeatTicket`` of the table service), opened with
+        their tournament token. A bye, or no round started yet, is refused."""
+        name = self._player(player_token)
+        number = self.round
+        with _read(self.store) as conn:
+            rows = self._rows(conn, number) if number else []
+        for r in rows:
+            if name not in json.loads(r.players):
+                continue
+            if r.table_code.startswith("bye-"):
+                raise TournamentError(f"{name} has a bye in round {number}")
+            label = f"{self.id}/{number}/{r.table_code}"
+            for box in json.loads(r.result)["seats"]:
+                try:
+                    seat = json.loads(_open(player_token, label, box))
+                except ValueError:  # sealed to another player (UnicodeDecodeError too)
+                    continue
+                return SeatTicket(code=r.table_code, seat=seat["seat"], token=seat["token"],
+                                  name=name)
+        raise TournamentError(f"{name} has no table yet: the round has not started")
+
+    def _player(self, token: Any) -> str:
+        if not isinstance(token, str) or not 16 <= len(token) <= 128:
+            raise TournamentError("unknown player token")
+        name = self._hashes.get(_hash(token))
+        if name is None:
+            raise TournamentError("unknown player token")
+        return name
+
+    # ------------------------------------------------------------------ standings
+
+    def results(self) -> list[HandResult]:
+        """Every recorded hand."""
+        by_wins = self.rules.scoring == "none"
+        with _read(self.store) as conn:
+            rows = self._rows(conn)
+        out = []
+        for r in rows:
+            result = json.loads(r.result)
+            players = tuple(json.loads(r.players))
+            out += [HandResult(round=r.round, table=result["number"], hand=h,
+                               players=players, scores=tuple(hand["scores"]),
+                               winners=tuple(hand["winners"]), by_wins=by_wins)
+                    for h, hand in enumerate(result["hands"], 1)]
+        return sorted(out, key=lambda h: (h.round, h.table, h.hand))
+
+    def standings(self) -> list[Standing]:
+        """The standings so far (every player listed)."""
+        return standings(self.results(), self.players)
+
+    def export_csv(self) -> str:
+        """The standings as CSV: rank, player, points, wins, hands, Buchholz, head to head
+        (a cell a spreadsheet would run as a formula is quoted)."""
+        return rows_to_csv([{"rank": s.rank, "player": s.player, "points": s.points,
+                             "wins": s.wins, "hands": s.hands,
+                             "opponents_points": s.opponents_points,
+                             "head_to_head": s.head_to_head} for s in self.standings()])
+
+    def summary(self) -> dict[str, Any]:
+        """The tournament as plain JSON values (what a standings page shows: no token)."""
+        tables = self.tables()
+        return {"id": self.id, "format": self.format, "rules": self.rules.name,
+                "round": max((t.round for t in tables), default=0), "rounds": self.rounds,
+                "hands": self.hands, "table_size": self.table_size,
+                "players": list(self.players),
+                "standings": [dataclasses.asdict(s) for s in self.standings()],
+                "tables": [{"round": t.round, "table": t.number, "code": t.code,
+                            "players": list(t.players), "hands": t.hands, "done": t.done}
+                           for t in tables]}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _ruleset(rules: Any) -> RuleSet:
+    if isinstance(rules, str):
+        if rules not in PRESETS:
+            raise TournamentError(f"unknown rule set {quote(rules)}: one of "
+                                  f"{', '.join(PRESETS)}")
+        return PRESETS[rules]
+    if isinstance(rules, RuleSet) and rules.name in PRESETS:
+        return rules
+    raise TournamentError("rules must be a preset name, or a preset with house options "
+                          f"(crazylab.rules(name, ...)), not {quote(rules)}")
+
+
+def _open_store(url: str | TableStore | None) -> tuple[TableStore, bool]:
+    if isinstance(url, TableStore):
+        return url, False
+    try:
+        return TableStore(url), True
+    except StoreError as e:
+        raise TournamentError(str(e)) from None
+
+
+@contextmanager
+def _read(store: TableStore) -> Iterator[sa.Connection]:
+    try:
+        with store.engine.connect() as conn, conn.begin():
+            yield conn
+    except (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError) as e:
+        first = (str(getattr(e, "orig", e)).strip().splitlines() or ["?"])[0]
+        raise TournamentError(f"the class database is unavailable ({first[:120]}); "
+                              "try again") from None
+
+
+@contextmanager
+def _write(store: TableStore) -> Iterator[sa.Connection]:
+    try:
+        with store.write() as conn:
+            yield conn
+    except StoreError as e:
+        raise TournamentError(str(e)) from None
+
+
+def _class(conn: sa.Connection, code: Any, key: str | None) -> str:
+    """The class code as stored; with ``key``, refused unless it is the teacher key (a wrong
+    key and an unknown class alike)."""
+    if not isinstance(code, str):
+        raise TournamentError("the class code must be text")
+    normal = re.sub(r"[\s-]", "", code).upper()
+    c = schema.classes
+    row = conn.execute(sa.select(c.c.code, c.c.key_hash).where(c.c.code == normal)).first()
+    if key is not None:
+        stored = row.key_hash if row is not None else _hash(secrets.token_hex(8))
+        if not isinstance(key, str) or not hmac.compare_digest(stored, _hash(key)) \
+                or row is None:
+            raise TournamentError("wrong teacher key")
+    if row is None:
+        raise TournamentError(f"unknown class code {quote(code)}")
+    return str(row.code)
