@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -40,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
-from tornado.websocket import WebSocketClientConnection, websocket_connect
+from tornado.websocket import WebSocketClientConnection, WebSocketClosedError, websocket_connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -58,6 +59,7 @@ class Timing:
     moves: int = 0
     refused: int = 0
     hands: int = 0
+    why: list[str] = field(default_factory=list)  # why moves were refused
     errors: list[str] = field(default_factory=list)
 
     def summary(self, label: str) -> str:
@@ -117,7 +119,7 @@ class Learner:
         self.version = 0
         self.seat = -1
         self.ws: WebSocketClientConnection | None = None
-        self.moving = False
+        self.moving = False  # a move of this client's is on its way (or being thought of)
         self.mover_of = -1  # the version this client's own move will make (not timed here)
 
     async def run(self, timing: Timing, until: float) -> None:
@@ -140,12 +142,14 @@ class Learner:
             self.ws.close()
 
     async def frame(self, msg: dict[str, Any], now: float, timing: Timing) -> None:
+        """Take one frame (its arrival time ``now``); never waits, so every frame is timed as
+        it arrives."""
         kind = msg.get("type")
         if kind == "welcome":
             self.seat, self.version = msg["seat"], msg.get("version", 0)
             snap = msg.get("snapshot") or {}
             self.view = dict(snap.get("view") or {})
-            if not self.view:
+            if not self.view and (msg.get("lobby") or {}).get("started"):
                 await self.send({"action": "sync", "seq": None})
         elif kind == "steps":
             version = msg.get("version", self.version)
@@ -155,43 +159,43 @@ class Learner:
             self.version = version
             for step in msg.get("steps", []):
                 apply_patch(self.view, step)
-            if self.mover_of == version:
-                self.mover_of = -1
+            if self.moving and version >= self.mover_of:
+                self.moving = False  # this client's own move (or deal) is in
         elif kind == "refused":
             timing.refused += 1
+            timing.why.append(str(msg.get("why")))
+            if self.moving:
+                self.table.sent.pop(self.mover_of, None)
+                self.moving = False
             await self.send({"action": "sync", "seq": None})
         elif "error" in msg:
             timing.errors.append(str(msg["error"]))
-        await self.maybe_move(timing)
-
-    async def maybe_move(self, timing: Timing) -> None:
         v = self.view
-        if not v or self.moving:
-            return
-        if v.get("over"):
-            if self.host:
-                self.moving = True
-                timing.hands += 1
-                await asyncio.sleep(self.bench.think)
-                await self.send({"action": "new_hand"})
-                self.moving = False
-            return
-        if not v.get("your_turn"):
+        if self.moving or not v or (not v.get("your_turn") and not (v.get("over") and self.host)):
             return
         self.moving = True
+        self.mover_of = self.version + 1
+        asyncio.ensure_future(self.act(timing))
+
+    async def act(self, timing: Timing) -> None:
+        """Think, then move (or deal the next hand, the host at a hand's end)."""
         await asyncio.sleep(self.bench.think)
+        if self.view.get("over"):
+            timing.hands += 1
+            await self.send({"action": "new_hand"})
+            return
         move = pick_move(self.view)
-        if move is not None and self.view.get("your_turn"):
-            version = self.version
-            self.mover_of = version + 1
-            self.table.sent[version + 1] = time.perf_counter()
-            timing.moves += 1
-            await self.send({"action": "move", "move": move})
-        self.moving = False
+        if move is None or self.version + 1 != self.mover_of:
+            self.moving = False  # the table moved on while this learner thought
+            return
+        self.table.sent[self.mover_of] = time.perf_counter()
+        timing.moves += 1
+        await self.send({"action": "move", "move": move})
 
     async def send(self, msg: dict[str, Any]) -> None:
-        if self.ws is not None:
-            await self.ws.write_message(json.dumps({**msg, "version": self.version}))
+        if self.ws is not None and self.ws.protocol is not None:
+            with contextlib.suppress(WebSocketClosedError):  # the phase is over
+                await self.ws.write_message(json.dumps({**msg, "version": self.version}))
 
 
 class Bench:
@@ -211,8 +215,8 @@ class Bench:
             headers["X-Forwarded-For"] = f"10.0.{hash(name) % 250}.{len(name)}"
         for _ in range(20):
             req = HTTPRequest(self.base + PREFIX + "api/" + path, method="POST",
-                              body=json.dumps(body), headers=headers, raise_error=False)
-            resp = await self.http.fetch(req)
+                              body=json.dumps(body), headers=headers)
+            resp = await self.http.fetch(req, raise_error=False)
             if resp.code == 429:
                 await asyncio.sleep(float(resp.headers.get("Retry-After", "1")))
                 continue
@@ -265,7 +269,7 @@ def start_server(db: str, port: int, delay: float) -> subprocess.Popen:
     """``crazylab tables`` on 127.0.0.1:port; returns once it answers the lobby."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-m", "crazylab", "tables", "--db", db, "--port", str(port),
-           "--bot-delay", str(delay)]
+           "--delay", str(delay)]
     log = open(Path(tempfile.gettempdir()) / f"bench-tables-{port}.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
@@ -291,6 +295,8 @@ async def main_async(args: argparse.Namespace, base: str) -> None:
     for label, t in (("1 table", one), ("class", many)):
         if t.errors:
             print(f"  {label}: {len(t.errors)} errors, e.g. {t.errors[0]}")
+        if t.why:
+            print(f"  {label}: refused because {sorted(set(t.why))[:3]}")
 
 
 def main(argv: list[str] | None = None) -> None:
