@@ -35,6 +35,7 @@ from crazylab.tables import (
     TableService,
     UnknownTable,
 )
+from crazylab.tables.service import JOINS_PER_MINUTE as JOINS
 
 TABLE_ROWS = ("game_tables", "table_seats", "table_moves")
 
@@ -390,6 +391,8 @@ def test_joins_and_moves_are_rate_limited(service, clock):
     assert snapshot(service, host.code) == before
     last = service.join(host.code, "Other room", who="room-2")  # another client is not
     assert last.seat == 4
+    for k in range(JOINS + 5):  # nor a caller inside the process (a tournament): who=""
+        service.create("crazy-eights", 2, f"Round {k}")
     clock.tick(61)
     with pytest.raises(TableFull):
         service.join(host.code, "Late", who="room-1")

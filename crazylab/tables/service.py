@@ -19,8 +19,9 @@ how a browser that reloads finds its seat again, never the name.
   the same version.
 * One lock per table: two moves at once are applied one after the other, so the second sees
   a newer version and is refused (:class:`StaleMove`).
-* Rate limits: :data:`JOINS_PER_MINUTE` joins (and creates) per client, :data:`MOVES_PER_SECOND`
-  moves per seat token (:class:`RateLimited` says when to try again).
+* Rate limits: :data:`JOINS_PER_MINUTE` joins (and creates) per client (``who``: its address;
+  ``who=""`` is a caller inside this process, a tournament or a test, and is not limited),
+  :data:`MOVES_PER_SECOND` moves per seat token (:class:`RateLimited` says when to try again).
 """
 
 from __future__ import annotations
@@ -169,6 +170,9 @@ class _Window:
         self._lock = threading.Lock()
 
     def hit(self, key: str, now: float) -> None:
+        """Count one call of ``key`` (``""``: a caller in this process, never limited)."""
+        if not key:
+            return
         with self._lock:
             if len(self._seen) > 10_000:  # forget the quiet ones
                 for k in [k for k, q in self._seen.items() if not q or q[-1] <= now - self.period]:
@@ -334,7 +338,7 @@ class TableService:
                who: str = "") -> SeatTicket:
         """A new table of ``seats`` seats under ``rules`` (a preset name, or a preset with
         house options); the host, ``host`` by name, sits at seat 0."""
-        self._joins.hit(who or "-", self._clock())
+        self._joins.hit(who, self._clock())
         if isinstance(rules, str):
             try:
                 r = get_rules(rules)
@@ -383,7 +387,7 @@ class TableService:
 
     def join(self, code: str, name: str, *, who: str = "") -> SeatTicket:
         """Take the first empty seat of the table ``code``."""
-        self._joins.hit(who or "-", self._clock())
+        self._joins.hit(who, self._clock())
         table = self._table(code)
         name = _name(name)
         with table.lock:
