@@ -579,3 +579,37 @@ def test_an_old_class_database_is_upgraded(tmp_path, clock):
         assert [c.code for c in again.classes()] == [made.code]
     finally:
         again.close()
+
+
+def test_every_preset_is_played_and_restored_over_two_hands(tmp_path, clock):
+    """Every move's text is stored and replayed to the same game, under every preset's rules
+    (calls, piles, chains, specials), over two hands of the match."""
+    from crazylab.engine.rules import PRESETS
+
+    url = f"sqlite:///{tmp_path / 'presets.db'}"
+    service = TableService(url, clock=clock)
+    rng = random.Random(2)
+    played = {}
+    for name, r in PRESETS.items():
+        host = service.create(name, 3 if r.max_players >= 3 else 2, "Ana")
+        seats = service.state(host.code).match.players
+        for seat in range(1, seats):
+            service.set_bot(host.token, seat, "random")
+        service.start(host.token)
+        service.present(host.token, True)
+        for hand in range(2):
+            play(service, clock, [host], rng)
+            if hand == 0 and not service.state(host.code).match.over:
+                service.new_hand(host.token)
+        st = service.state(host.code)
+        played[host.code] = (st.version, [g.fingerprint() for g in st.match.hands],
+                             list(st.match.scores))
+    service.close()
+    again = TableService(url, clock=clock)
+    try:
+        for code, (version, hands, scores) in played.items():
+            st = again.state(code)
+            assert (st.version, [g.fingerprint() for g in st.match.hands],
+                    list(st.match.scores)) == (version, hands, scores), st.rules.name
+    finally:
+        again.close()
