@@ -1,0 +1,419 @@
+"""Tables for people over the wire (crazylab.widgets.tables_api): a real tornado server on
+127.0.0.1 with a SQLite file, HTTP calls and websocket clients (no browser).
+
+* create, join, bots and start over HTTP; three learners' websockets and a bot play a hand to
+  its end, each client choosing legal moves from its own frames only;
+* while the hand runs, no frame to a seat holds a card code of another seat's hand;
+* a forged token, a move out of turn and a stale version are refused in one line and change
+  nothing;
+* the server stops mid-hand and a new one on the same database file carries the hand on;
+* a burst of joins is answered 429 with Retry-After.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from crazylab.widgets import tables_api
+from crazylab.widgets.table_seat import apply_step
+from tornado import httpclient, httpserver, web, websocket
+from tornado.netutil import bind_sockets
+
+from crazylab.tables import TableService
+
+RULES = "crazy-eights"
+TIMEOUT = 120.0
+BOT_DELAY = 0.05
+
+
+class Server:
+    """The tables' routes on a free port of 127.0.0.1, on the SQLite file ``db``."""
+
+    def __init__(self, db: Path, delay: float = BOT_DELAY) -> None:
+        routes = tables_api.handlers("/", lambda: TableService.restore(str(db)), delay=delay)
+        self.hub: tables_api.TablesHub = routes[0][2]["hub"]
+        self.http = httpserver.HTTPServer(web.Application(routes))
+        sockets = bind_sockets(0, "127.0.0.1")
+        self.port = sockets[0].getsockname()[1]
+        self.http.add_sockets(sockets)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/crazylab/tables/"
+
+    async def post(self, path: str, body: Any, headers: dict[str, str] | None = None
+                   ) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """POST ``body`` as JSON to ``api/<path>``: status, JSON answer, headers."""
+        client = httpclient.AsyncHTTPClient()
+        resp = await client.fetch(self.base + "api/" + path, method="POST",
+                                  body=json.dumps(body), headers=headers or {},
+                                  raise_error=False)
+        return resp.code, json.loads(resp.body or b"{}"), dict(resp.headers)
+
+    async def stop(self) -> None:
+        self.http.stop()
+        self.hub.close()
+        await self.http.close_all_connections()
+
+
+class Seat:
+    """A learner's websocket: the frames it was sent, and the view they add up to."""
+
+    def __init__(self, server: Server, code: str, token: str) -> None:
+        self.server, self.code, self.token = server, code, token
+        self.conn: websocket.WebSocketClientConnection | None = None
+        self.raw: list[str] = []  # every frame, as sent
+        self.view: dict[str, Any] = {}
+        self.version = -1
+        self.seat = -1
+        self.refusals: list[str] = []
+        self.lobby: dict[str, Any] = {}
+
+    async def connect(self) -> dict[str, Any]:
+        self.conn = await websocket.websocket_connect(
+            f"ws://127.0.0.1:{self.server.port}/crazylab/tables/ws/{self.code}")
+        await self.conn.write_message(json.dumps({"hello": {"token": self.token}}))
+        return await self.until(lambda m: m["type"] in ("welcome", "refused"))
+
+    async def read(self) -> dict[str, Any]:
+        assert self.conn is not None
+        text = await asyncio.wait_for(self.conn.read_message(), TIMEOUT)
+        assert text is not None, "the server closed the socket"
+        assert isinstance(text, str)
+        self.raw.append(text)
+        msg = json.loads(text)
+        if msg["type"] == "welcome":
+            self.seat, self.version, self.lobby = msg["seat"], msg["version"], msg["lobby"]
+            if msg["snapshot"]:
+                self.view = dict(msg["snapshot"]["view"])
+        elif msg["type"] == "steps":
+            for step in msg["steps"]:
+                self.view = apply_step(self.view, step)
+            self.version = msg["version"]
+        elif msg["type"] == "refused":
+            self.refusals.append(msg["why"])
+        elif msg["type"] == "lobby":
+            self.lobby = msg
+        return msg
+
+    async def until(self, done: Any) -> dict[str, Any]:
+        while True:
+            msg = await self.read()
+            if done(msg):
+                return msg
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.conn is not None
+        await self.conn.write_message(json.dumps(message))
+
+    def legal_action(self) -> dict[str, Any]:
+        """A legal action read from this seat's own view: an open chooser's first option, a
+        card with one move, a card that opens a chooser, else a button (draw, pass, end)."""
+        v = self.view
+        if v.get("chooser"):
+            return {"action": "choose", "index": 0}
+        for entry in v["hand"]:
+            if entry["legal"] and entry["move"]:
+                return {"action": "move", "move": entry["move"]}
+        for entry in v["hand"]:
+            if entry["legal"]:
+                return {"action": "card", "card": entry["card"]}
+        return {"action": "move", "move": v["actions"][0]["move"]}
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+async def open_table(server: Server, learners: int = 3, seats: int = 4,
+                     bot: str | None = "random") -> tuple[str, list[dict[str, Any]]]:
+    """A started table: ``learners`` learners (the first the host), bots in the rest."""
+    status, host, _ = await server.post("create?delay=0.05", {
+        "rules": RULES, "seats": seats, "name": "Ada"})
+    assert status == 200, host
+    assert set(host) == {"code", "seat", "token", "link"}
+    assert host["link"].endswith(f"/crazylab/tables/t/{host['code']}")
+    tickets = [host]
+    for name in ("Bo", "Cy", "Di")[:learners - 1]:
+        status, t, _ = await server.post("join", {"code": host["code"].lower(), "name": name})
+        assert status == 200, t
+        tickets.append(t)
+    assert [t["seat"] for t in tickets] == list(range(learners))
+    for s in range(learners, seats):
+        status, answer, _ = await server.post("bot", {"token": host["token"], "seat": s,
+                                                      "level": bot})
+        assert (status, answer) == (200, {"ok": True})
+    return host["code"], tickets
+
+
+def cards_of_others(server: Server, code: str, seat: int) -> set[str]:
+    """Every card code another seat holds right now (read from the service)."""
+    service = server.hub._service
+    game = service.state(code).match.game
+    return {str(c) for k in range(game.n) if k != seat for c in game.hand(k)}
+
+
+def leaks(frame: str, cards: set[str]) -> list[str]:
+    """Card codes of ``cards`` in a frame: as a JSON string, a move ("8S:D") or a face key."""
+    return sorted(c for c in cards if re.search(rf'"{re.escape(c)}[":]', frame))
+
+
+async def play_out(server: Server, code: str, seats: list[Seat], *,
+                   stop_after: int | None = None) -> int:
+    """Each seat plays legal moves from its own frames until the hand is over (or until
+    ``stop_after`` learner moves); every frame is checked for other seats' cards as it
+    arrives. Returns the learner moves made."""
+    moves = 0
+    last_acted: dict[int, Any] = {s.seat: None for s in seats}
+    syncing: set[int] = set()  # seats waiting for the answer to their sync
+
+    async def turn(s: Seat) -> bool:
+        nonlocal moves
+        v = s.view
+        if v.get("over"):
+            return True
+        if s.seat in syncing:
+            return False
+        if v.get("your_turn") and last_acted[s.seat] != (s.version, v.get("seq")):
+            last_acted[s.seat] = (s.version, v.get("seq"))
+            action = s.legal_action()
+            await s.send({**action, "version": s.version})
+            if action["action"] == "move":
+                moves += 1
+        return False
+
+    async def loop(s: Seat) -> None:
+        while True:
+            if await turn(s) or (stop_after is not None and moves >= stop_after):
+                return
+            msg = await s.read()
+            if not s.view.get("over"):
+                found = leaks(s.raw[-1], cards_of_others(server, code, s.seat))
+                assert not found, f"seat {s.seat} was sent {found}: {msg}"
+            if msg["type"] == "refused":  # faster than 10 moves a second: wait, then ask
+                assert msg["why"].startswith("too many moves"), msg  # for the present as
+                await asyncio.sleep(0.5)  # the page does, and move again
+                await s.send({"action": "sync", "seq": None, "version": s.version})
+                syncing.add(s.seat)
+                last_acted[s.seat] = None
+            elif msg["type"] == "steps":
+                syncing.discard(s.seat)
+
+    await asyncio.wait_for(asyncio.gather(*(loop(s) for s in seats)), TIMEOUT)
+    return moves
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "tables.db"
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_three_learners_and_a_bot_play_a_hand_to_the_end(db: Path) -> None:
+    async def main() -> None:
+        server = Server(db)
+        try:
+            code, tickets = await open_table(server)
+            seats = [Seat(server, code, t["token"]) for t in tickets]
+            welcome = await seats[1].connect()
+            assert welcome["seat"] == 1 and welcome["snapshot"] is None  # not started yet
+            assert welcome["lobby"]["kinds"] == ["learner", "learner", "learner", "bot"]
+            status, answer, _ = await server.post("start", {"token": tickets[1]["token"]})
+            assert status == 403 and "host" in answer["error"]  # only the host starts
+            for s in (seats[0], seats[2]):
+                await s.connect()
+            status, answer, _ = await server.post("start", {"token": tickets[0]["token"]})
+            assert (status, answer) == (200, {"ok": True})
+            for s in seats:  # the table started: each seat's whole view, its own cards only
+                await s.until(lambda m: m["type"] == "welcome" and m["snapshot"])
+                assert s.view["seat"] == s.seat and s.view["shared"] is True
+                assert len(s.view["hand"]) == s.view["hand_size"] > 0
+                assert not leaks(s.raw[-1], cards_of_others(server, code, s.seat))
+            await play_out(server, code, seats)
+            game = server.hub._service.state(code).match.game
+            assert game.over
+            for s in seats:  # every seat saw the same end, and its table says so
+                assert s.view["over"] and s.view["end"]
+                assert s.view["scores"]["hand"] == list(game.scores)
+                assert s.version == server.hub._service.state(code).version
+            acted = {e.seat for e in game.events if e.kind in ("played", "drew", "passed")}
+            assert 3 in acted  # the bot played on the server
+            for s in seats:
+                s.close()
+        finally:
+            await server.stop()
+
+    run(main())
+
+
+def test_forged_token_other_seat_and_stale_version_are_refused(db: Path) -> None:
+    async def main() -> None:
+        server = Server(db, delay=5.0)  # no bot moves while we poke
+        try:
+            code, tickets = await open_table(server, learners=2, seats=2)
+            status, _, _ = await server.post("start", {"token": tickets[0]["token"]})
+            assert status == 200
+            service = server.hub._service
+            before = service.state(code)
+            version, hands = before.version, [list(h) for h in before.match.game.hands]
+
+            def unchanged() -> None:
+                now = service.state(code)
+                assert now.version == version
+                assert [list(h) for h in now.match.game.hands] == hands
+
+            # a forged token: refused in one line, the socket closed 4403, nothing changed
+            forged = Seat(server, code, "x" * 32)
+            msg = await forged.connect()
+            assert msg == {"type": "refused",
+                           "why": "this seat token is not a seat at any table: join the "
+                                  "table again"}
+            assert await forged.conn.read_message() is None
+            assert forged.conn.close_code == 4403
+            status, answer, _ = await server.post("new_hand", {"token": "x" * 32})
+            assert status == 403 and "\n" not in answer["error"]
+            # a seat token of another table is no seat here either
+            other, other_tickets = await open_table(server, learners=1, seats=2)
+            stranger = Seat(server, code, other_tickets[0]["token"])
+            assert (await stranger.connect())["type"] == "refused"
+            unchanged()
+
+            seats = [Seat(server, code, t["token"]) for t in tickets]
+            for s in seats:
+                await s.connect()
+            mover = seats[before.match.game.to_play]
+            waiter = seats[1 - mover.seat]
+            # a move for the seat to play, sent by the other: refused, to that socket only
+            move = str(before.match.game.legal_moves()[0])  # legal for the mover
+            legal = {"action": "move", "move": move}
+            await waiter.send({**legal, "version": version, "seat": mover.seat})
+            msg = await waiter.until(lambda m: m["type"] == "refused")
+            assert "turn" in msg["why"] and "\n" not in msg["why"]
+            unchanged()
+            # a stale version: refused with the version the table is at
+            await mover.send({**legal, "version": version - 1})
+            msg = await mover.until(lambda m: m["type"] == "refused")
+            assert "moved on" in msg["why"] and msg["version"] == version
+            unchanged()
+            # garbage is refused in one line too, and the table plays on afterwards
+            await mover.send({"action": "explode", "version": version})
+            assert "unknown action" in (await mover.until(
+                lambda m: m["type"] == "refused"))["why"]
+            await mover.send({"action": "card", "card": "not a card", "version": version})
+            assert (await mover.until(lambda m: m["type"] == "refused"))["why"]
+            unchanged()
+            assert waiter.refusals == [waiter.refusals[0]]  # nobody else was told
+            await mover.send({**legal, "version": version})
+            await mover.until(lambda m: m["type"] == "steps" and m["version"] > version)
+            assert service.state(code).version > version
+            for s in seats:
+                s.close()
+        finally:
+            await server.stop()
+
+    run(main())
+
+
+def test_a_restarted_server_carries_the_hand_on(db: Path) -> None:
+    async def main() -> None:
+        server = Server(db)
+        code, tickets = await open_table(server)
+        seats = [Seat(server, code, t["token"]) for t in tickets]
+        for s in seats:
+            await s.connect()
+        assert (await server.post("start", {"token": tickets[0]["token"]}))[0] == 200
+        for s in seats:
+            await s.until(lambda m: m["type"] == "welcome" and m["snapshot"])
+        await play_out(server, code, seats, stop_after=3)
+        await asyncio.sleep(0.3)  # a bot move on its way lands first
+        state = server.hub._service.state(code)
+        version, played = state.version, [str(m) for m in state.match.game.moves]
+        hands = [sorted(map(str, h)) for h in state.match.game.hands]
+        assert not state.match.game.over and len(played) >= 3
+        for s in seats:
+            s.close()
+        await server.stop()
+
+        again = Server(db)  # a new server, a new service: the table from its move log
+        try:
+            seats = [Seat(again, code, t["token"]) for t in tickets]
+            for s in seats:
+                welcome = await s.connect()
+                assert welcome["type"] == "welcome" and welcome["seat"] == s.seat
+            restored = again.hub._service.state(code)
+            assert restored.version == version
+            assert [str(m) for m in restored.match.game.moves] == played
+            assert [sorted(map(str, h)) for h in restored.match.game.hands] == hands
+            for s in seats:  # each seat's own cards, as before the restart
+                assert sorted(e["card"] for e in s.view["hand"]) == hands[s.seat]
+            await play_out(again, code, seats)
+            assert again.hub._service.state(code).match.game.over
+            for s in seats:
+                s.close()
+        finally:
+            await again.stop()
+
+    run(main())
+
+
+def test_a_burst_of_joins_is_rate_limited(db: Path) -> None:
+    async def main() -> None:
+        server = Server(db)
+        try:
+            status, host, _ = await server.post("create", {"rules": RULES, "seats": 2,
+                                                           "name": "Ada"})
+            assert status == 200
+            answers = [await server.post("join", {"code": host["code"], "name": f"L{i}"})
+                       for i in range(25)]
+            codes = [a[0] for a in answers]
+            assert codes[0] == 200  # the one empty seat
+            assert 409 in codes  # then the table is full
+            assert codes[-1] == 429
+            status, answer, headers = answers[-1]
+            assert int(headers["Retry-After"]) >= 1 and "\n" not in answer["error"]
+            # a wrong code is refused like an unknown one; bad bodies in one line
+            status, answer, _ = await server.post("join", {"code": "ZZZZZZZZ", "name": "X"})
+            assert status in (403, 429)
+            for body, word in (({"rules": "nope", "seats": 2, "name": "A"}, "rule set"),
+                               ({"rules": RULES, "seats": 9, "name": "A"}, "seats"),
+                               ({"rules": RULES, "seats": 2, "name": ""}, "name"),
+                               ([1, 2], "object")):
+                status, answer, _ = await server.post("create", body)
+                assert status == 400 and word in answer["error"], answer
+            client = httpclient.AsyncHTTPClient()
+            resp = await client.fetch(server.base + "api/create", method="POST",
+                                      body=b"{" * (17 * 1024), raise_error=False)
+            assert resp.code == 413 and json.loads(resp.body)["error"]
+        finally:
+            await server.stop()
+
+    run(main())
+
+
+def test_pages_and_static_files_by_name_only(db: Path) -> None:
+    async def main() -> None:
+        server = Server(db)
+        client = httpclient.AsyncHTTPClient()
+        try:
+            for path, kind in (("", "text/html"), ("t/ABCDEFGH", "text/html"),
+                               ("static/table.js", "javascript"),
+                               ("static/shared_table.js", "javascript"),
+                               ("static/table.css", "text/css")):
+                resp = await client.fetch(server.base + path, raise_error=False)
+                assert resp.code == 200 and kind in resp.headers["Content-Type"], path
+            for path in ("static/tables_api.py", "static/..%2Fserve.py", "static/serve.py",
+                         "static/table.py"):
+                resp = await client.fetch(server.base + path, raise_error=False)
+                assert resp.code == 404, path
+        finally:
+            await server.stop()
+
+    run(main())
