@@ -1,12 +1,12 @@
 """The table service: matches that several learners play from their own browsers.
 
 The game lives here, not in any learner's kernel. A **table** has a join code (8 characters
-of :data:`CODE_ALPHABET`, drawn with :mod:`secrets`: about 40 bits), a rule set (a preset,
+of :data:`CODE_ALPHABET`, drawn with ``secrets``: about 40 bits), a rule set (a preset,
 with house options), 2 to 5 seats and one :class:`~crazylab.match.Match`. Each learner holds
 a **seat token** (``secrets.token_urlsafe(24)``, 192 bits; only its sha256 is stored): it is
 how a browser that reloads finds its seat again, never the name.
 
-* The host (who created the table) fills empty seats with bots (:data:`crazylab.bots.BOTS`)
+* The host (who created the table) fills empty seats with bots (``crazylab.bots.BOTS``)
   and starts; then every move comes through :meth:`TableService.move` with the seat's token
   and the table's version the browser last saw. It is checked by the engine for that seat;
   a move for another seat, out of turn, at a stale version, with a forged token, or that the
@@ -63,7 +63,9 @@ CODE_LENGTH = 8
 NAME_MAX = 40
 MOVE_MAX = 100
 TOKEN_MAX = 128
+#: joins (and creates) a client may make in a minute
 JOINS_PER_MINUTE = 20
+#: moves (refused ones too) a seat token may send in a second
 MOVES_PER_SECOND = 10
 #: the bot that plays a learner's seat while the learner is away
 IDLE_BOT = "rules"
