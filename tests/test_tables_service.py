@@ -475,6 +475,7 @@ def test_a_restarted_service_restores_every_table_mid_hand(db_url, clock):
                 for k in range(game.n)]
 
     before = {code: seen_by(first, code) for code in first.tables()}
+    spectators = {code: first.public(code) for code in first.tables()}
     first.close()  # the service stops mid-hand
 
     second = TableService.restore(db_url, clock=clock)
@@ -482,6 +483,7 @@ def test_a_restarted_service_restores_every_table_mid_hand(db_url, clock):
         assert sorted(second.tables()) == sorted(before)
         for code, views in before.items():
             assert seen_by(second, code) == views
+            assert second.public(code) == spectators[code]
         # the same tokens find the same seats, and every hand plays on to its end
         for tickets in tables:
             for t in tickets:
