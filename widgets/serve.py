@@ -48,7 +48,7 @@ from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from tornado.ioloop import PeriodicCallback
+from tornado.ioloop import IOLoop, PeriodicCallback
 from traitlets import Float, Int
 from traitlets.config import Config
 from voila.app import Voila
@@ -297,8 +297,11 @@ class CrazylabVoila(Voila):
         self._seen: dict[str, list[Any]] = {}  # kernel id -> [first seen, ever connected, lost]
         PeriodicCallback(self._watch_kernels, self.watch_every * 1000).start()
         from .class_api import handlers as class_handlers  # the class's routes (issue 22)
+        from .tables_api import handlers as tables_handlers  # tables for people (issue 23)
 
-        return class_handlers(self.server_url) + handlers
+        tables = tables_handlers(self.server_url)
+        IOLoop.current().add_callback(tables[0][2]["hub"].start)  # every table resumes
+        return class_handlers(self.server_url) + tables + handlers
 
     async def _watch_kernels(self) -> None:
         """Shut down kernels whose page went away, or never connected once it was sent."""

@@ -997,9 +997,9 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
         server = HTTPServer(web.Application(routes, websocket_max_message_size=MESSAGE_LIMIT),
                             max_body_size=BODY_LIMIT)
         server.listen(port, host)
+        n = len((await hub.service()).tables())
         print(f"crazylab tables: serving on http://{host}:{port}/{TABLES_PREFIX} "
-              f"({len(await hub.call((await hub.service()).tables))} tables restored); "
-              "Ctrl-C stops", flush=True)
+              f"({n} table{'' if n == 1 else 's'} restored); Ctrl-C stops", flush=True)
         try:
             await asyncio.Event().wait()
         finally:
