@@ -69,11 +69,11 @@ import math
 import re
 import secrets
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
@@ -90,6 +90,7 @@ __all__ = [
     "standings", "swiss",
 ]
 
+T = TypeVar("T")
 FORMATS = ("round_robin", "swiss")
 TABLE_SIZES = (2, 3, 4)
 MAX_PLAYERS = 64
@@ -100,6 +101,12 @@ NAME_MAX = 40
 SWISS_BUDGET = 50_000
 #: starting orders :func:`round_robin` tries for each round of tables of 3 or 4
 SPREAD_TRIES = 8
+#: search steps of :func:`round_robin` for each round of tables of 3 or 4
+SPREAD_BUDGET = 3000
+#: the most players whose round robin rounds are searched (beyond: swaps only)
+SEARCH_MOST = 16
+#: most passes of the whole schedule's swaps in :func:`round_robin`
+POLISH_PASSES = 50
 #: the level of the bots that fill a table's empty seats
 BOT_LEVEL = "rules"
 ID_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -163,11 +170,16 @@ def round_robin(players: Sequence[str], table_size: int,
     size = _table_size(table_size)
     n = len(names)
     if rounds is None:
-        rounds = (n - 1 if n % 2 == 0 else n) if size == 2 else math.ceil((n - 1) / (size - 1))
+        rounds = _full_cycle(n, size)
     _whole("rounds", rounds, 1, MAX_ROUNDS)
     if size == 2:
         return _circle(names, rounds)
     return _spread(names, size, rounds)
+
+
+def _full_cycle(n: int, size: int) -> int:
+    """The rounds of one full round robin of ``n`` players at tables of ``size``."""
+    return (n - 1 if n % 2 == 0 else n) if size == 2 else math.ceil((n - 1) / (size - 1))
 
 
 def _circle(names: list[str], rounds: int) -> list[list[list[str]]]:
@@ -204,12 +216,43 @@ def _spread(names: list[str], size: int, rounds: int) -> list[list[list[str]]]:
         tries = [_settle([*range(s, n), *range(s)], sizes, met)
                  for s in ((r + k) % n for k in range(min(n, SPREAD_TRIES)))]
         tables = min(tries, key=weight)
+        if n <= SEARCH_MOST:
+            tables = _search(list(range(n)), sizes, lambda a, b: met[a][b] ** 2 + met[a][b],
+                             SPREAD_BUDGET, start=tables)
         for t in tables:
             for a, b in itertools.combinations(t, 2):
                 met[a][b] += 1
                 met[b][a] += 1
-        out.append([[names[p] for p in t] for t in tables])
-    return out
+        out.append(tables)
+    _polish(out, met)
+    return [[[names[p] for p in t] for t in tables] for tables in out]
+
+
+def _polish(schedule: list[list[list[int]]], met: list[list[int]]) -> None:
+    """Swap two players between tables of one round while that lowers the sum over every
+    pair of (meetings) squared over the whole schedule: the meetings even out."""
+    def gain(p: int, y: int, table: list[int]) -> int:  # y takes p's place at table
+        return sum(2 * (met[q][y] - met[q][p]) + 2 for q in table if q != p)
+
+    for _ in range(POLISH_PASSES):
+        improved = False
+        for tables in schedule:
+            for a, b in itertools.combinations(tables, 2):
+                for x, y in itertools.product(range(len(a)), range(len(b))):
+                    p, q = a[x], b[y]
+                    if gain(p, q, a) + gain(q, p, b) >= 0:
+                        continue
+                    for table, out, into in ((a, p, q), (b, q, p)):
+                        for o in table:
+                            if o != out:
+                                met[o][out] -= 1
+                                met[out][o] -= 1
+                                met[o][into] += 1
+                                met[into][o] += 1
+                    a[x], b[y] = q, p
+                    improved = True
+        if not improved:
+            return
 
 
 def _settle(order: list[int], sizes: list[int], met: list[list[int]]) -> list[list[int]]:
@@ -261,34 +304,46 @@ def swiss(standings: Sequence[Standing], table_size: int,
 
 def _seat(order: list[str], sizes: list[int], played: set[frozenset[str]]) -> list[list[str]]:
     """Tables of ``sizes`` for ``order`` (best first) with the fewest repeat meetings."""
-    def cost(table: Sequence[str]) -> int:
-        return sum(_pair(a, b) in played for a, b in itertools.combinations(table, 2))
-
-    best: list[Any] = [None, math.inf]
-    steps = 0
-
     def lower_bound(rest: list[str]) -> int:
         if sizes[0] != 2:
             return 0
         alone = sum(all(_pair(a, b) in played for b in rest if b != a) for a in rest)
         return (alone + 1) // 2
 
-    def visit(rest: list[str], tables: list[list[str]], spent: int) -> None:
+    return _search(order, sizes, lambda a, b: int(_pair(a, b) in played), SWISS_BUDGET,
+                   lower_bound=lower_bound)
+
+
+def _search(order: list[T], sizes: list[int], pair_cost: Callable[[T, T], int], budget: int,
+            *, start: list[list[T]] | None = None,
+            lower_bound: Callable[[list[T]], int] | None = None) -> list[list[T]]:
+    """Tables of ``sizes`` seating ``order`` with the least summed ``pair_cost``: depth first,
+    the first of ``order`` left opening each table with the cheapest others first (so the
+    first found keeps the order's neighbours together), branches no cheaper than the best
+    found cut, ``start`` the best to beat. After ``budget`` steps: the cheapest choice at
+    each step (or ``start``)."""
+    def cost(table: Sequence[T]) -> int:
+        return sum(pair_cost(a, b) for a, b in itertools.combinations(table, 2))
+
+    best: list[Any] = [None, math.inf] if start is None else \
+        [start, sum(cost(t) for t in start)]
+    steps = 0
+
+    def visit(rest: list[T], tables: list[list[T]], spent: int) -> None:
         nonlocal steps
         if not rest:
             if spent < best[1]:
                 best[0], best[1] = [t[:] for t in tables], spent
             return
-        if spent + lower_bound(rest) >= best[1]:
+        if spent + (lower_bound(rest) if lower_bound else 0) >= best[1]:
             return
         steps += 1
-        head, others = rest[0], rest[1:]
-        need = sizes[len(tables)] - 1
-        combos = itertools.combinations(range(len(others)), need)
-        if steps > SWISS_BUDGET and best[0] is not None:
+        if steps > budget and best[0] is not None:
             return
+        head, others = rest[0], rest[1:]
+        combos = itertools.combinations(range(len(others)), sizes[len(tables)] - 1)
         options = sorted(([head, *(others[i] for i in c)] for c in combos), key=cost)
-        if steps > SWISS_BUDGET:
+        if steps > budget:
             options = options[:1]
         for table in options:
             left = [p for p in others if p not in table]
@@ -523,7 +578,7 @@ class Tournament:
         if rounds is None:
             if format != "round_robin":
                 raise TournamentError("a Swiss tournament needs a number of rounds")
-            rounds = len(round_robin(names, size))
+            rounds = _full_cycle(len(names), size)
         _whole("rounds", rounds, 1, MAX_ROUNDS)
         _whole("hands", hands, 1, MAX_HANDS)
         ruleset = _ruleset(rules)
@@ -627,12 +682,12 @@ class Tournament:
         seats) and started. Returns the table codes (a bye makes no table). The round
         before must be finished (:meth:`record_round`)."""
         before = self.round
-        if before >= self.rounds:
-            raise TournamentError(f"all {self.rounds} rounds have been played")
         busy = [t.code or "" for t in self.tables(before) if not t.done]
         if busy:
             raise TournamentError(f"round {before} is not finished: table(s) "
                                   f"{', '.join(busy)} still playing")
+        if before >= self.rounds:
+            raise TournamentError(f"all {self.rounds} rounds have been played")
         number = before + 1
         if self.format == "round_robin":
             groups = round_robin(self.players, self.table_size, self.rounds)[number - 1]
@@ -645,8 +700,9 @@ class Tournament:
                              "result": json.dumps({"number": i, "seats": [], "hands": [],
                                                    "done": True})})
                 continue
-            host = service.create(self.rules, self.table_size, group[0], who=self._who(group[0]))
-            tickets = [host, *(service.join(host.code, n, who=self._who(n)) for n in group[1:])]
+            # who="": the service's own caller, not a client (no join rate limit)
+            host = service.create(self.rules, self.table_size, group[0], who="")
+            tickets = [host, *(service.join(host.code, n, who="") for n in group[1:])]
             for seat in range(len(group), self.table_size):
                 service.set_bot(host.token, seat, BOT_LEVEL)
             service.start(host.token)
@@ -671,16 +727,12 @@ class Tournament:
                                          for r in rows])
         return [str(r["table_code"]) for r in rows if not r["table_code"].startswith("bye-")]
 
-    def _who(self, name: str) -> str:
-        """The table service's rate limits count each player's joins apart."""
-        return f"tournament {self.id}: {name}"
-
     def record_table(self, service: _Service, code: str) -> int:
         """Record the finished hands of the table ``code`` from ``service`` (up to the
         tournament's number of hands; each hand once) and return how many are recorded.
         The table is done when all its hands are recorded, or when its match ended first
         (a rule set played to a target)."""
-        if not isinstance(code, str) or code.startswith("bye-"):
+        if not isinstance(code, str) or code not in {t.code for t in self.tables()}:
             raise TournamentError(f"no table {quote(code)} in this tournament")
         match = service.state(code).match
         finished = [g for g in match.hands if g.over][:self.hands]
