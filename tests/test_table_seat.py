@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -251,3 +252,63 @@ def test_the_seat_view_imports_no_widget_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+_PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>{css}</style></head>
+<body><div id="t"></div><script type="module">
+{js}
+const state = {{snapshot: {snap}, show_hint: false, four_colour: false, error: "",
+               preset: "crazy-eights-classic", opponents: 2, level: "random"}};
+window.sent = [];
+const model = {{get: (k) => state[k], set: (k, v) => {{ state[k] = v; }}, save_changes() {{}},
+               on() {{}}, off() {{}}, send: (m) => window.sent.push(m)}};
+render({{model, el: document.getElementById("t")}});
+window.drawn = true;
+</script></body></html>"""
+
+
+def _show(page, snap: dict[str, Any]) -> None:
+    """table.js drawn from ``snap`` with a model shim (as a shared table's page feeds it)."""
+    here = Path(__file__).resolve().parents[1] / "widgets"
+    js = (here / "table.js").read_text().replace("export default { render };", "")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content(_PAGE.format(css=(here / "table.css").read_text(), js=js,
+                                  snap=json.dumps(snap)))
+    page.wait_for_function("window.drawn === true")
+    assert not errors, errors
+
+
+@pytest.mark.browser
+def test_table_js_at_a_shared_seat_hides_the_settings_and_deals_only_when_allowed(page):
+    r = rules("crazy-eights-classic")
+    match = Match(r, 3, seed=2)
+    seats = [SeatView(r, s, NAMES) for s in range(3)]
+    for s in seats:
+        s.new_hand(match)
+    rng = random.Random(1)
+    while match.game.to_play != 1:
+        _play_one(match, seats, rng)
+    view = seats[1].view(match, seq=1, shared=True)
+    assert view["shared"] and view["can_deal"] is False and view["your_turn"]
+    _show(page, ViewStream().snapshot(view))
+    assert page.locator(".cl-settings select").count() == 0  # no preset/opponents/level
+    assert page.locator('[data-action="new_hand"], [data-action="new_match"]').count() == 0
+    assert page.locator(".cl-hand-label").inner_text().startswith("Bea: Your hand")
+    assert [t.split()[0] for t in page.locator(".cl-opp-name").all_inner_texts()] == \
+        ["Cy", "Ada"]
+    page.locator('[data-action="hint"]').click()
+    hint = page.locator(".cl-hint").inner_text()
+    for card in view["hand"]:  # each why comes from the hand's entry
+        assert card["why"] in hint
+    # the host of a shared table may deal; a notebook's own table shows its settings
+    _show(page, ViewStream().snapshot(seats[1].view(match, seq=2, shared=True, can_deal=True)))
+    assert page.locator('[data-action="new_hand"]').count() == 1
+    assert page.locator(".cl-settings select").count() == 0
+    from crazylab.widgets import GameTable
+
+    table = GameTable("crazy-eights-classic", opponents=2, seed=1, delay=0)
+    assert table.view["shared"] is False and table.view["can_deal"] is True
+    _show(page, table.snapshot)
+    assert page.locator(".cl-settings select").count() == 3
+    assert page.locator('[data-action="new_hand"]').count() == 1

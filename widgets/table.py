@@ -17,6 +17,11 @@ table. At the end of a hand ``end`` holds every hand left, face up, how each was
 (the engine's scoring: card values, or −1 a card under the musical rules) and the match so
 far. ``title`` names a variant with its house rules and ``sheet`` is its rules sheet.
 
+The seat's half of the table (what seat 0 may see, its chooser, status and news, the
+patches to the browser) is :mod:`crazylab.widgets.table_seat`'s :class:`SeatView` and
+:class:`ViewStream`, shared with the server of a class's shared tables; this widget is their
+host: the match, the computer opponents, the anywidget traits and messages.
+
 A page's ``?seed=`` is mixed with the server's secret (``CRAZYLAB_SECRET``) so a class link
 deals the same cards for everyone on that server but does not reveal them; ``seed=`` given to
 the constructor is used as it is.

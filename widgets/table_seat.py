@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from crazylab.engine.cards import SUITS, Card, CardError
-from crazylab.engine.events import COUNTERED, DROPPED, ENDED, JUMPED_IN, PLAYED
+from crazylab.engine.events import COUNTERED, DROPPED, ENDED, JUMPED_IN, PLAYED, Event
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move
 from crazylab.engine.observe import Observation
@@ -453,13 +453,15 @@ class SeatView:
 
     # -- the log, narrated as it grows --------------------------------------------------------
 
-    def said(self, match: Match) -> tuple[Narrator, list[Said]]:
+    def said(self, match: Match, events: Sequence[Event] | None = None
+             ) -> tuple[Narrator, list[Said]]:
         """Every event of this hand as this seat may see it, with its sentence: the events
         already said are kept, only new ones are narrated (the end is said afresh, as the
         match's result can change when it is recorded)."""
         g = match.game
         names = tuple(self.voice_names)
-        events = g.observation(self.seat).events
+        if events is None:
+            events = g.observation(self.seat).events
         n = self._narration
         if n is None or n.game is not g or n.names != names or len(events) < len(n.said):
             n = self._narration = _Narration(g, names, Narrator(g.rules, names, self.seat))
@@ -517,10 +519,9 @@ class SeatView:
         r = obs.rules
         names = self.voice_names
         mine = not obs.over and obs.to_play == seat
-        if mine and not self.pending:  # a wild turned up for this seat opens its chooser
-            loose = self._loose(g)
-            if loose:
-                self.pending, self.pending_card = loose, loose[0].cards[0]
+        loose = self._loose(g) if mine else []
+        if loose and not self.pending:  # a wild turned up for this seat opens its chooser
+            self.pending, self.pending_card = loose, loose[0].cards[0]
         legal_by_card: dict[Card, list[Move]] = {}
         for m in obs.legal:
             if m.kind == PLAY:
@@ -572,10 +573,9 @@ class SeatView:
                                    (f"{names[obs.to_play]} is thinking…"
                                     if not obs.over else ""))
         kind = self.message_kind if self.message else "info"
-        narrator, said = self.said(match)
+        narrator, said = self.said(match, obs.events)
         log, log_total = self._log()
         self._remember(g)
-        loose = self._loose(g) if mine else []
         return {
             "seq": seq,
             "rules": r.name,
