@@ -61,6 +61,7 @@ set played to a target).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import hmac
 import itertools
@@ -175,6 +176,12 @@ def round_robin(players: Sequence[str], table_size: int,
     if size == 2:
         return _circle(names, rounds)
     return _spread(names, size, rounds)
+
+
+@functools.lru_cache(maxsize=16)
+def _round_robin(players: tuple[str, ...], size: int, rounds: int) -> list[list[list[str]]]:
+    """:func:`round_robin`, kept for the rounds of a tournament (never changed by callers)."""
+    return round_robin(players, size, rounds)
 
 
 def _full_cycle(n: int, size: int) -> int:
@@ -690,7 +697,7 @@ class Tournament:
             raise TournamentError(f"all {self.rounds} rounds have been played")
         number = before + 1
         if self.format == "round_robin":
-            groups = round_robin(self.players, self.table_size, self.rounds)[number - 1]
+            groups = _round_robin(tuple(self.players), self.table_size, self.rounds)[number - 1]
         else:
             groups = swiss(self.standings(), self.table_size, self.played())
         rows = []
@@ -709,8 +716,8 @@ class Tournament:
             seated: list[str | None] = [None] * self.table_size
             for k, ticket in enumerate(tickets):
                 seated[ticket.seat] = group[k]
-            sealed = [_seal(self._keys[group[k]], f"{self.id}/{number}/{t.code}",
-                            json.dumps({"seat": t.seat, "token": t.token}))
+            label = f"{self.id}/{number}/{host.code}"
+            sealed = [{"seat": t.seat, **_seal(self._keys[group[k]], label, t.token)}
                       for k, t in enumerate(tickets)]
             rows.append({"table_code": host.code, "players": json.dumps(seated),
                          "result": json.dumps({"number": i, "seats": sealed, "hands": [],
@@ -770,14 +777,12 @@ class Tournament:
                 continue
             if r.table_code.startswith("bye-"):
                 raise TournamentError(f"{name} has a bye in round {number}")
-            label = f"{self.id}/{number}/{r.table_code}"
+            players = json.loads(r.players)
             for box in json.loads(r.result)["seats"]:
-                try:
-                    seat = json.loads(_open(player_token, label, box))
-                except ValueError:  # sealed to another player (UnicodeDecodeError too)
-                    continue
-                return SeatTicket(code=r.table_code, seat=seat["seat"], token=seat["token"],
-                                  name=name)
+                if players[box["seat"]] == name:
+                    token = _open(player_token, f"{self.id}/{number}/{r.table_code}", box)
+                    return SeatTicket(code=r.table_code, seat=box["seat"], token=token,
+                                      name=name)
         raise TournamentError(f"{name} has no table yet: the round has not started")
 
     def _player(self, token: Any) -> str:
