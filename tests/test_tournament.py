@@ -251,13 +251,15 @@ def test_points_tie_is_broken_by_wins():
 
 
 def test_points_and_wins_tie_is_broken_by_buchholz():
-    # r1: Ana beats Ben 10, Cleo beats Dev 10; r2: Ana-Cleo void, Ben beats Dev 5
-    # Ana 10 (1 win), Cleo 10 (1 win); Buchholz Ana = Ben 5 + Cleo 10 = 15, Cleo = Dev 0 +
-    # Ana 10 = 10; Ben 5 (1 win, Buchholz Ana 10 + Dev 0 = 10), Dev 0 (Cleo 10 + Ben 5 = 15)
-    hands = [H(1, 1, 1, ("Ana", "Ben"), (10, 0), (0,)), H(1, 2, 1, ("Cleo", "Dev"), (10, 0), (0,)),
-             H(2, 1, 1, ("Ana", "Cleo"), (0, 0), ()), H(2, 2, 1, ("Ben", "Dev"), (5, 0), (0,))]
+    # r1: Zara beats Ben 10, Cleo beats Dev 10; r2: Zara-Cleo void, Ben beats Dev 5
+    # Zara 10 (1 win), Cleo 10 (1 win); Buchholz Zara = Ben 5 + Cleo 10 = 15, Cleo = Dev 0 +
+    # Zara 10 = 10 (the name alone would put Cleo first); Ben 5 (1 win, Buchholz Zara 10 +
+    # Dev 0 = 10), Dev 0 (Cleo 10 + Ben 5 = 15)
+    hands = [H(1, 1, 1, ("Zara", "Ben"), (10, 0), (0,)),
+             H(1, 2, 1, ("Cleo", "Dev"), (10, 0), (0,)),
+             H(2, 1, 1, ("Zara", "Cleo"), (0, 0), ()), H(2, 2, 1, ("Ben", "Dev"), (5, 0), (0,))]
     assert standings(hands) == [
-        Standing("Ana", 10, 1, 2, 15, 0, 1), Standing("Cleo", 10, 1, 2, 10, 0, 2),
+        Standing("Zara", 10, 1, 2, 15, 0, 1), Standing("Cleo", 10, 1, 2, 10, 0, 2),
         Standing("Ben", 5, 1, 2, 10, 0, 3), Standing("Dev", 0, 0, 2, 15, 0, 4)]
 
 
