@@ -417,3 +417,83 @@ def test_pages_and_static_files_by_name_only(db: Path) -> None:
             await server.stop()
 
     run(main())
+
+
+def test_a_class_tournament_over_http(db: Path) -> None:
+    from crazylab.classroom import open_store
+
+    store = open_store(str(db))
+    made = store.create_class("5B")
+    other = store.create_class("5C")
+    store.close()
+
+    async def main() -> None:
+        server = Server(db, delay=0.0)
+        key = {"X-Crazylab-Key": made.teacher_key}
+        body = {"class": made.code, "players": ["Ana", "Ben", "Cat", "Dan"],
+                "format": "round_robin", "rounds": 2, "hands": 1, "table_size": 2,
+                "rules": RULES}
+        client = httpclient.AsyncHTTPClient()
+        try:
+            # the teacher's key of another class, or none, starts nothing
+            status, answer, _ = await server.post("tournament", body,
+                                                  {"X-Crazylab-Key": other.teacher_key})
+            assert status == 403 and answer == {"error": "wrong teacher key"}
+            assert (await server.post("tournament", body))[0] == 401
+            status, made_t, _ = await server.post("tournament", body, key)
+            assert status == 200, made_t
+            tid, tokens = made_t["id"], made_t["tokens"]
+            assert sorted(tokens) == body["players"]
+            assert made_t["link"].endswith(f"/crazylab/tables/tournament/{tid}")
+            status, answer, _ = await server.post(f"tournament/{tid}/round", {},
+                                                  {"X-Crazylab-Key": other.teacher_key})
+            assert status == 403
+            for round_ in (1, 2):
+                status, started, _ = await server.post(f"tournament/{tid}/round", {}, key)
+                assert status == 200 and started["round"] == round_, started
+                assert len(started["tables"]) == 2
+                # each player finds their seat with their own token, and plays it
+                seats = []
+                for name, token in tokens.items():
+                    resp = await client.fetch(
+                        f"{server.base}api/tournament/{tid}/seat?player={name}",
+                        headers={"X-Crazylab-Token": token})
+                    seat = json.loads(resp.body)
+                    assert seat["name"] == name and seat["code"] in started["tables"]
+                    seats.append(Seat(server, seat["code"], seat["token"]))
+                for s in seats:
+                    await s.connect()
+                for code in started["tables"]:
+                    await play_out(server, code, [s for s in seats if s.code == code])
+                for s in seats:
+                    s.close()
+            resp = await client.fetch(f"{server.base}api/tournament/{tid}")
+            summary = json.loads(resp.body)
+            assert summary["round"] == 2 and all(t["done"] for t in summary["tables"])
+            results = {}  # the standings from the hands the service played
+            service = server.hub._service
+            for t in summary["tables"]:
+                game = service.state(t["code"]).match.hands[0]
+                for seat, player in enumerate(t["players"]):
+                    results.setdefault(player, [0, 0])
+                    results[player][0] += game.scores[seat]
+                    results[player][1] += seat in game.winners
+            got = {s["player"]: [s["points"], s["wins"]] for s in summary["standings"]}
+            assert got == results
+            resp = await client.fetch(f"{server.base}api/tournament/{tid}/standings.csv",
+                                      headers=key)
+            lines = resp.body.decode().splitlines()
+            assert lines[0].startswith("rank,player,points,wins")
+            assert len(lines) == 5 and resp.headers["Content-Type"].startswith("text/csv")
+            resp = await client.fetch(f"{server.base}api/tournament/{tid}/standings.csv",
+                                      raise_error=False)
+            assert resp.code == 401
+            resp = await client.fetch(f"{server.base}api/tournament/{tid}/seat",
+                                      headers={"X-Crazylab-Token": "y" * 32},
+                                      raise_error=False)
+            assert resp.code == 403 and json.loads(resp.body) == {
+                "error": "unknown player token"}
+        finally:
+            await server.stop()
+
+    run(main())

@@ -710,8 +710,14 @@ class TableSocket(websocket.WebSocketHandler):
             self.seat_view.moved(state.match)
         self._send_steps(self._view(state), version)
 
-    def _send_steps(self, view: dict[str, Any], version: int) -> None:
+    def _send_steps(self, view: dict[str, Any], version: int, whole: bool = False) -> None:
+        """One ``steps`` message; ``whole``: the view whole, its empty keys (a chooser
+        closed meanwhile) listed as ``unset`` since the browser may still hold them."""
         message = dict(self.stream.steps([view], self.hub.bot_delay(self.code)))
+        if whole:
+            step = message["steps"][-1]
+            step["unset"] = sorted(set(step.get("unset", ()))
+                                   | {k for k, v in view.items() if v is None})
         message["version"] = self.version = version
         self.send(message)
 
@@ -738,9 +744,10 @@ class TableSocket(websocket.WebSocketHandler):
                 raise TableRefusal(400, "the version must be a whole number")
             self._seat(state)
             if action == "sync":  # a browser that is behind gets the view whole
-                if data.get("seq") != self.seq:
+                whole = data.get("seq") != self.seq
+                if whole:
                     self.stream.reset()
-                self._send_steps(self._view(state), int(state.version))
+                self._send_steps(self._view(state), int(state.version), whole=whole)
                 return
             try:
                 move = self._pick(action, data, state.match)
@@ -844,7 +851,7 @@ def tournament_routes(base: str, api: dict[str, Any]) -> list[tuple[str, type, d
 
 
 class TournamentApi(JsonHandler):
-    """A tournament's call in a thread, on the class store; its refusals in one line (403 for
+    """A tournament's call in a thread; its refusals in one line (403 for
     a wrong key, an unknown tournament or player token, 400 otherwise)."""
 
     def key(self) -> str:
@@ -855,26 +862,24 @@ class TournamentApi(JsonHandler):
 
     async def tournament(self, fn: Callable[[Any, Any], Any], tid: str | None = None,
                          key: str | None = None) -> Any:
-        """``fn(tournament, service)`` (``fn(None, service)`` with no ``tid``), the key
-        checked first when given."""
-        from crazylab.classroom import ClassError
+        """``fn(tournament, service)`` in a thread, the key checked first when given (with
+        no ``tid``: ``fn(None, service)``). The tournament is kept in the service's
+        database."""
+        from crazylab.errors import CrazylabError
         from crazylab.tables.tournament import Tournament, TournamentError
 
         service = await self.service()
 
         def run() -> Any:
-            try:
-                store = self.hub.store.get()
-            except ClassError as e:
-                raise TournamentError(f"the class database is unavailable ({e})") from None
             if tid is None:
                 return fn(None, service)
-            tournament = Tournament.load(store, tid)
-            if key is not None:
-                tournament.check_key(key)
-            return fn(tournament, service)
-
-        from crazylab.errors import CrazylabError
+            tournament = Tournament.load(service.url, tid)
+            try:
+                if key is not None:
+                    tournament.check_key(key)
+                return fn(tournament, service)
+            finally:
+                tournament.close()
 
         try:
             return await asyncio.get_running_loop().run_in_executor(None, run)
@@ -904,9 +909,12 @@ class TournamentCreateHandler(TournamentApi):
                 data.get("table_size", 2), text(data.get("rules", "crazy-eights"),
                                                 "rule set"))
 
-        def create(_t: Any, _service: Any) -> dict[str, Any]:
-            t = Tournament.create(self.hub.store.get(), *args, key=key)
-            return {"id": t.id, "tokens": dict(t.tokens)}
+        def create(_t: Any, service: Any) -> dict[str, Any]:
+            t = Tournament.create(service.url, *args, key=key)
+            try:
+                return {"id": t.id, "tokens": dict(t.tokens)}
+            finally:
+                t.close()
 
         made = await self.tournament(create)
         made["link"] = f"{self.base}tournament/{made['id']}"
