@@ -21,6 +21,7 @@ import os
 import re
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -87,12 +88,20 @@ class Server:
             headers["X-Crazylab-Key"] = key
         req = urllib.request.Request(self.url + TABLES + "api/" + path,
                                      data=json.dumps(body).encode(), headers=headers)
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return json.loads(resp.read())
+        return self._open(req)
 
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + TABLES + path, timeout=30) as resp:
-            return json.loads(resp.read())
+    def _open(self, req: urllib.request.Request) -> Any:
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            raise AssertionError(f"{req.full_url}: {e.code} {e.read()[:300]!r}\n"
+                                 f"{self.log()[-3000:]}") from None
+
+    def get(self, path: str, token: str = "") -> Any:
+        req = urllib.request.Request(self.url + TABLES + path,
+                                     headers={"X-Crazylab-Token": token} if token else {})
+        return self._open(req)
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +123,7 @@ class Learner:
         self.context = browser.new_context(viewport={"width": 1100, "height": 900})
         self.page = self.context.new_page()
         self.frames: list[str] = []
-        self.doms: list[str] = []
+        self.doms: list[tuple[int, str]] = []  # (the version it shows, the page's HTML)
         self.errors = page_errors(self.page)
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -123,7 +132,8 @@ class Learner:
         self.frames.append(payload if isinstance(payload, str) else payload.decode())
 
     def dom(self) -> None:
-        self.doms.append(self.page.content())
+        """Keep the page's HTML, with the table version this browser was last sent."""
+        self.doms.append((self.version(), self.page.content()))
 
     @property
     def seat(self) -> int:
@@ -158,7 +168,7 @@ def open_table(server: Server, host: Learner, guests: list[Learner], *, seats: i
     """The host opens a table in the lobby, the guests join it by its code, the host fills the
     rest with bots and starts. Returns the join code."""
     p = host.page
-    p.goto(server.url + TABLES)
+    p.goto(f"{server.url}{TABLES}?delay={BOT_DELAY}")  # the bots' pace, for the test
     p.select_option('#create [name="rules"]', RULES)
     p.select_option('#create [name="seats"]', str(seats))
     p.fill('#create [name="name"]', host.name)
@@ -224,6 +234,32 @@ def end_hands(learner: Learner) -> dict[int, list[str]]:
     raise AssertionError(f"{learner.name} was sent no end of the hand")
 
 
+def hands_by_version(db: Path, code: str) -> dict[int, list[set[str]]]:
+    """Table version -> every seat's hand at that version, over the table's first hand,
+    replayed from the moves the server stored (after the start, each move makes the next
+    version, and nothing else does until a new hand is dealt)."""
+    from crazylab.match import Match
+    from crazylab.tables.service import rules_from_json
+    from crazylab.tables.store import TableStore
+
+    store = TableStore(f"sqlite:///{db}")
+    try:
+        row = next(r for r in store.load() if r.code == code)
+    finally:
+        store.close()
+    assert row.hands == 1, "a test table plays one hand"
+    game = Match(rules_from_json(row.rules), row.seats, seed=row.seed).game
+    moves = [m for m in row.moves if m.hand == 1]
+    assert moves, "the server stored no move"
+    start = row.version - len(moves)
+    out = {start: [{str(c) for c in h} for h in game.hands]}
+    for k, m in enumerate(moves, 1):
+        game.push(m.move, seat=m.seat)
+        out[start + k] = [{str(c) for c in h} for h in game.hands]
+    assert game.over, "the stored moves do not end the hand"
+    return out
+
+
 def before_the_end(frames: list[str]) -> list[str]:
     """The frames received before the one that ended the hand (which shows every hand)."""
     out = []
@@ -234,25 +270,34 @@ def before_the_end(frames: list[str]) -> list[str]:
     return out
 
 
-def assert_no_other_cards(learner: Learner, hidden: dict[int, list[str]]) -> None:
-    """No frame (before the end) and no DOM snapshot of ``learner`` holds a card of another
-    seat's hidden hand: not as a code, not as the face's name or its short display."""
+def assert_no_other_cards(learner: Learner, hands: dict[int, list[set[str]]]) -> None:
+    """No frame and no DOM snapshot of ``learner`` (before the end of the hand) holds a card
+    that was in another seat's hand at that moment (the table's version): not as a code, and
+    the page not as the card's name either."""
     from crazylab.engine.cards import Card
 
     seat = learner.seat
-    others = [c for s, cards in hidden.items() if s != seat for c in cards]
-    assert others, "the other seats held no card at the end: nothing was checked"
-    frames = before_the_end(learner.frames)
-    assert len(frames) > 5, f"{learner.name}: only {len(frames)} frames captured"
-    doms = [d for d in learner.doms if "cl-end-table" not in d]
-    assert doms, f"{learner.name}: no DOM captured"
-    for code in others:
-        card = Card.parse(code)
-        for raw in frames:
+    checked = 0
+
+    def others(version: int) -> set[str]:
+        assert version in hands, f"{learner.name} was sent version {version}: not of the hand"
+        return {c for s, h in enumerate(hands[version]) if s != seat for c in h}
+
+    frames = [json.loads(raw) for raw in before_the_end(learner.frames)]
+    for msg in frames:
+        if not (msg.get("steps") or msg.get("snapshot")):
+            continue  # a lobby or a refusal: no card in it
+        raw = json.dumps(msg)
+        for code in others(int(msg["version"])):
+            checked += 1
             assert f'"{code}"' not in raw, f"{learner.name} (seat {seat}) got {code}: {raw[:200]}"
-        for dom in doms:
+    assert checked > 50, f"{learner.name}: only {checked} card checks on the frames"
+    doms = [(v, d) for v, d in learner.doms if "cl-end-table" not in d]
+    assert len(doms) > 5, f"{learner.name}: {len(doms)} DOM snapshots"
+    for version, dom in doms:
+        for code in others(version):
             assert f'"{code}"' not in dom, f"{learner.name}'s page shows {code}"
-            assert card.name not in dom, f"{learner.name}'s page names {card.name}"
+            assert Card.parse(code).name not in dom, f"{learner.name}'s page names {code}"
 
 
 # --------------------------------------------------------------------------- the tests
@@ -280,15 +325,16 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
         lr.dom()
     screenshot(cat.page, "tables_hand_over")
 
-    hidden = end_hands(ann)
-    assert sorted(hidden) == [0, 1, 2, 3]
-    assert end_hands(ben) == hidden == end_hands(cat)
+    left = end_hands(ann)
+    assert sorted(left) == [0, 1, 2, 3]
+    assert end_hands(ben) == left == end_hands(cat)
+    # every seat's hand at every version, from the server's own move log
+    hands = hands_by_version(server.db, code)
+    last = hands[max(hands)]
+    assert {s: sorted(c) for s, c in left.items()} == {s: sorted(h) for s, h in enumerate(last)}
     for lr in learners:
-        assert_no_other_cards(lr, hidden)
+        assert_no_other_cards(lr, hands)
         assert not lr.errors, f"{lr.name}: {lr.errors}"
-    # each browser's own last hand before the end is its own
-    for lr in learners:
-        assert set(hidden[lr.seat]) <= set(lr.hand()) | set(hidden[lr.seat])
 
     # the phone width: the table fits and can still be played by keyboard
     cat.page.set_viewport_size({"width": 390, "height": 844})
@@ -396,7 +442,7 @@ def test_round_robin_tournament_standings(server: Server, browser, screenshot) -
     names = ["Ann", "Ben", "Cat", "Dan"]
     t = server.post("tournament", {"class": klass.code, "players": names,
                                    "format": "round_robin", "rounds": 2, "hands": 1,
-                                   "table_size": 2, "rules": RULES}, key=klass.key)
+                                   "table_size": 2, "rules": RULES}, key=klass.teacher_key)
     tid = t["id"]
     players = {n: Learner(browser, n) for n in names}
     watcher = Learner(browser, "teacher")
@@ -406,11 +452,10 @@ def test_round_robin_tournament_standings(server: Server, browser, screenshot) -
     results: list[dict[str, int]] = []
     winners: list[str] = []
     for rnd in (1, 2):
-        server.post(f"tournament/{tid}/round", {}, key=klass.key)
+        server.post(f"tournament/{tid}/round", {}, key=klass.teacher_key)
         tables: dict[str, list[Learner]] = {}
         for name, lr in players.items():
-            seat = server.get(f"api/tournament/{tid}/seat?player={name}&token="
-                              f"{t['tokens'][name]}")
+            seat = server.get(f"api/tournament/{tid}/seat?player={name}", t["tokens"][name])
             lr.context.add_init_script(
                 f"localStorage.setItem('crazylab.table.{seat['code']}',"
                 f" JSON.stringify({{token: {json.dumps(seat['token'])}, seat: {seat['seat']}}}))")
