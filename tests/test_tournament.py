@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import crazylab
 from crazylab.classroom import schema
 from crazylab.classroom.store import open_store
 from crazylab.tables import SeatTicket, TableService
@@ -523,7 +524,9 @@ def test_bad_tournaments_are_refused_in_one_line_and_store_nothing(db_url, klass
     for bad in ["NOPE", "", "ABCDEFGHJK", 7]:
         with pytest.raises(TournamentError, match="^unknown tournament"):
             Tournament.load(db_url, bad)  # type: ignore[arg-type]
-    tour = Tournament.create(**ok, key=klass.teacher_key)
+    house = crazylab.rules("crazy-eights", draw_rule="one", hand_size=7)
+    tour = Tournament.create(**{**ok, "rules": house}, key=klass.teacher_key)
+    assert Tournament.load(tour.store, tour.id).rules == house
     tour.check_key(klass.teacher_key)
     with pytest.raises(TournamentError, match="^wrong teacher key$"):
         tour.check_key("guess")

@@ -5,11 +5,16 @@ Pairings (pure functions, no database)
 * :func:`round_robin` gives every round's tables. Tables of 2 follow the circle method: with
   ``n`` players (one more, a *bye*, when ``n`` is odd) every pair meets exactly once in
   ``n - 1`` rounds (``n`` when odd), and the cycle repeats when more rounds are asked. Tables
-  of 3 or 4 are built round by round: the players are shared out over ``ceil(n / size)``
-  tables as evenly as possible (no table of one), and two players are swapped between tables
-  while that lowers the round's weight, where a pair that has met ``m`` times weighs
-  ``m * m + m`` (from :data:`SPREAD_TRIES` starting orders, the lightest round is kept):
-  meetings are spread as evenly as this search finds. Deterministic.
+  of 3 or 4: the players are shared out over ``ceil(n / size)`` tables as evenly as
+  possible (no table of one; bots fill the empty seats when the round is played). Each round
+  is chosen in turn as the lightest seating found, where a pair that has met ``m`` times
+  weighs ``m * m + m`` (players placed greedily from :data:`SPREAD_TRIES` starting orders,
+  improved by swaps, then, up to :data:`SEARCH_MOST` players, by a bounded depth-first
+  search); then, over the whole schedule, two players of a round swap tables while that
+  lowers the sum over all pairs of their meetings squared. That sum is the measure of
+  evenness (for 6 players at tables of 3 it is the least any schedule reaches, checked by
+  brute force in the tests); it is what this search finds, not a proven optimum.
+  Deterministic.
 * :func:`swiss` seats players by their standing: the best player opens the first table with
   the next best players with whom it makes no repeat meeting, and so on; a depth-first search
   (bounded to :data:`SWISS_BUDGET` steps, then the cheapest choice at each step) keeps the
@@ -87,8 +92,8 @@ from .service import SeatTicket, rules_from_json, rules_to_json
 from .store import StoreError, TableStore
 
 __all__ = [
-    "FORMATS", "HandResult", "Standing", "Tournament", "TournamentError", "round_robin",
-    "standings", "swiss",
+    "FORMATS", "HandResult", "Standing", "TableInfo", "Tournament", "TournamentError",
+    "round_robin", "standings", "swiss",
 ]
 
 T = TypeVar("T")
@@ -592,9 +597,13 @@ class Tournament:
         if not ruleset.min_players <= size <= ruleset.max_players:
             raise TournamentError(f"{ruleset.name} is for {ruleset.min_players}-"
                                   f"{ruleset.max_players} players, not tables of {size}")
+        try:
+            kept = rules_to_json(ruleset)
+        except CrazylabError as e:
+            raise TournamentError(str(e)) from None
         tokens = {n: secrets.token_urlsafe(24) for n in names}
         data = {"format": format, "rounds": rounds, "hands": hands, "table_size": size,
-                "rules": rules_to_json(ruleset),
+                "rules": kept,
                 "players": [{"name": n, "token_hash": _hash(tokens[n]),
                              "seat_key": _public(tokens[n])} for n in names]}
         store, own = _open_store(url)
