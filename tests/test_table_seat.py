@@ -47,9 +47,12 @@ def _quoted(code: str, text: str) -> bool:
     return f'"{code}"' in text or f'"{code}:' in text or f'"{code}+' in text
 
 
-@pytest.mark.parametrize("preset", ["crazy-eights-classic", "crazy-breens"])
-def test_seats_1_and_2_see_only_their_own_hand_until_the_hand_is_over(preset):
-    r = rules(preset)
+@pytest.mark.parametrize("preset,house", [
+    ("crazy-eights-classic", {}), ("crazy-breens", {}), ("crazy-8s-level-2", {}),
+    ("crazy-eights", {"jump_in": True, "decks": 2, "action_cards": "2:draw2, 10=skip"})],
+    ids=["classic", "breens", "level-2", "house-jump-in"])
+def test_seats_1_and_2_see_only_their_own_hand_until_the_hand_is_over(preset, house):
+    r = rules(preset, **house)
     match = Match(r, 3, seed=11)
     seats = [SeatView(r, s, NAMES) for s in range(3)]
     for s in seats:
@@ -142,6 +145,12 @@ def test_an_eight_opens_the_chooser_and_choose_returns_the_move():
     assert view["chooser"] is None and not view["your_turn"]
     assert view["news"][:2] == ["You played 8♦.", "You called ♠ spades."]
     assert "Bea played 8♦." in seats[0].view(match, seq=3)["log"]
+    game.push("draw", seat=2)  # Cy draws: Bea's news keep her move; Cy's start again
+    for s in seats:
+        s.moved(match)
+    assert me.view(match, seq=4)["news"] == ["You played 8♦.", "You called ♠ spades.",
+                                             "Cy drew a card."]
+    assert seats[2].view(match, seq=4)["news"] == ["You drew 4♣."]  # only Cy sees the card
     with pytest.raises(Refused, match="nothing to choose"):
         me.choose(match, 0)
 
