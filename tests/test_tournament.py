@@ -539,12 +539,18 @@ def test_a_swiss_tournament_with_a_bye_and_bots_at_tables_of_3(db_url, klass, se
     """5 players, Swiss, tables of 2 under a rule set that keeps no score (a win is 1):
     round 2 pairs by the standings, repeats no pair and gives the bye to someone new."""
     players = ["Ana", "Ben", "Cleo", "Dev", "Eli"]
-    tour = Tournament.create(db_url, klass.code, players, "swiss", 2, 2, 2, "crazy-breens")
+    # made on the service's own database connections (closing it leaves them open)
+    tour = Tournament.create(service, klass.code, players, "swiss", 2, 2, 2, "crazy-breens")
     rng = random.Random(5)
     codes = tour.start_round(service)
     first = tour.tables(1)
     assert [t.players for t in first] == [("Ana", "Ben"), ("Cleo", "Dev"), ("Eli",)]
     play_round(service, tour, codes, rng)
+    tokens = tour.tokens
+    tour.close()
+    tour = Tournament.load(service, tour.id)
+    assert tour.tokens == {}  # given once, by create
+    tour.tokens = tokens  # the players keep theirs
     assert tour.record_round(service)
     ranked = [s.player for s in tour.standings()]
     codes = tour.start_round(service)

@@ -88,7 +88,7 @@ from ..classroom import schema
 from ..classroom.store import rows_to_csv
 from ..engine.rules import PRESETS, RuleSet
 from ..errors import CrazylabError, quote
-from .service import SeatTicket, rules_from_json, rules_to_json
+from .service import SeatTicket, TableService, rules_from_json, rules_to_json
 from .store import StoreError, TableStore
 
 __all__ = [
@@ -575,14 +575,14 @@ class Tournament:
     # ------------------------------------------------------------------ making, loading
 
     @classmethod
-    def create(cls, url: str | TableStore | None, class_code: str, players: Sequence[str],
-               format: str, rounds: int | None, hands: int, table_size: int,
+    def create(cls, url: str | TableStore | TableService | None, class_code: str,
+               players: Sequence[str], format: str, rounds: int | None, hands: int, table_size: int,
                rules: str | RuleSet, *, key: str | None = None) -> Tournament:
         """A new tournament of the class ``class_code`` in the database at ``url`` (a URL,
-        ``None`` for the class database, or the service's ``store`` to share its
-        connections); ``key``: when given, the class's teacher key, checked.
-        ``rounds=None``: one full round robin. Every argument is checked before anything is
-        stored."""
+        ``None`` for the class database, or a ``TableService`` or its ``store``: its
+        connections are shared, and never closed here); ``key``: when given, the class's
+        teacher key, checked. ``rounds=None``: one full round robin. Every argument is
+        checked before anything is stored."""
         names = _players(players)
         size = _table_size(table_size)
         if format not in FORMATS:
@@ -622,8 +622,9 @@ class Tournament:
         return made
 
     @classmethod
-    def load(cls, url: str | TableStore | None, id: str) -> Tournament:
-        """The tournament ``id`` (``TournamentError`` for an unknown one)."""
+    def load(cls, url: str | TableStore | TableService | None, id: str) -> Tournament:
+        """The tournament ``id`` in the database at ``url`` (as for :meth:`create`);
+        ``TournamentError`` for an unknown one."""
         if not isinstance(id, str) or not re.fullmatch(f"[{ID_ALPHABET}]{{{ID_LENGTH}}}", id):
             raise TournamentError(f"unknown tournament {quote(id)}")
         store, own = _open_store(url)
@@ -859,7 +860,9 @@ def _ruleset(rules: Any) -> RuleSet:
                           f"(crazylab.rules(name, ...)), not {quote(rules)}")
 
 
-def _open_store(url: str | TableStore | None) -> tuple[TableStore, bool]:
+def _open_store(url: str | TableStore | TableService | None) -> tuple[TableStore, bool]:
+    if isinstance(url, TableService):
+        return url.store, False
     if isinstance(url, TableStore):
         return url, False
     try:
