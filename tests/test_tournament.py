@@ -351,7 +351,7 @@ def db_rows(url: str) -> list[tuple]:
 
 
 def play_round(service: TableService, tour: Tournament, codes: list[str],
-               rng: random.Random) -> None:
+               rng: random.Random, hands: int | None = None) -> None:
     """Play every table of the round to the end of its hands: each learner's move by their
     own seat token (from :meth:`Tournament.my_seat`), bots by ``bot_step``; the host deals."""
     seats: dict[str, dict[int, SeatTicket]] = defaultdict(dict)
@@ -371,7 +371,7 @@ def play_round(service: TableService, tour: Tournament, codes: list[str],
             match = state.match
             game = match.game
             if game.over:
-                if sum(g.over for g in match.hands) >= tour.hands:
+                if sum(g.over for g in match.hands) >= (hands or tour.hands):
                     break
                 service.new_hand(seats[code][state.host].token)
                 continue
@@ -580,4 +580,27 @@ def test_a_swiss_tournament_with_a_bye_and_bots_at_tables_of_3(db_url, klass, se
     expected = expected_from_service(service, tour)
     assert {s.player: (s.points, s.wins, s.hands, s.opponents_points)
             for s in tour.standings()} == expected
+    tour.close()
+
+
+def test_standings_follow_the_hands_as_they_finish(db_url, klass, service):
+    tour = Tournament.create(service, klass.code, ["Ana", "Ben"], "round_robin", 1, 3, 2,
+                             "crazy-eights")
+    [code] = tour.start_round(service)
+    rng = random.Random(1)
+    for played in (1, 2, 3):
+        play_round(service, tour, [code], rng, hands=played)
+        assert tour.record_round(service) is (played == 3)
+        [table] = tour.tables(1)
+        assert (table.hands, table.done) == (played, played == 3)
+        assert [s.hands for s in tour.standings()] == [played, played]
+        assert {s.player: (s.points, s.wins, s.hands, s.opponents_points)
+                for s in tour.standings()} == expected_from_service(service, tour)
+    # the table's host deals a fourth hand: it does not count
+    state = service.state(code)
+    host = tour.my_seat(tour.tokens[state.names[state.host]])
+    service.new_hand(host.token)
+    play_round(service, tour, [code], rng, hands=4)
+    assert tour.record_table(service, code) == 3
+    assert [s.hands for s in tour.standings()] == [3, 3]
     tour.close()
