@@ -24,6 +24,7 @@ from crazylab.widgets.table_seat import apply_step
 from tornado import httpclient, httpserver, web, websocket
 from tornado.netutil import bind_sockets
 
+from crazylab.classroom import open_store
 from crazylab.tables import TableService
 
 RULES = "crazy-eights"
@@ -34,8 +35,10 @@ BOT_DELAY = 0.05
 class Server:
     """The tables' routes on a free port of 127.0.0.1, on the SQLite file ``db``."""
 
-    def __init__(self, db: Path, delay: float = BOT_DELAY) -> None:
-        routes = tables_api.handlers("/", lambda: TableService.restore(str(db)), delay=delay)
+    def __init__(self, db: Path, delay: float = BOT_DELAY, idle_after: float = 60.0) -> None:
+        routes = tables_api.handlers(
+            "/", lambda: TableService.restore(str(db), idle_after=idle_after), delay=delay,
+            store_factory=lambda: open_store(str(db)))
         self.hub: tables_api.TablesHub = routes[0][2]["hub"]
         self.http = httpserver.HTTPServer(web.Application(routes))
         sockets = bind_sockets(0, "127.0.0.1")
@@ -420,8 +423,6 @@ def test_pages_and_static_files_by_name_only(db: Path) -> None:
 
 
 def test_a_class_tournament_over_http(db: Path) -> None:
-    from crazylab.classroom import open_store
-
     store = open_store(str(db))
     made = store.create_class("5B")
     other = store.create_class("5C")
@@ -493,6 +494,87 @@ def test_a_class_tournament_over_http(db: Path) -> None:
                                       raise_error=False)
             assert resp.code == 403 and json.loads(resp.body) == {
                 "error": "unknown player token"}
+        finally:
+            await server.stop()
+
+    run(main())
+
+
+def test_a_seat_left_is_played_by_a_bot_and_taken_back(db: Path) -> None:
+    async def main() -> None:
+        server = Server(db, delay=0.0, idle_after=0.3)
+        try:
+            code, tickets = await open_table(server, learners=2, seats=2)
+            seats = [Seat(server, code, t["token"]) for t in tickets]
+            for s in seats:
+                await s.connect()
+            assert (await server.post("start", {"token": tickets[0]["token"]}))[0] == 200
+            for s in seats:
+                await s.until(lambda m: m["type"] == "welcome" and m["snapshot"])
+            service = server.hub._service
+            gone = seats[1]
+            gone.close()  # seat 1's browser goes; seat 0 plays on alone
+            version = service.state(code).version
+            stayed = seats[0]
+            for _ in range(4):  # seat 1's turns are played for it once it is away
+                while not stayed.view["your_turn"] and not stayed.view["over"]:
+                    await stayed.read()
+                if stayed.view["over"]:
+                    break
+                await stayed.send({**stayed.legal_action(), "version": stayed.version})
+                await stayed.until(lambda m: m["type"] == "steps")
+            assert service.state(code).version > version + 2
+            assert stayed.lobby["kinds"][1] == "away"
+            back = Seat(server, code, tickets[1]["token"])  # a reload: the same seat back
+            welcome = await back.connect()
+            assert welcome["seat"] == 1 and welcome["lobby"]["kinds"][1] == "learner"
+            assert service.state(code).kinds == ["learner", "learner"]
+            assert sorted(e["card"] for e in back.view["hand"]) == sorted(
+                map(str, service.state(code).match.game.hands[1]))
+            for s in (stayed, back):
+                s.close()
+        finally:
+            await server.stop()
+
+    run(main())
+
+
+def test_a_teacher_watches_public_frames_only(db: Path) -> None:
+    store = open_store(str(db))
+    made = store.create_class("5B")
+    store.close()
+
+    async def main() -> None:
+        server = Server(db, idle_after=0.2)  # the host's seat, never connected, is played
+        try:
+            code, tickets = await open_table(server, learners=1, seats=3)
+            assert (await server.post("start", {"token": tickets[0]["token"]}))[0] == 200
+            url = f"ws://127.0.0.1:{server.port}/crazylab/tables/ws/{code}"
+            wrong = await websocket.websocket_connect(url)
+            await wrong.write_message(json.dumps({"hello": {"watch": "not the key"}}))
+            assert json.loads(await wrong.read_message())["why"] == "wrong teacher key"
+            assert await wrong.read_message() is None and wrong.close_code == 4403
+            watch = await websocket.websocket_connect(url)
+            await watch.write_message(json.dumps({"hello": {"watch": made.teacher_key}}))
+            frames = []
+            while True:
+                text = await asyncio.wait_for(watch.read_message(), TIMEOUT)
+                frames.append(json.loads(text))
+                frame = frames[-1]
+                if frame["type"] == "public" and frame["started"]:
+                    game = server.hub._service.state(code).match.game
+                    if not frame["over"]:
+                        hands = {str(c) for k in range(game.n) for c in game.hand(k)}
+                        assert not leaks(text, hands), text
+                        assert "hands" not in frame
+                    if len(frames) > 6 or frame["over"]:
+                        break
+            assert frames[0]["type"] == "welcome" and frames[0]["seat"] is None
+            await watch.write_message(json.dumps({"action": "move", "move": "draw"}))
+            while (msg := json.loads(await watch.read_message()))["type"] != "refused":
+                pass
+            assert msg["why"] == "a spectator cannot play"
+            watch.close()
         finally:
             await server.stop()
 
