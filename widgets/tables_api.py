@@ -220,11 +220,11 @@ class TablesHub:
         public = None
         for sock in list(self.sockets.get(code, ())):
             try:
+                if not sock.watcher:  # first: a table that started comes in a welcome
+                    sock.frame(state)
                 if was is not None and was[1] != lobby:
                     sock.send({"type": "lobby", **lobby})
-                if not sock.watcher:
-                    sock.frame(state)
-                elif sock.version != version:
+                if sock.watcher and sock.version != version:
                     if public is None:
                         public = self.read(self._service.public, code)
                     sock.version = version
@@ -633,6 +633,7 @@ class TableSocket(websocket.WebSocketHandler):
         if ticket.code != self.code:
             raise TableRefusal(403, "this seat token is not a seat at this table")
         self.token, self.seat = token, int(ticket.seat)
+        self.hub.watch(self.code)
         await self.hub.act(self.code, lambda s: s.present(token, True))
         async with self.hub.lock(self.code):
             state = self.hub.read(service.state, self.code)
@@ -727,6 +728,8 @@ class TableSocket(websocket.WebSocketHandler):
         from .table_seat import Refused
 
         action = data.get("action")
+        if action == "clear_error":  # the table dismissed an error line: nothing to answer
+            return
         if action not in ACTIONS:
             raise TableRefusal(400, f"unknown action {str(action)[:40]!r}")
         token = self.token
