@@ -616,3 +616,34 @@ def test_every_preset_is_played_and_restored_over_two_hands(tmp_path, clock):
                     list(st.match.scores)) == (version, hands, scores), st.rules.name
     finally:
         again.close()
+
+
+def test_a_bad_database_url_is_one_line(tmp_path):
+    for url, pattern in [("nosuchdb://x", "cannot use the database"),
+                         ("sqlite:///" + str(tmp_path / "file.txt" / "t.db"), "folder")]:
+        (tmp_path / "file.txt").write_text("a file, not a folder")
+        with pytest.raises(TableError) as info:
+            TableService(url)
+        assert "\n" not in str(info.value) and pattern in str(info.value)
+
+
+def test_a_move_the_database_cannot_store_is_not_played(service, clock, monkeypatch):
+    from crazylab.tables.store import StoreError
+
+    tickets = table_of(service, clock, seats=2, bots=0)
+    code = tickets[0].code
+    st = service.state(code)
+    seat = st.match.game.to_play
+    legal = str(st.match.game.observation(seat).legal[0])
+    before = snapshot(service, code)
+
+    def down(*args: object) -> None:
+        raise StoreError("the table database is unavailable (disk I/O error); nothing was "
+                         "stored, try again")
+
+    monkeypatch.setattr(service.store, "add_move", down)
+    with pytest.raises(TableError, match="unavailable"):
+        service.move(tickets[seat].token, legal, version=st.version)
+    assert snapshot(service, code) == before  # the engine's move was taken back
+    monkeypatch.undo()
+    assert service.move(tickets[seat].token, legal, version=st.version) == st.version + 1

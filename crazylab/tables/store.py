@@ -114,7 +114,12 @@ class TableStore:
         if self.dialect == "sqlite":
             database = parsed.database or ""
             if database and database != ":memory:" and not database.startswith("file:"):
-                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                folder = Path(database).expanduser().parent
+                try:
+                    folder.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise StoreError(f"cannot make the folder of the table database "
+                                     f"{quote(str(folder))}: {e.strerror}") from None
             kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT, "check_same_thread": False}
         else:
             kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
