@@ -441,6 +441,11 @@ def test_a_class_tournament_over_http(db: Path) -> None:
                                                   {"X-Crazylab-Key": other.teacher_key})
             assert status == 403 and answer == {"error": "wrong teacher key"}
             assert (await server.post("tournament", body))[0] == 401
+            for bad, word in ((("format", "chess"), "format"), (("players", "Ana"), "player"),
+                              (("table_size", 9), "table")):
+                status, answer, _ = await server.post("tournament", {**body, bad[0]: bad[1]},
+                                                      key)
+                assert status == 400 and word in answer["error"], answer
             status, made_t, _ = await server.post("tournament", body, key)
             assert status == 200, made_t
             tid, tokens = made_t["id"], made_t["tokens"]

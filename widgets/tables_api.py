@@ -906,14 +906,14 @@ class TournamentCreateHandler(TournamentApi):
 
         key = self.key()
         data = self.body()
-        rounds = data.get("rounds")
-        args = (text(data.get("class"), "class code", 40), data.get("players"),
-                data.get("format", "round_robin"), rounds, data.get("hands", 1),
-                data.get("table_size", 2), text(data.get("rules", "crazy-eights"),
-                                                "rule set"))
+        class_code = text(data.get("class"), "class code", 40)
+        rules = text(data.get("rules", "crazy-eights"), "rule set")
+        fields: dict[str, Any] = {name: data.get(name, default) for name, default in (
+            ("players", None), ("format", "round_robin"), ("rounds", None), ("hands", 1),
+            ("table_size", 2))}  # each checked by Tournament.create, nothing stored before
 
         def create(_t: Any, service: Any) -> dict[str, Any]:
-            t = Tournament.create(service.url, *args, key=key)
+            t = Tournament.create(service.url, class_code, rules=rules, key=key, **fields)
             try:
                 return {"id": t.id, "tokens": dict(t.tokens)}
             finally:
