@@ -876,7 +876,7 @@ class TournamentApi(JsonHandler):
         def run() -> Any:
             if tid is None:
                 return fn(None, service)
-            tournament = Tournament.load(service.url, tid)
+            tournament = Tournament.load(service, tid)
             try:
                 if key is not None:
                     tournament.check_key(key)
@@ -913,7 +913,7 @@ class TournamentCreateHandler(TournamentApi):
             ("table_size", 2))}  # each checked by Tournament.create, nothing stored before
 
         def create(_t: Any, service: Any) -> dict[str, Any]:
-            t = Tournament.create(service.url, class_code, rules=rules, key=key, **fields)
+            t = Tournament.create(service, class_code, rules=rules, key=key, **fields)
             try:
                 return {"id": t.id, "tokens": dict(t.tokens)}
             finally:
