@@ -1,7 +1,7 @@
 """Tables for people over HTTP and websockets: the game lives in one server, each browser gets
 only what its seat may see.
 
-Mounted by :class:`crazylab.widgets.serve.CrazylabVoila` beside the class API, and served alone
+Mounted by ``crazylab.widgets.serve.CrazylabVoila`` beside the class API, and served alone
 by ``crazylab tables --db URL --port N``. Routes under ``<base>crazylab/tables/`` (the wire of
 issue 23; every body is JSON of at most 16 KB, every error ``{"error": "<one line>"}``):
 
@@ -19,7 +19,7 @@ issue 23; every body is JSON of at most 16 KB, every error ``{"error": "<one lin
   pages' own files);
 * the websocket ``ws/<code>``: the first message says who is there (``{"hello": {"token"}}``
   a seat, ``{"hello": {"watch": "<teacher key>"}}`` a spectator). A seat's socket gets
-  ``welcome``, ``lobby`` and ``steps`` messages built from ITS :class:`SeatView` (never
+  ``welcome``, ``lobby`` and ``steps`` messages built from ITS ``SeatView`` (``table_seat``) (never
   another seat's), a spectator's ``public`` frames only. A browser's action (``card``,
   ``move``, ``choose``, ``cancel``, ``sync``, ``new_hand``) is checked by its SeatView, then
   by the service against the version it was last sent; a refusal answers that socket only.
@@ -30,7 +30,7 @@ a guesser whether a code exists), 409 a full table or a stale move, 429 too many
 (static files ``no-cache``: always checked, never stale). Tokens travel in bodies, headers and
 the websocket's first message, never in URLs or cookies.
 
-One :class:`~crazylab.tables.TableService` per server, opened on first use (restored from its
+One ``TableService`` (``crazylab.tables``) per server, opened on first use (restored from its
 database: a restarted server resumes every table, its bots included). The service's calls run
 in threads; the calls of one table run one at a time (an asyncio lock), so its frames are
 built from a match that nothing changes meanwhile. Bots move here, ``delay`` seconds apart,
