@@ -19,8 +19,8 @@ issue 23; every body is JSON of at most 16 KB, every error ``{"error": "<one lin
   pages' own files);
 * the websocket ``ws/<code>``: the first message says who is there (``{"hello": {"token"}}``
   a seat, ``{"hello": {"watch": "<teacher key>"}}`` a spectator). A seat's socket gets
-  ``welcome``, ``lobby`` and ``steps`` messages built from ITS ``SeatView`` (``table_seat``) (never
-  another seat's), a spectator's ``public`` frames only. A browser's action (``card``,
+  ``welcome``, ``lobby`` and ``steps`` messages built from ITS ``table_seat.SeatView``
+  (never another seat's), a spectator's ``public`` frames only. A browser's action (``card``,
   ``move``, ``choose``, ``cancel``, ``sync``, ``new_hand``) is checked by its SeatView, then
   by the service against the version it was last sent; a refusal answers that socket only.
 
