@@ -7,7 +7,9 @@
 * a forged token, a move out of turn and a stale version are refused in one line and change
   nothing;
 * the server stops mid-hand and a new one on the same database file carries the hand on;
-* a burst of joins is answered 429 with Retry-After.
+* a burst of joins is answered 429 with Retry-After;
+* a seat whose browser left is played by a bot, and taken back; a teacher watches public
+  frames only; a class tournament over HTTP; ``crazylab tables`` serves alone and resumes.
 """
 
 from __future__ import annotations
@@ -584,3 +586,52 @@ def test_a_teacher_watches_public_frames_only(db: Path) -> None:
             await server.stop()
 
     run(main())
+
+
+def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    def free_port() -> int:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return int(s.getsockname()[1])
+
+    def serve(port: int) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "crazylab", "tables", "--db", str(tmp_path / "t.db"),
+             "--port", str(port), "--delay", "0"], stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        assert proc.stdout is not None
+        return proc
+
+    port = free_port()
+    proc = serve(port)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert line.startswith(f"crazylab tables: serving on http://127.0.0.1:{port}/"
+                               "crazylab/tables/ (0 tables restored)"), line
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/crazylab/tables/api/create", method="POST",
+            data=json.dumps({"rules": RULES, "seats": 2, "name": "Ada"}).encode())
+        with urllib.request.urlopen(request, timeout=20) as resp:
+            code = json.loads(resp.read())["code"]
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    proc = serve(port)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert "(1 table restored)" in line, line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/crazylab/tables/t/{code}",
+                                    timeout=20) as resp:
+            assert resp.status == 200 and b"<html" in resp.read()
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    busy = subprocess.run([sys.executable, "-m", "crazylab", "tables", "--port", "0"],
+                          capture_output=True, text=True, timeout=60)
+    assert busy.returncode == 2
+    assert busy.stderr == "crazylab tables: --port must be 1 to 65535, not 0\n"
