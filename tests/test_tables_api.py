@@ -269,6 +269,7 @@ def test_forged_token_other_seat_and_stale_version_are_refused(db: Path) -> None
             service = server.hub._service
             before = service.state(code)
             version, hands = before.version, [list(h) for h in before.match.game.hands]
+            plies = len(before.match.game.moves)  # (the state's match is the live one)
 
             def unchanged() -> None:
                 now = service.state(code)
@@ -316,9 +317,22 @@ def test_forged_token_other_seat_and_stale_version_are_refused(db: Path) -> None
             assert (await mover.until(lambda m: m["type"] == "refused"))["why"]
             unchanged()
             assert waiter.refusals == [waiter.refusals[0]]  # nobody else was told
-            await mover.send({**legal, "version": version})
-            await mover.until(lambda m: m["type"] == "steps" and m["version"] > version)
-            assert service.state(code).version > version
+            # two clicks at once (the mover's two tabs): exactly one is applied, the other
+            # is told why
+            tab = Seat(server, code, mover.token)
+            await tab.connect()
+            await asyncio.gather(mover.send({**legal, "version": version}),
+                                 tab.send({**legal, "version": version}))
+            told = len(mover.refusals) + len(tab.refusals)
+            for s in (mover, tab):  # each tab is sent the move that was applied
+                await s.until(lambda m: m["type"] == "steps" and m["version"] == version + 1)
+            while len(mover.refusals) + len(tab.refusals) == told:
+                await asyncio.wait_for(tab.read(), 2)
+            await asyncio.sleep(0.2)
+            assert len(mover.refusals) + len(tab.refusals) == told + 1
+            assert service.state(code).version == version + 1
+            assert len(service.state(code).match.game.moves) == plies + 1
+            tab.close()
             for s in seats:
                 s.close()
         finally:
