@@ -133,7 +133,9 @@ class Learner:
 
     def dom(self) -> None:
         """Keep the page's HTML, with the table version this browser was last sent."""
-        self.doms.append((self.version(), self.page.content()))
+        version, html = self.page.evaluate(  # both at once: no frame can come in between
+            "() => [window.crazylabTable.version, document.documentElement.outerHTML]")
+        self.doms.append((int(version), html))
 
     @property
     def seat(self) -> int:
@@ -386,8 +388,11 @@ def test_forged_moves_are_refused(server: Server, browser, screenshot) -> None:
     assert not thief.page.locator(".cl-hand").count()
     assert not any('"snapshot": {' in f or '"steps"' in f for f in thief.frames)
 
-    # the table plays on: the mover's real move is applied
-    human_step(mover.page)
+    # the table plays on: the mover's real move is applied (a card may open a chooser first)
+    for _ in range(3):
+        if mover.version() > version:
+            break
+        human_step(mover.page)
     waiting.page.wait_for_function(f"() => window.crazylabTable.version > {version}")
     for lr in [*learners, thief]:
         lr.context.close()
@@ -421,16 +426,18 @@ def test_the_server_restarts_mid_hand(server: Server, browser, screenshot) -> No
 
 
 def expected_standings(results: list[dict[str, int]], wins: list[str]) -> dict[str, tuple]:
-    """player -> (points, wins, hands) from the hands' own results."""
-    out: dict[str, list[int]] = {}
+    """player -> (points, wins, hands, Buchholz) from the hands' own results (one dict of
+    name -> hand score per hand; a table plays one hand here). Buchholz: for every table a
+    player sat at, the final points of each other player there, summed."""
+    points: dict[str, int] = {}
+    hands: dict[str, int] = {}
     for res in results:
         for name, score in res.items():
-            row = out.setdefault(name, [0, 0, 0])
-            row[0] += score
-            row[2] += 1
-    for name in wins:
-        out[name][1] += 1
-    return {k: tuple(v) for k, v in out.items()}
+            points[name] = points.get(name, 0) + score
+            hands[name] = hands.get(name, 0) + 1
+    buchholz = {name: sum(points[o] for res in results if name in res for o in res if o != name)
+                for name in points}
+    return {n: (points[n], wins.count(n), hands[n], buchholz[n]) for n in points}
 
 
 def test_round_robin_tournament_standings(server: Server, browser, screenshot) -> None:
@@ -477,6 +484,7 @@ def test_round_robin_tournament_standings(server: Server, browser, screenshot) -
 
     want = expected_standings(results, winners)
     assert sorted(want) == sorted(names) and all(v[2] == 2 for v in want.values())
+    assert len(results) == 4  # a blocked hand has no winner
     page = watcher.page
     page.wait_for_function("() => document.querySelector('main').dataset.round == '2'"
                            " && document.querySelectorAll('.st-standings tbody tr').length === 4",
@@ -484,12 +492,15 @@ def test_round_robin_tournament_standings(server: Server, browser, screenshot) -
     page.wait_for_timeout(2500)  # one more poll after the last hand
     rows = page.locator(".st-standings tbody tr").evaluate_all(
         "rows => rows.map(r => [...r.children].map(c => c.textContent.trim()))")
-    shown = {r[1]: (float(r[2]), int(r[3]), int(r[4])) for r in rows}
-    assert shown == {k: tuple(float(x) if i == 0 else x for i, x in enumerate(v))
-                     for k, v in want.items()}
-    order = [r[1] for r in rows]
-    keys = [(want[n][0], want[n][1]) for n in order]
+    shown = {r[1]: (int(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows}
+    assert shown == want, f"the page shows {shown}, the hands say {want}"
+    # ranked by points, then wins, then Buchholz (head to head and name only break what is
+    # left, which these keys leave in either order)
+    keys = [(want[r[1]][0], want[r[1]][1], want[r[1]][3]) for r in rows]
     assert keys == sorted(keys, reverse=True), f"standings out of order: {rows}"
+    tables = page.locator(".st-round-tables li").all_inner_texts()
+    assert len(tables) == 4 and all("finished" in t for t in tables), tables
+    assert "round 2 of 2" in page.locator(".st-summary").inner_text()
     screenshot(page, "tables_tournament_standings")
     for lr in [*players.values(), watcher]:
         lr.context.close()
