@@ -251,6 +251,14 @@ def test_three_learners_and_a_bot_play_a_hand_to_the_end(db: Path) -> None:
                 assert s.version == server.hub._service.state(code).version
             acted = {e.seat for e in game.events if e.kind in ("played", "drew", "passed")}
             assert 3 in acted  # the bot played on the server
+            assert [s.view["can_deal"] for s in seats] == [True, False, False]  # the host's
+            await seats[1].send({"action": "new_hand", "version": seats[1].version})
+            assert "host" in (await seats[1].until(lambda m: m["type"] == "refused"))["why"]
+            await seats[0].send({"action": "new_hand", "version": seats[0].version})
+            for s in seats:  # the next hand, dealt to everyone, each its own cards
+                await s.until(lambda m, s=s: m["type"] == "steps" and not s.view["over"])
+                assert s.view["hand_id"] == 2 and s.view["news"][0].startswith("A new hand")
+                assert not leaks(s.raw[-1], cards_of_others(server, code, s.seat))
             for s in seats:
                 s.close()
         finally:
