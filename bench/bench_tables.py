@@ -64,11 +64,11 @@ class Timing:
 
     def summary(self, label: str) -> str:
         if not self.lags:
-            return f"{label}: no move timed ({'; '.join(self.errors[:3]) or 'no frames'})"
+            return f"{label:<24}: no move timed ({'; '.join(self.errors[:3]) or 'no frames'})"
         lags = sorted(self.lags)
         p50 = statistics.median(lags)
         p95 = lags[min(len(lags) - 1, round(0.95 * (len(lags) - 1)))]
-        return (f"{label}: p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  max {lags[-1]:6.1f} ms  "
+        return (f"{label:<24}: p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  max {lags[-1]:6.1f} ms  "
                 f"({self.moves} moves, {len(lags)} frames to other clients, {self.hands} hands "
                 f"ended, {self.refused} refused){'  ✔' if p95 <= GOAL_MS else '  ✘ over the goal'}")
 
@@ -288,7 +288,7 @@ def start_server(db: str, port: int, delay: float) -> subprocess.Popen:
 async def main_async(args: argparse.Namespace, base: str) -> None:
     bench = Bench(base, args.think)
     one = await phase(bench, [4], args.seconds, "solo")
-    print(one.summary("1 table, 4 learners     "), flush=True)
+    print(one.summary("1 table, 4 learners"), flush=True)
     sizes = split(args.learners, args.tables)
     many = await phase(bench, sizes, args.seconds, "class")
     print(many.summary(f"{args.tables} tables, {args.learners} learners"), flush=True)

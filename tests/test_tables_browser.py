@@ -200,7 +200,7 @@ def open_table(server: Server, host: Learner, guests: list[Learner], *, seats: i
 
 
 def play(learners: list[Learner], *, until_over: bool = True, moves: int | None = None,
-         watch: bool = True) -> int:
+         watch: bool = True, watchers: tuple[Learner, ...] | list[Learner] = ()) -> int:
     """Every learner moves on their turn, as a player would, until the hand is over (or
     ``moves`` moves were made). DOM snapshots of every browser are kept while it runs."""
     made, deadline = 0, time.monotonic() + HAND_TIMEOUT
@@ -216,7 +216,7 @@ def play(learners: list[Learner], *, until_over: bool = True, moves: int | None 
                 made += 1
                 moved = True
                 if watch:
-                    for other in learners:
+                    for other in [*learners, *watchers]:
                         other.dom()
         if not moved:
             learners[0].page.wait_for_timeout(100)
@@ -266,7 +266,7 @@ def before_the_end(frames: list[str]) -> list[str]:
     """The frames received before the one that ended the hand (which shows every hand)."""
     out = []
     for raw in frames:
-        if '"end": {' in raw or '"end":{' in raw:
+        if '"end": {' in raw or '"end":{' in raw or '"over": true' in raw:
             break
         out.append(raw)
     return out
@@ -287,7 +287,7 @@ def assert_no_other_cards(learner: Learner, hands: dict[int, list[set[str]]]) ->
 
     frames = [json.loads(raw) for raw in before_the_end(learner.frames)]
     for msg in frames:
-        if not (msg.get("steps") or msg.get("snapshot")):
+        if not (msg.get("steps") or msg.get("snapshot") or msg.get("type") == "public"):
             continue  # a lobby or a refusal: no card in it
         raw = json.dumps(msg)
         for code in others(int(msg["version"])):
@@ -305,14 +305,29 @@ def assert_no_other_cards(learner: Learner, hands: dict[int, list[set[str]]]) ->
 # --------------------------------------------------------------------------- the tests
 
 def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screenshot) -> None:
+    from crazylab.classroom import open_store
+
+    store = open_store(f"sqlite:///{server.db}")
+    key = store.create_class("Tables 4A").teacher_key
+    store.close()
     ann, ben, cat = (Learner(browser, n) for n in ("Ann", "Ben", "Cat"))
     learners = [ann, ben, cat]
     code = open_table(server, ann, [ben, cat], seats=4, bots=1)
     assert [lr.seat for lr in learners] == [0, 1, 2]
     screenshot(ann.page, "tables_host_start")
+    # the teacher watches with the class key: the public state only
+    teacher = Learner(browser, "teacher")
+    teacher.page.goto(f"{server.url}{TABLES}watch/{code}")
+    teacher.page.fill(".st-watch-form input", "wrong key")
+    teacher.page.click(".st-watch-form button")
+    teacher.page.wait_for_function("() => document.querySelector('.st-refused').textContent")
+    teacher.page.fill(".st-watch-form input", key)
+    teacher.page.click(".st-watch-form button")
+    teacher.page.wait_for_selector(".st-public .st-watch-seat")
+    assert "Ben" in teacher.page.locator(".st-public").inner_text()
 
     # a few moves, then Ben reloads: same seat, same cards, and the hand goes on
-    play(learners, until_over=False, moves=4)
+    play(learners, until_over=False, moves=4, watchers=[teacher])
     ben_hand = ben.hand()
     ben.page.reload()
     ben.wait_table()
@@ -321,11 +336,13 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
     assert "token" not in ben.page.url and code in ben.page.url
     screenshot(ben.page, "tables_after_reload")
 
-    play(learners)
+    play(learners, watchers=[teacher])
     for lr in learners:
         assert lr.over()
         lr.dom()
     screenshot(cat.page, "tables_hand_over")
+    teacher.page.wait_for_selector("text=the hand is over")
+    screenshot(teacher.page, "tables_teacher_watch")
 
     left = end_hands(ann)
     assert sorted(left) == [0, 1, 2, 3]
@@ -334,7 +351,7 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
     hands = hands_by_version(server.db, code)
     last = hands[max(hands)]
     assert {s: sorted(c) for s, c in left.items()} == {s: sorted(h) for s, h in enumerate(last)}
-    for lr in learners:
+    for lr in [*learners, teacher]:  # the teacher: no hand at all
         assert_no_other_cards(lr, hands)
         assert not lr.errors, f"{lr.name}: {lr.errors}"
 
@@ -343,7 +360,7 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
     width = cat.page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 400, f"the page is {width} px wide on a phone"
     screenshot(cat.page, "tables_phone")
-    for lr in learners:
+    for lr in [*learners, teacher]:
         lr.context.close()
 
 

@@ -132,8 +132,94 @@ function lobbyHtml(st) {
     ${share}<ol class="st-seats" aria-label="Seats">${rows}</ol>${buttons}`;
 }
 
+const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+/** A card code ("10S", "QH", "JK") as a learner reads it ("10♠"). */
+function shown(code) {
+  if (!code) return "—";
+  const suit = code.slice(-1);
+  return SUIT_SIGNS[suit] ? code.slice(0, -1) + SUIT_SIGNS[suit] : code === "JK" ? "Joker" : code;
+}
+
+function publicHtml(f) {
+  const seats = f.names
+    .map((n, s) => {
+      const cls = `st-watch-seat${s === f.to_play ? " st-to-play" : ""}`;
+      const cards = f.over && f.hands ? ` · left: ${f.hands[s].map(shown).join(" ") || "none"}` : "";
+      const score = f.hand_scores ? ` · hand ${f.hand_scores[s] > 0 ? "+" : ""}${f.hand_scores[s]}` : "";
+      return `<li class="${cls}"><b>${esc(n)}</b> <span class="st-kind">${esc(f.kinds[s])}</span>
+        · ${f.counts[s]} card${f.counts[s] === 1 ? "" : "s"}${s === f.to_play ? " · <i>to play</i>" : ""}${esc(cards)}${esc(score)}
+        · match ${f.scores[s] ?? 0}</li>`;
+    })
+    .join("");
+  const piles = (f.tops || []).map((t, i) => `Pile ${i + 1}: <b>${esc(shown(t))}</b>${f.calls && f.calls[i] ? ` (called ${esc(SUIT_SIGNS[f.calls[i]] || f.calls[i])})` : ""}`).join(" · ");
+  const log = (f.log || []).slice(-30).map((l) => `<li>${esc(l)}</li>`).join("");
+  const state = !f.started ? "waiting for players" : f.over ? "the hand is over" : `hand ${f.hand}`;
+  return `<h2 class="st-title">Table ${esc(f.code)} · ${esc(f.rules)} · ${state}</h2>
+    <ul class="st-watch-seats">${seats}</ul>
+    <p>Stock: ${f.stock} · ${piles}</p>
+    <ol class="st-watch-log" aria-label="What happened">${log}</ol>`;
+}
+
+/** A spectator (the teacher, with the class key): the table's public frames only. */
+export function watch(el, opts = {}) {
+  const base = opts.base || tablesBase();
+  const code = opts.code || decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
+  const KEY = `crazylab.watch.${code}`;
+  el.innerHTML = `<div class="st-page st-watch">
+      <form class="st-watch-form" hidden><label>Teacher key <input name="key" type="password" required autocomplete="off"></label>
+        <button class="st-btn st-primary" type="submit">Watch table ${esc(code)}</button></form>
+      <section class="st-public" aria-live="polite"></section>
+      <p class="st-refused" role="alert"></p><p class="st-conn" role="status"></p></div>`;
+  const $ = (q) => el.querySelector(q);
+  const st = { ws: null, tries: 0, version: 0, frames: 0 };
+  const connect = () => {
+    const key = sessionStorage.getItem(KEY);
+    if (!key) {
+      $(".st-watch-form").hidden = false;
+      return;
+    }
+    const url = new URL(`ws/${encodeURIComponent(code)}`, base);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(url.href);
+    st.ws = ws;
+    ws.onopen = () => ws.send(JSON.stringify({ hello: { watch: key } }));
+    ws.onmessage = (ev) => {
+      const f = JSON.parse(ev.data);
+      if (f.type === "public") {
+        st.tries = 0;
+        st.version = f.version;
+        $(".st-public").innerHTML = publicHtml(f);
+        $(".st-conn").textContent = "";
+        el.querySelector(".st-page").dataset.version = f.version;
+      } else if (f.type === "refused" || f.error) $(".st-refused").textContent = f.why || f.error;
+    };
+    ws.onclose = (ev) => {
+      if (st.ws !== ws) return;
+      if (ev.code === 4403) {
+        sessionStorage.removeItem(KEY);
+        $(".st-refused").textContent = ev.reason || "Wrong teacher key.";
+        $(".st-watch-form").hidden = false;
+        return;
+      }
+      const wait = BACKOFF[Math.min(st.tries++, BACKOFF.length - 1)];
+      $(".st-conn").textContent = `Connection lost: reconnecting in ${Math.round(wait / 100) / 10} s…`;
+      setTimeout(connect, wait);
+    };
+  };
+  $(".st-watch-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    sessionStorage.setItem(KEY, $(".st-watch-form input").value.trim());
+    $(".st-watch-form").hidden = true;
+    $(".st-refused").textContent = "";
+    connect();
+  });
+  connect();
+  return st;
+}
+
 /** Start the shared table page inside `el`; `tableModule` is table.js's default export. */
 export function start(el, tableModule, opts = {}) {
+  if (!opts.code && /\/watch\/[^/]+\/?$/.test(location.pathname)) return watch(el, opts);
   const base = opts.base || tablesBase();
   const code = opts.code || decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
   const st = { base, code, seat: null, version: 0, lobby: null, ws: null, tries: 0, view: null, dispose: null, model: null, closed: false };
