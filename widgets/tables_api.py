@@ -116,6 +116,7 @@ class TablesHub:
         self._timers: dict[str, tuple[float, object]] = {}
         self._sent: dict[str, tuple[int, Any]] = {}  # code -> (version, lobby) pushed
         self.delays: dict[str, float] = {}  # a table's own bot delay (``?delay=``)
+        self._not_before: dict[str, float] = {}  # no bot turn before (a turn found none)
         self._loop: IOLoop | None = None
         self.closed = False
 
@@ -250,7 +251,8 @@ class TablesHub:
         if due is None:
             return
         loop = IOLoop.current()
-        when = loop.time() + (self.bot_delay(code) if due <= 0 else float(due))
+        when = max(loop.time() + (self.bot_delay(code) if due <= 0 else float(due)),
+                   self._not_before.get(code, 0.0))
         pending = self._timers.get(code)
         if pending is not None:
             if pending[0] <= when:
@@ -263,8 +265,15 @@ class TablesHub:
         self._timers.pop(code, None)
         if self.closed:
             return
-        with contextlib.suppress(TableRefusal):
-            await self.act(code, lambda s: s.bot_step(code))
+        service = await self.service()
+        async with self.lock(code):
+            try:
+                played = bool(await self.call(service.bot_step, code))
+            except TableRefusal:
+                played = False
+            # no move after all (a learner came back meanwhile): not again at once
+            self._not_before[code] = 0.0 if played else IOLoop.current().time() + 0.25
+            self.push_now(code)
 
     # -- sockets ------------------------------------------------------------------------------
 
