@@ -436,6 +436,9 @@ def test_pages_and_static_files_by_name_only(db: Path) -> None:
                                ("static/table.css", "text/css")):
                 resp = await client.fetch(server.base + path, raise_error=False)
                 assert resp.code == 200 and kind in resp.headers["Content-Type"], path
+            resp = await client.fetch(server.base.rstrip("/"), follow_redirects=False,
+                                      raise_error=False)
+            assert resp.code == 301 and resp.headers["Location"] == "/crazylab/tables/"
             for path in ("static/tables_api.py", "static/..%2Fserve.py", "static/serve.py",
                          "static/table.py"):
                 resp = await client.fetch(server.base + path, raise_error=False)

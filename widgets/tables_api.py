@@ -842,6 +842,7 @@ def handlers(server_url: str = "/", service_factory: ServiceFactory | None = Non
         *tournament_routes(base, api),
         (base + "api/.*", NotFoundHandler, api),
         (base + "ws/([^/]+)", TableSocket, {"hub": hub}),
+        (base.rstrip("/"), web.RedirectHandler, {"url": base}),
         (base, FileHandler, {"name": PAGES["lobby"]}),
         (base + "t/[^/]+", FileHandler, {"name": PAGES["table"]}),
         (base + "watch/[^/]+", FileHandler, {"name": PAGES["watch"]}),
