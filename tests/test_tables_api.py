@@ -406,6 +406,7 @@ def test_a_burst_of_joins_is_rate_limited(db: Path) -> None:
             assert codes[-1] == 429
             status, answer, headers = answers[-1]
             assert int(headers["Retry-After"]) >= 1 and "\n" not in answer["error"]
+            assert headers["Cache-Control"] == "no-store"
             # a wrong code is refused like an unknown one; bad bodies in one line
             status, answer, _ = await server.post("join", {"code": "ZZZZZZZZ", "name": "X"})
             assert status in (403, 429)
@@ -436,6 +437,7 @@ def test_pages_and_static_files_by_name_only(db: Path) -> None:
                                ("static/table.css", "text/css")):
                 resp = await client.fetch(server.base + path, raise_error=False)
                 assert resp.code == 200 and kind in resp.headers["Content-Type"], path
+                assert resp.headers["Cache-Control"] in ("no-cache", "no-store"), path
             resp = await client.fetch(server.base.rstrip("/"), follow_redirects=False,
                                       raise_error=False)
             assert resp.code == 301 and resp.headers["Location"] == "/crazylab/tables/"
