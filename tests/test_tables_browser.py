@@ -479,12 +479,24 @@ def test_round_robin_tournament_standings(server: Server, browser, screenshot) -
         server.post(f"tournament/{tid}/round", {}, key=klass.teacher_key)
         tables: dict[str, list[Learner]] = {}
         for name, lr in players.items():
-            seat = server.get(f"api/tournament/{tid}/seat?player={name}", t["tokens"][name])
-            lr.context.add_init_script(
-                f"localStorage.setItem('crazylab.table.{seat['code']}',"
-                f" JSON.stringify({{token: {json.dumps(seat['token'])}, seat: {seat['seat']}}}))")
-            lr.page.goto(f"{server.url}{TABLES}t/{seat['code']}")
-            tables.setdefault(seat["code"], []).append(lr)
+            # the player opens the standings page and goes to their table with their token
+            # (typed in round 1, kept by the browser for round 2)
+            lr.page.goto(f"{server.url}{TABLES}tournament/{tid}")
+            if rnd == 1:
+                lr.page.fill('.st-mine [name="player"]', name)
+                if name == "Ann":  # another player's token is no seat of Ann's
+                    lr.page.fill('.st-mine [name="token"]', t["tokens"]["Ben"])
+                    lr.page.click(".st-mine button")
+                    lr.page.wait_for_function(
+                        "() => document.querySelector('.st-refused').textContent")
+                    assert "/tournament/" in lr.page.url
+                lr.page.fill('.st-mine [name="token"]', t["tokens"][name])
+            else:
+                assert lr.page.input_value('.st-mine [name="token"]') == t["tokens"][name]
+            lr.page.click(".st-mine button")
+            lr.page.wait_for_url(re.compile(r"/crazylab/tables/t/[A-Z0-9]{8}$"))
+            assert t["tokens"][name] not in lr.page.url
+            tables.setdefault(lr.page.url.rsplit("/", 1)[1], []).append(lr)
         assert sorted(len(v) for v in tables.values()) == [2, 2], tables
         for lr in players.values():
             lr.wait_table()
