@@ -180,11 +180,13 @@ def open_table(server: Server, host: Learner, guests: list[Learner], *, seats: i
     p.wait_for_selector(".st-code")
     assert code in p.locator(".st-share").inner_text()
     assert code not in json.dumps(p.evaluate("() => location.search + location.hash"))
-    for g in guests:
+    for g in guests:  # by keyboard only: the code typed as it comes, Tab, the name, Enter
         g.page.goto(server.url + TABLES)
-        g.page.fill('#join [name="code"]', code.lower())  # typed as it comes
-        g.page.fill('#join [name="name"]', g.name)
-        g.page.click('#join button[type="submit"]')
+        g.page.focus('#join [name="code"]')
+        g.page.keyboard.type(code.lower())
+        g.page.keyboard.press("Tab")
+        g.page.keyboard.type(g.name)
+        g.page.keyboard.press("Enter")
         g.page.wait_for_url(re.compile(rf"/t/{code}$"))
         g.page.wait_for_selector(f'.st-seat[data-seat="{guests.index(g) + 1}"]')
     want = 1 + len(guests)
@@ -366,7 +368,10 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
 
 def test_forged_moves_are_refused(server: Server, browser, screenshot) -> None:
     ann, ben = Learner(browser, "Ann"), Learner(browser, "Ben")
+    ben.page.set_viewport_size({"width": 390, "height": 844})  # Ben is on a phone
     code = open_table(server, ann, [ben], seats=2, bots=0)
+    width = ben.page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 400, f"the table page is {width} px wide on a phone"
     learners = [ann, ben]
     waiting = ann if ben.my_turn() else ben
     mover = ben if waiting is ann else ann
