@@ -187,6 +187,9 @@ def add_tables_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="the address to listen on (default: 127.0.0.1; 0.0.0.0 for every one)")
     p.add_argument("--delay", type=float, default=0.7,
                    help="seconds between bot moves (default: 0.7)")
+    p.add_argument("--behind-proxy", action="store_true",
+                   help="take each client's address from the proxy's X-Forwarded-For (behind "
+                        "a JupyterHub proxy: the join limits then count per learner)")
     p.set_defaults(func=cmd_tables)
     return p
 
@@ -209,7 +212,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
               "pip install 'crazylab[jupyter]'", file=sys.stderr)
         return 2
     try:
-        server.main(args.db, args.port, args.host, args.delay)
+        server.main(args.db, args.port, args.host, args.delay, args.behind_proxy)
     except (CrazylabError, OSError) as e:
         print(f"crazylab tables: {_clip(str(e), 300)}", file=sys.stderr)
         return 1

@@ -619,6 +619,7 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
     import socket
     import subprocess
     import sys
+    import urllib.error
     import urllib.request
 
     def free_port() -> int:
@@ -629,7 +630,7 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
     def serve(port: int) -> subprocess.Popen[str]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "crazylab", "tables", "--db", str(tmp_path / "t.db"),
-             "--port", str(port), "--delay", "0"], stdout=subprocess.PIPE,
+             "--port", str(port), "--delay", "0", "--behind-proxy"], stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True)
         assert proc.stdout is not None
         return proc
@@ -645,6 +646,22 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
             data=json.dumps({"rules": RULES, "seats": 2, "name": "Ada"}).encode())
         with urllib.request.urlopen(request, timeout=20) as resp:
             code = json.loads(resp.read())["code"]
+
+        def join(address: str) -> int:
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/crazylab/tables/api/join", method="POST",
+                data=json.dumps({"code": code, "name": "L"}).encode(),
+                headers={"X-Forwarded-For": address})
+            try:
+                with urllib.request.urlopen(request, timeout=20) as resp:
+                    return int(resp.status)
+            except urllib.error.HTTPError as e:
+                return int(e.code)
+
+        # behind a hub's proxy, each learner's own address counts: 25 learners, no 429
+        assert {join(f"10.0.0.{i}") for i in range(25)} <= {200, 409}
+        statuses = [join("10.0.1.1") for _ in range(25)]  # one learner's burst is limited
+        assert statuses[-1] == 429
     finally:
         proc.terminate()
         proc.wait(20)

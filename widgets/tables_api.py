@@ -1004,8 +1004,10 @@ class TournamentCsvHandler(TournamentApi):
 
 
 def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
-         delay: float = BOT_DELAY) -> None:
-    """Serve the tables alone (``crazylab tables``): one service restored from ``db``."""
+         delay: float = BOT_DELAY, behind_proxy: bool = False) -> None:
+    """Serve the tables alone (``crazylab tables``): one service restored from ``db``.
+    ``behind_proxy``: a client's address is the proxy's ``X-Forwarded-For`` / ``X-Real-Ip``
+    (a hub's proxy), so the join limits apply per learner, not to the whole class at once."""
     from tornado.httpserver import HTTPServer
 
     from crazylab.classroom import open_store
@@ -1016,7 +1018,7 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
         hub: TablesHub = routes[0][2]["hub"]
         await hub.service()  # every table back, its bots moving, before the first visitor
         server = HTTPServer(web.Application(routes, websocket_max_message_size=MESSAGE_LIMIT),
-                            max_body_size=BODY_LIMIT)
+                            max_body_size=BODY_LIMIT, xheaders=behind_proxy)
         server.listen(port, host)
         n = len((await hub.service()).tables())
         print(f"crazylab tables: serving on http://{host}:{port}/{TABLES_PREFIX} "
