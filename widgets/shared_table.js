@@ -309,7 +309,7 @@ export function start(el, tableModule, opts = {}) {
       refused(msg.why || "That move was refused.");
       if (msg.version !== undefined) st.version = msg.version;
       // the table waits for an answer to its action: ask for the present
-      send({ action: "sync", seq: null });
+      if (st.model) send({ action: "sync", seq: null });
     }
   }
 
@@ -333,8 +333,8 @@ export function start(el, tableModule, opts = {}) {
       if (st.ws !== ws || st.closed) return;
       st.ws = null;
       if (ev.code === 4403 || ev.code === 4404) {
-        // the server does not know this seat: forget it and offer to join again
-        localStorage.removeItem(STORE(code));
+        // the server does not know this seat: offer to join again (the token stays until a
+        // new seat replaces it: a reload asks again)
         setConn(ev.reason || "This seat is not yours any more.", "lost");
         return showJoin();
       }
@@ -399,6 +399,11 @@ export function start(el, tableModule, opts = {}) {
   window.addEventListener("pagehide", () => {
     st.closed = true;
     if (st.ws) st.ws.close();
+  });
+  window.addEventListener("pageshow", (ev) => {
+    if (!ev.persisted) return; // back from the browser's page cache: connect again
+    st.closed = false;
+    connect();
   });
 
   connect();
