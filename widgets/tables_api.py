@@ -66,6 +66,7 @@ CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; cha
                  ".html": "text/html; charset=utf-8"}
 BOT_DELAY = 0.7
 HELLO_TIMEOUT = 10.0  # seconds a socket may wait before saying who it is
+PING_INTERVAL = 20.0  # seconds between pings (unless the server's settings say)
 RETRY_AFTER = 5
 TOKEN_HEADER = "X-Crazylab-Token"
 KEY_HEADER = "X-Crazylab-Key"
@@ -573,6 +574,17 @@ class TableSocket(websocket.WebSocketHandler):
         self.seq = 0
         self.hand = 0  # the hands of the match when this browser was last sent a view
         self._hello_timer: object = None
+
+    @property
+    def ping_interval(self) -> float | None:
+        """Pings find a browser that went without closing (a laptop asleep): its seat is
+        then away, and played once the service's ``idle_after`` has passed."""
+        return float(self.settings.get("websocket_ping_interval") or PING_INTERVAL)
+
+    @property
+    def ping_timeout(self) -> float | None:
+        interval = self.ping_interval or PING_INTERVAL  # tornado: at most the interval
+        return min(float(self.settings.get("websocket_ping_timeout") or interval), interval)
 
     def open(self, code: str) -> None:  # type: ignore[override]
         self.code = code.strip().upper()[:20]
