@@ -164,59 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_class_parser(sub)
     from .publish import add_publish_parsers  # `crazylab serve`, `crazylab site` (issue 24)
 
-    add_publish_parsers(sub)
-    add_tables_parser(sub)
+    add_publish_parsers(sub)  # and `crazylab tables` (issue 23)
     return parser
-
-
-def add_tables_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add ``crazylab tables`` (issue 23) to an argparse subparsers object."""
-    p = subparsers.add_parser(
-        "tables", help="serve tables where learners play each other (one service for a hub)",
-        description="Serve the tables for people alone: learners create and join tables from "
-                    "their browsers at http://HOST:PORT/crazylab/tables/, every move checked "
-                    "here and stored in the database, so a restarted service resumes every "
-                    "table. On one machine `make app` serves them already; on a JupyterHub run "
-                    "this once, e.g. crazylab tables --db postgresql://... --host 0.0.0.0. "
-                    "Needs crazylab[jupyter] (tornado).")
-    p.add_argument("--db", default=None, metavar="URL",
-                   help="the database's SQLAlchemy URL (default: $CRAZYLAB_DB, else the class "
-                        "store's own file)")
-    p.add_argument("--port", type=int, default=8870, help="the port (default: 8870)")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (default: 127.0.0.1; 0.0.0.0 for every one)")
-    p.add_argument("--delay", type=float, default=0.7,
-                   help="seconds between bot moves (default: 0.7)")
-    p.add_argument("--behind-proxy", action="store_true",
-                   help="take each client's address from the proxy's X-Forwarded-For (behind "
-                        "a JupyterHub proxy: the join limits then count per learner)")
-    p.set_defaults(func=cmd_tables)
-    return p
-
-
-def cmd_tables(args: argparse.Namespace) -> int:
-    """Run the tables' server until interrupted (2: a bad command line or a missing layer)."""
-    import importlib
-
-    if not 0 < args.port < 65536:
-        print(f"crazylab tables: --port must be 1 to 65535, not {args.port}", file=sys.stderr)
-        return 2
-    if not 0 <= args.delay <= 5:
-        print(f"crazylab tables: --delay must be 0 to 5 seconds, not {args.delay}",
-              file=sys.stderr)
-        return 2
-    try:  # the web layer sits above this module: found at run time, as `crazylab serve` does
-        server = importlib.import_module("crazylab.widgets.tables_api")
-    except ImportError as e:
-        print(f"crazylab tables: needs the Jupyter layer ({e.name} is missing): "
-              "pip install 'crazylab[jupyter]'", file=sys.stderr)
-        return 2
-    try:
-        server.main(args.db, args.port, args.host, args.delay, args.behind_proxy)
-    except (CrazylabError, OSError) as e:
-        print(f"crazylab tables: {_clip(str(e), 300)}", file=sys.stderr)
-        return 1
-    return 0
 
 
 def _add_option_argument(p: argparse.ArgumentParser) -> None:
