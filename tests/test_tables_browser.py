@@ -399,8 +399,18 @@ def test_forged_moves_are_refused(server: Server, browser, screenshot) -> None:
     assert waiting.version() == version and mover.version() == version, "a refused move counted"
     assert waiting.hand() == hand
 
-    # a forged seat token: no seat, no view, the join form instead
+    # a join to the full table, and to a code that is no table: one line each, no seat
     thief = Learner(browser, "Thief")
+    for tried in (code, "ABCDEFGH" if code != "ABCDEFGH" else "HGFEDCBA"):
+        thief.page.goto(server.url + TABLES)
+        thief.page.fill('#join [name="code"]', tried)
+        thief.page.fill('#join [name="name"]', "Thief")
+        thief.page.click('#join button[type="submit"]')
+        thief.page.wait_for_function("() => document.querySelector('.st-refused').textContent")
+        line = thief.page.locator(".st-refused").inner_text().strip()
+        assert line and "\n" not in line and "Traceback" not in line, line
+        assert thief.page.url.endswith(TABLES)
+    # a forged seat token: no seat, no view, the join form instead
     thief.context.add_init_script(
         f"localStorage.setItem('crazylab.table.{code}', JSON.stringify({{token: 'forged-'"
         f" + 'x'.repeat(30), seat: 0}}))")
@@ -411,10 +421,13 @@ def test_forged_moves_are_refused(server: Server, browser, screenshot) -> None:
     assert not any('"snapshot": {' in f or '"steps"' in f for f in thief.frames)
 
     # the table plays on: the mover's real move is applied (a card may open a chooser first)
-    for _ in range(3):
+    for _ in range(4):
         if mover.version() > version:
             break
-        human_step(mover.page)
+        if mover.page.evaluate("() => (" + YOUR_TURN + ")()"):
+            human_step(mover.page)
+        else:
+            mover.page.wait_for_timeout(500)  # an answer on its way (the refusals' syncs)
     waiting.page.wait_for_function(f"() => window.crazylabTable.version > {version}")
     for lr in [*learners, thief]:
         lr.context.close()
