@@ -57,12 +57,20 @@ docs: venv
 # `crazylab class ...` uses too (created on first use).
 CLASS_DB = $${CRAZYLAB_DB:-$${CRAZYLAB_HOME:-$$HOME/.local/share/crazylab}/crazylab.db}
 
+# Learners get the compiled engine where this machine can build it (a C compiler and the
+# Python headers; built once, rebuilt when a source changes), else the pure-Python one: the
+# server and every kernel it starts import crazylab from $(COMPILED) (PYTHONPATH; -P keeps the
+# checkout itself off the path).
 app: venv
+	@if $(BIN)/python tools/build_compiled.py --can-build; then \
+		$(MAKE) --no-print-directory compiled && echo "crazylab: the compiled engine ($(COMPILED))"; \
+	else echo "crazylab: no C compiler or Python headers: the pure-Python engine"; fi
 	@echo "crazylab: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops)"
 	@echo "crazylab: the class database is $(CLASS_DB); the teacher's page is" \
 		"http://127.0.0.1:$(PORT)/voila/render/teacher.ipynb"
 	CRAZYLAB_DB="$(CLASS_DB)" PLOTLY_RENDERER=plotly_mimetype \
-		$(BIN)/python -m crazylab.widgets.serve $(VOILA_ARGS)
+		PYTHONPATH="$$($(BIN)/python tools/build_compiled.py --can-build && test -f $(COMPILED)/.stamp && echo $(CURDIR)/$(COMPILED))" \
+		$(BIN)/python -P -m crazylab.widgets.serve $(VOILA_ARGS)
 
 # A class for `make app`: make class NAME="Year 8" prints its code and teacher key.
 class: venv
@@ -106,7 +114,7 @@ lessons: venv
 # the installed package stays pure Python). `make test-compiled` runs the tests against it,
 # `make bench-compiled` compares it with the pure engine (bench/bench_compiled.py).
 COMPILED     := build/compiled
-COMPILED_SRC := $(shell find crazylab widgets -name '*.py' -o -name '*.json' -o -name '*.js' \
+COMPILED_SRC := $(shell find crazylab widgets -name '*.py' -o -name '*.json' -o -name '*.js' -o -name '*.html' \
 	-o -name '*.css' 2>/dev/null) tools/build_compiled.py
 RUN_COMPILED := CRAZYLAB_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/python -P
 
