@@ -98,7 +98,7 @@ def snapshot(game: Game) -> tuple:
 
 def direction(game: Game) -> int:
     """The direction of play: 1 clockwise (seat + 1), -1 after an odd number of reverses."""
-    return int(getattr(game.variant_state, "direction", 1))
+    return game.direction
 
 
 def check_turn(game: Game, seat: int, turns: int, phase: str, before_events: int) -> bool:

@@ -81,6 +81,7 @@ from .rules import RuleSet
 from .rules import rules as get_rules
 from .scoring import HandResult, blocked_result, hand_points, out_result
 from .text import game_text
+from .variants.base import PLAIN, Variant
 from .views import html_of
 
 __all__ = ["Game", "IllegalMove", "NothingToUndo", "SetupError", "check_flag", "whole_number"]
@@ -110,7 +111,7 @@ def check_flag(value: object, name: str) -> bool:
 # attributes that are configuration or logs, not state to snapshot for undo
 _NOT_STATE = frozenset({"rules", "n", "seed", "dealer", "events", "moves", "keep_undo",
                         "_undo", "_legal_cache", "book", "setup", "title", "variant",
-                        "_seen"})
+                        "hooks", "_seen"})
 
 
 def whole_number(value: object) -> int | None:
@@ -150,9 +151,10 @@ _FIELDS: tuple[str, ...] = (
     # the position
     "hands", "stock_cards", "piles", "calls", "refs", "to_play", "phase", "turn_draws",
     "turn_plays", "drawn", "reshuffles", "idle", "random_count", "result", "over", "turns",
-    "skipping",
-    # a variant's hooks and its state (``None`` for the plain games)
-    "variant", "variant_state", "_seen",
+    "skipping", "direction",
+    # a variant (``None`` for the plain games), the hooks the turn machine calls (the
+    # variant, or :data:`~.variants.base.PLAIN`) and the variant's state
+    "variant", "hooks", "variant_state", "_seen",
 )
 
 
@@ -205,7 +207,8 @@ class Game:
         seat_tables(players)  # the event tables of place() and draw_cards() (a game made
         # without __init__, say unpickled in a fresh process, falls back to EVENT_CACHE)
         self.variant = book.variant
-        self.variant_state = None if self.variant is None else self.variant.new_state()
+        self.hooks: Variant = PLAIN if book.variant is None else book.variant
+        self.variant_state = self.hooks.new_state()
         self._seen = VisibleLog(players)
         # state
         self.hands: list[list[Card]] = [[] for _ in range(players)]
@@ -225,6 +228,7 @@ class Game:
         self.over = False  # whether the hand has ended (``result`` says how)
         self.turns = 0
         self.skipping: list[int] = []  # seats that lose their next turn (joker_victim_skips)
+        self.direction = 1  # the direction of play: 1 clockwise (seat + 1), -1 reversed
 
     @classmethod
     def new(cls, rules: Given, players: SupportsIndex = 2,
@@ -368,11 +372,9 @@ class Game:
             self.events.append(new_event(DEALT, seat, tuple(hand), count=len(hand)))
         for p in range(r.piles):
             self._turn_starter(p)
-        if self.variant is not None:
-            self.variant.starter(self)
+        self.hooks.starter(self)
         self.begin_turn()
-        waiting = (self.undeclared_piles()
-                   if self.variant is None or self.variant.core_declarations else [])
+        waiting = self.undeclared_piles() if self.hooks.core_declarations else []
         if waiting:
             # A13: the first player names a starter eight's suit; A9: the dealer announces
             # each wild seed's call, in pile order, before the first turn
@@ -564,11 +566,10 @@ class Game:
                 legal = self._legal_chain()
             elif phase == PHASE_OVER:
                 legal = []
-            elif phase == PHASE_DECLARE and (self.variant is None
-                                         or self.variant.core_declarations):
+            elif phase == PHASE_DECLARE and self.hooks.core_declarations:
                 legal = self._legal_declare()
             else:
-                legal = [] if self.variant is None else self.variant.legal(self)
+                legal = self.hooks.legal(self)
             if self.book.turn.last_call and phase != PHASE_DECLARE:
                 legal = self.with_last_calls(legal)
             cached = self._legal_cache = tuple(legal)
@@ -972,17 +973,15 @@ class Game:
                 return self.end_turn()
             if kind == END and phase == PHASE_CHAIN:
                 return self.end_turn()
-        if phase == PHASE_DECLARE and (self.variant is None or self.variant.core_declarations):
+        if phase == PHASE_DECLARE and self.hooks.core_declarations:
             return self._declare(m)
-        if self.variant is not None:
-            self.variant.apply(self, m)
+        self.hooks.apply(self, m)
 
     def _declare(self, m: Move) -> None:
         """A starter wild's call (A13): neither a play nor a turn."""
         p = m.pile or 0
         assert m.call is not None  # every legal declaration calls
-        self.calls[p] = self.parse_call(m.call)
-        self.update_reference(p)
+        self.set_call(p, m.call)
         self.events.append(event(CALLED, self.to_play, (), m.call, m.pile))
         waiting = self.undeclared_piles()
         if waiting:
@@ -995,20 +994,14 @@ class Game:
         seat = self.to_play
         self.place(seat, m)
         self.turn_plays += len(m.cards)
-        t = self.book.turn
-        if m.cards[-1] == JOKER_CODE and self.variant is None and self.n > 1:
-            victim = (seat + 1) % self.n
-            self.draw_cards(victim, t.joker_draw, note="(the joker's draw two)",
-                            penalty=True)
-            if t.joker_victim_skips and victim not in self.skipping:  # MU-Q12 option
-                self.skipping.append(victim)
+        if m.cards[-1] == JOKER_CODE:
+            self.hooks.joker_played(self, seat)
         if not self.hands[seat]:
             self.finish_out(seat)
             return
-        variant = self.variant
-        if variant is not None and variant.after_play(self, seat, m):
+        if self.hooks.after_play(self, seat, m):
             return
-        if t.chain:
+        if self.book.turn.chain:
             self.phase = PHASE_CHAIN
         else:
             self.end_turn()
@@ -1137,23 +1130,105 @@ class Game:
             if self.idle >= self.n:
                 self._finish_blocked()
                 return
-        self.to_play = (self.to_play + 1) % self.n
+        self.to_play = (self.to_play + self.direction) % self.n
         # a joker's victim loses this turn (MU-Q12 option)
         while self.skipping and self.to_play in self.skipping:
             self.skipping.remove(self.to_play)
             self.events.append(new_event(SKIPPED, self.to_play,
                                      note="skipped (a joker's victim loses a turn)"))
-            self.to_play = (self.to_play + 1) % self.n
+            self.to_play = (self.to_play + self.direction) % self.n
         self.begin_turn()
 
     def begin_turn(self) -> None:
+        """Begin the turn of the seat to play: phase ``play``, the turn's counters at zero,
+        then the variant's :meth:`~.variants.base.Variant.begin_turn` hook."""
         self.phase = PHASE_PLAY
         self.turn_draws = 0
         self.turn_plays = 0
         if self.drawn:
             self.drawn = []
-        if self.variant is not None:
-            self.variant.begin_turn(self)
+        self.hooks.begin_turn(self)
+
+    # -- the turn machine's verbs (what a variant asks for instead of writing fields) --------
+
+    def next_seat(self, seat: int, k: int = 1) -> int:
+        """The seat ``k`` places after ``seat`` in the direction of play."""
+        return (seat + k * self.direction) % self.n
+
+    def reverse(self) -> None:
+        """Play changes direction (the next seats are counted the other way)."""
+        self.direction = -self.direction
+
+    def pass_to(self, seat: int) -> None:
+        """The seat to play is now ``seat`` (the phase and the turn's counters stay)."""
+        self.to_play = seat
+
+    def set_phase(self, phase: str) -> None:
+        """The turn is now in ``phase`` (a core phase or one of the variant's own)."""
+        self.phase = phase
+
+    def restart_turn(self) -> None:
+        """The seat to play begins a normal turn afresh (phase ``play``, counters at zero)
+        without the variant's begin-turn hook (a jump-in is the jumper's turn)."""
+        self.phase = PHASE_PLAY
+        self.turn_draws = self.turn_plays = 0
+        self.drawn = []
+
+    def skip_turn_of(self, seat: int) -> None:
+        """``seat`` loses its next turn (once, however often it is asked)."""
+        if seat not in self.skipping:
+            self.skipping.append(seat)
+
+    def play_cards(self, seat: int, m: Move) -> None:
+        """``seat`` plays ``m`` as (part of) its turn: :meth:`place`, counted in the turn's
+        plays."""
+        self.place(seat, m)
+        self.turn_plays += len(m.cards)
+
+    def draw_for_turn(self, seat: int, count: int, note: str = "",
+                      penalty: bool = False) -> list[Card]:
+        """``seat`` draws as (part of) its turn: :meth:`draw_cards`, counted in the turn's
+        draws (one at least) and its drawn cards."""
+        got = self.draw_cards(seat, count, note, penalty)
+        self.turn_draws += len(got) or 1
+        self.drawn += got
+        return got
+
+    def flip_to_pile(self, pile: int = 0, eager: bool = True) -> Card | None:
+        """Turn the stock's top card onto ``pile`` (reshuffling first if the stock is empty
+        and the rules allow; ``eager`` as in :meth:`take_from_stock`), clearing the pile's
+        call; ``None`` when no card can be had. A turned card is a play: nobody is idle."""
+        c = self.take_from_stock(eager)
+        if c is None:
+            return None
+        self.piles[pile].append(c)
+        self.calls[pile] = None
+        self.update_reference(pile)
+        self.idle = 0
+        return c
+
+    def set_call(self, pile: int, text: str) -> None:
+        """``text`` (a call like ``D``) is now the call in force on ``pile``."""
+        self.calls[pile] = self.parse_call(text)
+        self.update_reference(pile)
+
+    def restore_turn(self, phase: str, turn_draws: int, turn_plays: int,
+                     drawn: Sequence[Card], reshuffles: int, passes: int) -> None:
+        """Set the turn's state as a seat observed it (a bot's world built with
+        :meth:`from_position`): the phase, the turn's draws, plays and drawn cards, the
+        reshuffles so far, and ``passes``, the turns in a row that ended without a play
+        (they count towards a blocked hand only while nothing can be drawn, C-13)."""
+        if not isinstance(phase, str) or not all(
+                whole_number(v) is not None and operator.index(v) >= 0
+                for v in (turn_draws, turn_plays, reshuffles, passes)):
+            raise SetupError(f"restore_turn takes a phase and whole numbers of at least 0, "
+                             f"not {quote((phase, turn_draws, turn_plays, reshuffles, passes))}")
+        self.phase = phase
+        self.turn_draws, self.turn_plays = turn_draws, turn_plays
+        self.drawn = list(drawn)
+        self.reshuffles = reshuffles
+        self.idle = 0 if self.can_draw() else passes
+        self._legal_cache = None
 
     # -- the end of a hand -------------------------------------------------------------------
 
@@ -1190,7 +1265,7 @@ class Game:
 
     def public_extra(self) -> dict[str, Any]:
         """Public state of a rule set's effects (Crazy Breens: pending hits), else ``{}``."""
-        return {} if self.variant is None else self.variant.public_state(self)
+        return self.hooks.public_state(self)
 
     def observation(self, seat: SupportsIndex) -> Observation:
         """What ``seat`` may see: its own hand, the public table, and its legal moves."""
@@ -1210,7 +1285,7 @@ class Game:
             turn_plays=self.turn_plays, drawn=tuple(self.drawn) if mine else (),
             over=self.over, winners=self.winners, scores=self.scores,
             log=self._seen.view(seat, self.events),
-            extra=tuple(sorted(self.public_extra().items())) if self.variant else ())
+            extra=tuple(sorted(self.public_extra().items())))
 
     def _call_texts(self) -> tuple[str | None, ...]:
         texts: list[str | None] = []

@@ -9,8 +9,15 @@ writing a subclass and naming it in :func:`crazylab.engine.variants.variant_for`
 the game loop.
 
 The hooks see the game through :class:`TurnAPI`, the public turn API: the position's fields
-and the few operations a variant composes (take a card from the stock, place a play, draw,
-end or begin a turn, finish the hand).
+to read, and the verbs a variant composes. The game is the only writer of its turn machine
+(``phase``, ``to_play``, the turn's counters, the direction of play): a variant never assigns
+those fields but asks for a verb (pass the turn to a seat, set a phase, the next seat in the
+direction of play, reverse it, turn the stock's top card onto a pile, play or draw as part of
+a turn, begin or end a turn, finish the hand); ``tests/test_layers.py`` keeps it so.
+
+The plain games play with :data:`PLAIN`, whose hooks are the core's own behaviour (the
+starter declarations, the plain joker's draw), so the turn machine has no ``variant is None``
+branch.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ class TurnAPI(Protocol):
     idle: int
     reshuffles: int
     over: bool
+    direction: int
     variant_state: Any
 
     @property
@@ -85,6 +93,29 @@ class TurnAPI(Protocol):
     def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
                note: str) -> None: ...
 
+    # the turn machine's verbs
+
+    def next_seat(self, seat: int, k: int = 1) -> int: ...
+
+    def reverse(self) -> None: ...
+
+    def pass_to(self, seat: int) -> None: ...
+
+    def set_phase(self, phase: str) -> None: ...
+
+    def restart_turn(self) -> None: ...
+
+    def skip_turn_of(self, seat: int) -> None: ...
+
+    def play_cards(self, seat: int, m: Move) -> None: ...
+
+    def draw_for_turn(self, seat: int, count: int, note: str = "",
+                      penalty: bool = False) -> list[Card]: ...
+
+    def flip_to_pile(self, pile: int = 0, eager: bool = True) -> Card | None: ...
+
+    def set_call(self, pile: int, text: str) -> None: ...
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Variant:
@@ -108,6 +139,10 @@ class Variant:
 
     def begin_turn(self, game: TurnAPI) -> None:
         """At the start of every turn (the engine has reset the turn counters)."""
+
+    def joker_played(self, game: TurnAPI, seat: int) -> None:
+        """A normal-turn play topped by a joker was placed (before the engine looks whether
+        the hand is empty). A variant resolves jokers in its own hooks: nothing here."""
 
     def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
         """After a normal-turn play that did not empty the hand. Return ``True`` when the
@@ -140,3 +175,25 @@ class Variant:
         ``Game.from_position``. ``False`` when the state cannot be rebuilt from it (then the
         position cannot be determinized)."""
         return not seen
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Plain(Variant):
+    """The plain turn machine's hooks: the core's starter declarations (A9, A13) and the plain
+    joker (MU-13: the next player draws ``joker_draw`` cards at once; with
+    ``joker_victim_skips`` they lose that turn too, MU-Q12)."""
+
+    name = "plain"
+    core_declarations = True
+
+    def joker_played(self, game: TurnAPI, seat: int) -> None:
+        if game.n > 1:
+            victim = game.next_seat(seat)
+            game.draw_cards(victim, game.rules.joker_draw, note="(the joker's draw two)",
+                            penalty=True)
+            if game.rules.joker_victim_skips:
+                game.skip_turn_of(victim)
+
+
+#: the hooks of every game whose rule set has no variant
+PLAIN = Plain()

@@ -193,17 +193,13 @@ def _deck_play(game: TurnAPI) -> str | None:
             return None
         st.reshuffled = game.can_draw()  # take_from_stock reshuffles if it can
     before = game.reshuffles
-    c = game.take_from_stock(eager=not st.reshuffled)  # A12 eager: still once a chain
+    c = game.flip_to_pile(0, eager=not st.reshuffled)  # A12 eager: still once a chain
     if game.reshuffles > before:
         st.reshuffled = True
     if c is None:
         game.events.append(Event(FLIPPED, actor, note="the King's deck play fizzles: no card "
                                  "is left to turn (BR-Q27)."))
         return None
-    game.piles[0].append(c)
-    game.calls[0] = None
-    game.update_reference(0)
-    game.idle = 0
     game.events.append(Event(FLIPPED, actor, (c,),
                              note=f"the King's deck play turns {c.display} (BR-20)."))
     wait = _effect(game, (c,), declared=False)
@@ -230,7 +226,7 @@ def _run(game: TurnAPI, cards: tuple[Card, ...], declared: bool) -> None:
     wait = _effect(game, cards, declared)
     if wait:
         st.wait = wait
-        game.phase = wait
+        game.set_phase(wait)
     else:
         _resume(game)
 
@@ -240,14 +236,16 @@ def _resume(game: TurnAPI) -> None:
     action closes."""
     st: BreensState = game.variant_state
     if st.drops > 0 and game.hands[st.actor]:
-        st.wait = game.phase = PHASE_DROP
+        st.wait = PHASE_DROP
+        game.set_phase(PHASE_DROP)
         return
     st.drops = 0
     if st.flips:  # A2: the deck play owed after a turned special's decision
         st.flips -= 1
         wait = _deck_play(game)
         if wait:
-            st.wait = game.phase = wait
+            st.wait = wait
+            game.set_phase(wait)
             return
         _resume(game)
         return
@@ -313,7 +311,7 @@ def _close(game: TurnAPI) -> None:
     st.wait = ""
     if st.starter:  # the dealer's starter is no turn: the first player begins (BR-8)
         st.starter = False
-        game.to_play = (game.dealer + 1) % game.n
+        game.pass_to(game.next_seat(game.dealer))
         game.begin_turn()
     else:
         game.end_turn()
@@ -343,7 +341,7 @@ def starter(game: TurnAPI) -> None:
     top = game.top
     _start_action(game, game.dealer)
     st.starter = True
-    game.to_play = game.dealer
+    game.pass_to(game.dealer)
     declared = top.rank == EIGHT and r.starter_eight == "keep"
     wait = None
     if not (top.rank == QUEEN and not r.starter_queen_drop):
@@ -352,11 +350,11 @@ def starter(game: TurnAPI) -> None:
         st.wait = wait  # begin_turn puts the dealer in this phase
         if (wait == "declare" and r.starter_eight == "first_player_declares"
                 and len(game.piles[0]) == 1):
-            game.to_play = (game.dealer + 1) % game.n  # A7: the first player names it
+            game.pass_to(game.next_seat(game.dealer))  # A7: the first player names it
         return
     _assign(game)
     st.starter = False
-    game.to_play = (game.dealer + 1) % game.n  # the engine begins this turn
+    game.pass_to(game.next_seat(game.dealer))  # the engine begins this turn
 
 
 def begin_turn(game: TurnAPI) -> None:
@@ -480,8 +478,7 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         return
     if move.kind == PLAY:  # a counter (BR-22, BR-27)
         how = " with the Jack just drawn (BR-26)" if st.jack is not None else ""
-        game.place(seat, move)
-        game.turn_plays += len(move.cards)
+        game.play_cards(seat, move)
         _start_action(game, seat)  # an action with no effect; it closes the cycle (BR-27)
         game.events.append(Event(COUNTERED, seat, move.cards, note=(
             f"countered{how}: the cycle ends and the suit is "
@@ -498,10 +495,8 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         note = _PENALTY_NOTES.get(key)
         if note is None:
             note = _PENALTY_NOTES[key] = f"(penalty card {key[0]} of {key[1]})"
-        got = game.draw_cards(seat, 1, note=note, penalty=True)
+        got = game.draw_for_turn(seat, 1, note=note, penalty=True)
         entry[3] += len(got)
-        game.turn_draws += 1
-        game.drawn.extend(got)
         left = entry[1] - entry[3]
         r = game.rules
         window = r.mid_draw_counter
@@ -525,8 +520,7 @@ def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
     player (added to that player's penalty if they have one in this cycle)."""
     st: BreensState = game.variant_state
     seat = game.to_play
-    game.place(seat, move)
-    game.turn_plays += 1
+    game.play_cards(seat, move)
     st.penalties.remove(entry)
     amount = entry[1] + (2 if move.card.rank == TWO else game.rules.joker_draw)
     sources = entry[4] | 1 << move.card.rank
@@ -575,8 +569,7 @@ def _apply_drop(game: TurnAPI, move: Move) -> None:
         _resume(game)
         return
     st.drops -= 1
-    game.place(seat, move)
-    game.turn_plays += 1
+    game.play_cards(seat, move)
     game.events.append(Event(DROPPED, seat, move.cards, note=(
         f"drops {move.top.display} after the Queen: its effect triggers (BR-21).")))
     if not game.hands[seat]:
@@ -587,8 +580,7 @@ def _apply_drop(game: TurnAPI, move: Move) -> None:
 
 def _apply_declare(game: TurnAPI, move: Move) -> None:
     assert move.call is not None  # every legal declare move names a suit
-    game.calls[0] = game.parse_call(move.call)
-    game.update_reference(0)
+    game.set_call(0, move.call)
     game.events.append(Event(CALLED, game.to_play, call=move.call))
     _resume(game)
 
@@ -800,15 +792,15 @@ class Breens(Variant):
         every move.)"""
         st: BreensState = game.variant_state
         if st.wait:
-            game.phase = st.wait
+            game.set_phase(st.wait)
             return
         seat = game.to_play
         for e in st.penalties:  # a loop: every turn runs this
             if e[0] == seat:
-                game.phase = PHASE_PENALTY
+                game.set_phase(PHASE_PENALTY)
                 return
         if st.owed and seat in st.owed:  # A1: a further lost turn
-            game.phase = PHASE_LOST
+            game.set_phase(PHASE_LOST)
 
     def after_play(self, game: TurnAPI, seat: int, move: Move) -> bool:
         """A normal-turn play was placed (and did not empty the hand): resolve its effect
@@ -821,7 +813,8 @@ class Breens(Variant):
         if effect is not None:  # _run's work, spelt out: this is every special card played
             wait = effect(game, top, len(cards), True)
             if wait:
-                st.wait = game.phase = wait
+                st.wait = wait
+                game.set_phase(wait)
             elif st.drops or st.flips:
                 _resume(game)
             else:  # a 2, an ace, an eight, a joker: what _resume comes to

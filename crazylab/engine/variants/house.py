@@ -44,7 +44,7 @@ from typing import Any
 from ..cards import JOKER, Card
 from ..events import JUMPED_IN, PASSED, PENALTY, REVERSED, SKIPPED, Event
 from ..moves import DRAW, DRAW_MOVE, END, PASS, PASS_MOVE, PLAY, Move, play_move
-from ..phases import PHASE_DECLARE, PHASE_JUMP, PHASE_PENALTY, PHASE_PLAY
+from ..phases import PHASE_DECLARE, PHASE_JUMP, PHASE_PENALTY
 from .base import TurnAPI, Variant
 
 PHASES: tuple[str, ...] = (PHASE_PENALTY, PHASE_JUMP, PHASE_DECLARE)
@@ -52,9 +52,9 @@ PHASES: tuple[str, ...] = (PHASE_PENALTY, PHASE_JUMP, PHASE_DECLARE)
 
 @dataclass
 class HouseState:
-    """The direction of play, a pending draw hit and an open jump-in window."""
+    """A pending draw hit and an open jump-in window (the direction of play is the game's:
+    ``game.direction``, turned by ``game.reverse()``)."""
 
-    direction: int = 1  # 1: clockwise (seat + 1), -1: after an odd number of reverses
     next: int | None = None  # the seat this variant passes the turn to (set before end_turn)
     draw: int = 0  # cards the pending hit makes its victim draw
     victim: int = -1  # the seat hit
@@ -66,7 +66,7 @@ class HouseState:
     resume: int = -1  # the seat whose turn the window holds back
 
     def clone(self) -> HouseState:
-        return HouseState(self.direction, self.next, self.draw, self.victim, self.stackable,
+        return HouseState(self.next, self.draw, self.victim, self.stackable,
                           self.drawn, self.played, self.pile, list(self.window), self.resume)
 
 
@@ -77,11 +77,6 @@ def _state(game: TurnAPI) -> HouseState:
 
 def _label(game: TurnAPI, pile: int) -> int | None:
     return pile if game.rules.piles > 1 else None
-
-
-def _step(game: TurnAPI, seat: int, k: int = 1) -> int:
-    """The seat ``k`` places after ``seat`` in the direction of play."""
-    return (seat + k * _state(game).direction) % game.n
 
 
 # -- resolving a play ------------------------------------------------------------------------
@@ -106,7 +101,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
                 if game.n == 2:
                     skips += 1  # V12: with two players a reverse acts as a skip
                 else:
-                    st.direction = -st.direction
+                    game.reverse()
                     game.events.append(Event(REVERSED, seat, (c,), note=(
                         f"reverses the direction of play ({c.display}, action_cards V12).")))
             elif effect == "skip":
@@ -114,7 +109,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
             elif effect.startswith("draw"):
                 draw += int(effect[4:])
                 stackable = stackable and effect == "draw2"
-    nxt = _step(game, seat)
+    nxt = game.next_seat(seat)
     if joker_draw:
         game.draw_cards(nxt, joker_draw, note="(the joker's draw)", penalty=True)
         if r.joker_victim_skips:
@@ -122,7 +117,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
     for _ in range(skips):
         game.events.append(Event(SKIPPED, nxt, note=(
             "loses the turn (a skip card, action_cards V12).")))
-        nxt = _step(game, nxt)
+        nxt = game.next_seat(nxt)
     if draw:  # with a hit pending (passed on, or a jump-in) the total grows and moves on
         st.draw += draw
         st.victim = nxt
@@ -155,25 +150,23 @@ def _lose_turn(game: TurnAPI, note: str) -> None:
 
 
 def begin_turn(game: TurnAPI) -> None:
-    """Point the turn at the right seat (a skip, the direction), open a jump-in window after a
+    """Point the turn at the right seat (after a skip or a hit), open a jump-in window after a
     play, or begin a pending draw hit."""
     st = _state(game)
     if st.next is not None:
-        game.to_play = st.next
+        game.pass_to(st.next)
         st.next = None
-    elif st.direction < 0:
-        game.to_play = (game.to_play - 2) % game.n  # the engine stepped one seat clockwise
     if st.played >= 0:
         seat, st.played = st.played, -1
         holders = _jumpers(game, seat)
         if holders:
             st.window = holders
             st.resume = game.to_play
-            game.to_play = holders[0]
-            game.phase = PHASE_JUMP
+            game.pass_to(holders[0])
+            game.set_phase(PHASE_JUMP)
             return
     if st.draw and game.to_play == st.victim:
-        game.phase = PHASE_PENALTY
+        game.set_phase(PHASE_PENALTY)
 
 
 def _jumpers(game: TurnAPI, seat: int) -> list[int]:
@@ -183,7 +176,7 @@ def _jumpers(game: TurnAPI, seat: int) -> list[int]:
     top = game.piles[st.pile][-1]
     out = []
     for k in range(1, game.n):
-        s = _step(game, seat, k)
+        s = game.next_seat(seat, k)
         if s != game.to_play and _jump_card(game, s, top):
             out.append(s)
     return out
@@ -245,15 +238,13 @@ def apply(game: TurnAPI, move: Move) -> None:
             game.events.append(Event(PASSED, seat, note="(did not jump in)"))
             st.window.pop(0)
             if st.window:
-                game.to_play = st.window[0]
+                game.pass_to(st.window[0])
             else:
                 st.next = st.resume
                 game.begin_turn()
             return
         st.window = []
-        game.turn_draws = game.turn_plays = 0
-        game.drawn = []
-        game.phase = PHASE_PLAY
+        game.restart_turn()
         game.events.append(Event(JUMPED_IN, seat, move.cards, note=(
             f"jumps in with {move.top.display}, identical to the top card (jump_in, V14).")))
         _place(game, seat, move)
@@ -262,11 +253,9 @@ def apply(game: TurnAPI, move: Move) -> None:
         _place(game, seat, move)
         return
     if move.kind == DRAW:
-        got = game.draw_cards(seat, 1, note=f"(penalty card {st.drawn + 1} of {st.draw})",
-                              penalty=True)
+        got = game.draw_for_turn(seat, 1, note=f"(penalty card {st.drawn + 1} of {st.draw})",
+                                 penalty=True)
         st.drawn += len(got)
-        game.turn_draws += 1
-        game.drawn.extend(got)
         if got and st.drawn < st.draw and game.can_draw():
             return
         forgiven = st.draw - st.drawn
@@ -282,8 +271,7 @@ def apply(game: TurnAPI, move: Move) -> None:
 def _place(game: TurnAPI, seat: int, move: Move) -> None:
     """Place a jump-in or a passed-on draw2 as ``seat``'s turn, then resolve it."""
     st = _state(game)
-    game.place(seat, move)
-    game.turn_plays += len(move.cards)
+    game.play_cards(seat, move)
     st.pile = move.pile or 0
     if not game.hands[seat]:
         game.finish_out(seat)
@@ -332,7 +320,7 @@ def public_state(game: TurnAPI) -> dict[str, Any]:
     """For observations: the direction of play, a pending draw hit ``(seat, cards left)``
     and the seats still to be asked in a jump-in window."""
     st = _state(game)
-    return {"direction": "clockwise" if st.direction > 0 else "anticlockwise",
+    return {"direction": "clockwise" if game.direction > 0 else "anticlockwise",
             "pending_draw": (st.victim, st.draw - st.drawn) if st.draw else (),
             "jump_window": tuple(st.window) if game.phase == PHASE_JUMP else ()}
 
@@ -344,7 +332,8 @@ def restore(game: TurnAPI, seen: dict[str, Any]) -> bool:
     direction = seen.get("direction", "clockwise")
     if direction not in ("clockwise", "anticlockwise"):
         return False
-    st.direction = 1 if direction == "clockwise" else -1
+    if (direction == "clockwise") != (game.direction > 0):
+        game.reverse()
     pending = seen.get("pending_draw", ())
     if pending:
         st.victim, st.draw = pending
