@@ -166,13 +166,16 @@ class Learner:
 
 
 def open_table(server: Server, host: Learner, guests: list[Learner], *, seats: int,
-               bots: int) -> str:
+               bots: int, options: str = "") -> str:
     """The host opens a table in the lobby, the guests join it by its code, the host fills the
     rest with bots and starts. Returns the join code."""
     p = host.page
     p.goto(f"{server.url}{TABLES}?delay={BOT_DELAY}")  # the bots' pace, for the test
     p.select_option('#create [name="rules"]', RULES)
     p.select_option('#create [name="seats"]', str(seats))
+    if options:
+        p.click(".st-house summary")
+        p.fill('#create [name="options"]', options)
     p.fill('#create [name="name"]', host.name)
     p.click('#create button[type="submit"]')
     p.wait_for_url(re.compile(r"/crazylab/tables/t/[A-Z0-9]{8}$"))
@@ -369,7 +372,8 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
 def test_forged_moves_are_refused(server: Server, browser, screenshot) -> None:
     ann, ben = Learner(browser, "Ann"), Learner(browser, "Ben")
     ben.page.set_viewport_size({"width": 390, "height": 844})  # Ben is on a phone
-    code = open_table(server, ann, [ben], seats=2, bots=0)
+    code = open_table(server, ann, [ben], seats=2, bots=0, options="hand_size=7")
+    assert len(ann.hand()) == len(ben.hand()) == 7, "the house option was not applied"
     width = ben.page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 400, f"the table page is {width} px wide on a phone"
     learners = [ann, ben]
@@ -410,6 +414,16 @@ def test_forged_moves_are_refused(server: Server, browser, screenshot) -> None:
         line = thief.page.locator(".st-refused").inner_text().strip()
         assert line and "\n" not in line and "Traceback" not in line, line
         assert thief.page.url.endswith(TABLES)
+    # a house option the rules do not have: one line, no table
+    thief.page.goto(server.url + TABLES)
+    thief.page.click(".st-house summary")
+    thief.page.fill('#create [name="options"]', "hand_size=banana")
+    thief.page.fill('#create [name="name"]', "Thief")
+    thief.page.click('#create button[type="submit"]')
+    thief.page.wait_for_function("() => document.querySelector('.st-refused').textContent")
+    line = thief.page.locator(".st-refused").inner_text().strip()
+    assert "hand_size" in line and "\n" not in line and "Traceback" not in line, line
+    assert thief.page.url.endswith(TABLES)
     # a forged seat token: no seat, no view, the join form instead
     thief.context.add_init_script(
         f"localStorage.setItem('crazylab.table.{code}', JSON.stringify({{token: 'forged-'"
