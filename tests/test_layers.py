@@ -248,3 +248,56 @@ def test_the_private_names_check_can_fail():
               "import x\nx.game._take_from_stock()\n")
     assert foreign_private_uses("crazylab.sim", source) == {
         "table.game": {"_rng"}, "x.game": {"_take_from_stock"}}
+
+
+#: the turn machine's fields and the position: only ``Game`` (crazylab/engine/game.py) assigns
+#: them; a variant asks for a verb (``pass_to``, ``set_phase``, ``flip_to_pile``…, see
+#: ``variants.base.TurnAPI``)
+TURN_FIELDS = frozenset({
+    "to_play", "phase", "turn_draws", "turn_plays", "drawn", "reshuffles", "idle", "direction",
+    "skipping", "turns", "over", "result", "random_count", "hands", "stock_cards", "piles",
+    "calls", "refs", "variant_state", "hooks"})
+#: files allowed to assign them for now, and why
+TURN_WRITERS = {
+    "crazylab/engine/game.py": "the owner",
+    # H6 (bots.py): determinize restores the observed turn with game.restore_turn(...) instead
+    "crazylab/bots.py": "determinize still assigns the observed turn's fields (until H6)",
+}
+
+
+def turn_writes(source: str) -> list[str]:
+    """``obj.field = …`` (or ``+=``, or in a tuple target) for a turn-machine field on any
+    object but ``self`` (another class's own attribute of the same name)."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        while targets:
+            t = targets.pop()
+            if isinstance(t, (ast.Tuple, ast.List)):
+                targets += t.elts
+            elif (isinstance(t, ast.Attribute) and t.attr in TURN_FIELDS
+                  and not (isinstance(t.value, ast.Name) and t.value.id == "self")):
+                out.append(f"line {node.lineno}: {ast.unparse(t)}")
+    return out
+
+
+@pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT))
+                                        for p in (ROOT / "crazylab").rglob("*.py")))
+def test_only_the_game_writes_the_turn_machine(path):
+    if path in TURN_WRITERS:
+        return
+    writes = turn_writes((ROOT / path).read_text())
+    assert not writes, (f"{path} assigns the turn machine's fields (ask Game for a verb: "
+                        f"pass_to, set_phase, play_cards…): {writes}")
+
+
+def test_the_turn_writes_check_can_fail():
+    source = ("def f(game, st):\n    game.phase = 'penalty'\n    game.turn_plays += 1\n"
+              "    game.drawn, x = [], 1\n    st.draw = 2\n    self.phase = 'mine'\n")
+    assert sorted(turn_writes(source)) == ["line 2: game.phase", "line 3: game.turn_plays",
+                                           "line 4: game.drawn"]
+    assert all((ROOT / p).exists() for p in TURN_WRITERS), "TURN_WRITERS names a missing file"

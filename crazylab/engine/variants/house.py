@@ -59,7 +59,7 @@ class HouseState:
     draw: int = 0  # cards the pending hit makes its victim draw
     victim: int = -1  # the seat hit
     stackable: bool = False  # whether the victim may pass it on with a draw2 card
-    drawn: int = 0  # penalty cards drawn so far
+    paid: int = 0  # penalty cards drawn so far
     played: int = -1  # the seat whose turn just placed cards (-1: none, no window)
     pile: int = 0  # the pile it placed them on
     window: list[int] = field(default_factory=list)  # seats still to be asked to jump in
@@ -67,7 +67,7 @@ class HouseState:
 
     def clone(self) -> HouseState:
         return HouseState(self.next, self.draw, self.victim, self.stackable,
-                          self.drawn, self.played, self.pile, list(self.window), self.resume)
+                          self.paid, self.played, self.pile, list(self.window), self.resume)
 
 
 def _state(game: TurnAPI) -> HouseState:
@@ -121,7 +121,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
     if draw:  # with a hit pending (passed on, or a jump-in) the total grows and moves on
         st.draw += draw
         st.victim = nxt
-        st.drawn = 0
+        st.paid = 0
         st.stackable = stackable
         game.events.append(Event(PENALTY, nxt, cards, count=st.draw, note=(
             f"is hit: must draw {st.draw} and lose the turn"
@@ -140,7 +140,7 @@ def _cards(n: int) -> str:
 
 def _lose_turn(game: TurnAPI, note: str) -> None:
     st = _state(game)
-    st.draw = st.drawn = 0
+    st.draw = st.paid = 0
     st.victim = -1
     game.events.append(Event(SKIPPED, game.to_play, note=note))
     game.end_turn()
@@ -216,7 +216,7 @@ def legal(game: TurnAPI) -> list[Move]:
     if game.phase == PHASE_JUMP:
         return _plays_of(game, game.piles[st.pile][-1], st.pile) + [PASS_MOVE]
     if game.phase == PHASE_PENALTY:
-        if st.drawn:
+        if st.paid:
             return [DRAW_MOVE]
         moves: list[Move] = []
         if st.stackable:
@@ -253,12 +253,12 @@ def apply(game: TurnAPI, move: Move) -> None:
         _place(game, seat, move)
         return
     if move.kind == DRAW:
-        got = game.draw_for_turn(seat, 1, note=f"(penalty card {st.drawn + 1} of {st.draw})",
+        got = game.draw_for_turn(seat, 1, note=f"(penalty card {st.paid + 1} of {st.draw})",
                                  penalty=True)
-        st.drawn += len(got)
-        if got and st.drawn < st.draw and game.can_draw():
+        st.paid += len(got)
+        if got and st.paid < st.draw and game.can_draw():
             return
-        forgiven = st.draw - st.drawn
+        forgiven = st.draw - st.paid
         _lose_turn(game, "loses the turn after drawing the penalty" + (
             f"; the {_cards(forgiven)} the stock could not give "
             f"{'is' if forgiven == 1 else 'are'} forgiven (C-9)."
@@ -298,14 +298,14 @@ def explain(game: TurnAPI, move: Move) -> str:
         return (f"It is not seat {game.to_play}'s turn: seat {game.to_play} may only jump in "
                 f"with a card identical to the top card {top.display} (jump_in, V14), or say "
                 f"pass to let seat {st.resume} play. Legal: {legal_text}.")
-    if move.kind == PLAY and st.drawn:
+    if move.kind == PLAY and st.paid:
         return "You have begun drawing your penalty: draw the rest."
     if move.kind == PLAY and st.stackable:
-        return (f"You are hit and must draw {_cards(st.draw - st.drawn)} and lose the turn, or "
+        return (f"You are hit and must draw {_cards(st.draw - st.paid)} and lose the turn, or "
                 "pass the hit on with a draw2 card (action_cards V12). Legal: "
                 f"{legal_text}.")
     if move.kind in (PLAY, PASS, END):
-        return (f"You are hit and must draw {_cards(st.draw - st.drawn)}, one draw at a time, "
+        return (f"You are hit and must draw {_cards(st.draw - st.paid)}, one draw at a time, "
                 f"and lose the turn (action_cards V12). Legal: {legal_text}.")
     return f"{move.display} is not legal now. Legal moves: {legal_text}."
 
@@ -321,7 +321,7 @@ def public_state(game: TurnAPI) -> dict[str, Any]:
     and the seats still to be asked in a jump-in window."""
     st = _state(game)
     return {"direction": "clockwise" if game.direction > 0 else "anticlockwise",
-            "pending_draw": (st.victim, st.draw - st.drawn) if st.draw else (),
+            "pending_draw": (st.victim, st.draw - st.paid) if st.draw else (),
             "jump_window": tuple(st.window) if game.phase == PHASE_JUMP else ()}
 
 
@@ -337,7 +337,7 @@ def restore(game: TurnAPI, seen: dict[str, Any]) -> bool:
     pending = seen.get("pending_draw", ())
     if pending:
         st.victim, st.draw = pending
-        st.drawn = 0
+        st.paid = 0
         st.stackable = False  # not public: only the victim's own turn would show it
     st.window = list(seen.get("jump_window", ()))
     return True
