@@ -1212,22 +1212,26 @@ class Game:
         self.calls[pile] = self.parse_call(text)
         self.update_reference(pile)
 
-    def restore_turn(self, phase: str, turn_draws: int, turn_plays: int,
-                     drawn: Sequence[Card], reshuffles: int, passes: int) -> None:
+    def restore_turn(self, phase: Given, turn_draws: SupportsIndex, turn_plays: SupportsIndex,
+                     drawn: Given, reshuffles: SupportsIndex, passes: SupportsIndex) -> None:
         """Set the turn's state as a seat observed it (a bot's world built with
         :meth:`from_position`): the phase, the turn's draws, plays and drawn cards, the
         reshuffles so far, and ``passes``, the turns in a row that ended without a play
         (they count towards a blocked hand only while nothing can be drawn, C-13)."""
-        if not isinstance(phase, str) or not all(
-                whole_number(v) is not None and operator.index(v) >= 0
-                for v in (turn_draws, turn_plays, reshuffles, passes)):
+        counts = [whole_number(v) for v in (turn_draws, turn_plays, reshuffles, passes)]
+        if not isinstance(phase, str) or any(v is None or v < 0 for v in counts):
             raise SetupError(f"restore_turn takes a phase and whole numbers of at least 0, "
                              f"not {quote((phase, turn_draws, turn_plays, reshuffles, passes))}")
+        try:
+            cards = self._parse_cards(list(drawn), "drawn", len(self.rules.deck))
+        except (SetupError, TypeError) as e:
+            raise SetupError(f"restore_turn takes the drawn cards: {e}") from None
+        draws, plays, shuffles, stuck = (v or 0 for v in counts)
         self.phase = phase
-        self.turn_draws, self.turn_plays = turn_draws, turn_plays
-        self.drawn = list(drawn)
-        self.reshuffles = reshuffles
-        self.idle = 0 if self.can_draw() else passes
+        self.turn_draws, self.turn_plays = draws, plays
+        self.drawn = cards
+        self.reshuffles = shuffles
+        self.idle = 0 if self.can_draw() else stuck
         self._legal_cache = None
 
     # -- the end of a hand -------------------------------------------------------------------
