@@ -21,7 +21,7 @@ import os
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -74,7 +74,7 @@ class LegacyMonteCarloBot(MonteCarloBot):
             _with_legal(obs, choices), rng)
 
 
-def example(bot: object, workers: int) -> float:
+def example(bot: object, workers: int | None) -> float:
     """Seconds the README's 1,000-hand example takes with ``bot`` as ``mc``."""
     t0 = time.perf_counter()
     cl.simulate(EXAMPLE_RULES, players=3, bots=[bot, "rules", "random"], games=500, seed=1,
@@ -83,7 +83,7 @@ def example(bot: object, workers: int) -> float:
 
 
 def duel(bot: object, games: int,
-         workers: int) -> tuple[float, int, float, float, float, float]:
+         workers: int | None) -> tuple[float, int, float, float, float, float]:
     """(wins, hands, rate, low, high) of ``bot`` against the rules of thumb, and the seconds."""
     t0 = time.perf_counter()
     df = cl.simulate(DUEL_RULES, players=2, bots=[bot, "rules"], games=games, seed=2026,
@@ -93,28 +93,56 @@ def duel(bot: object, games: int,
     return float(row.wins), int(row.hands), float(row.rate), float(row.low), float(row.high), secs
 
 
+#: the bots this bench can compare, by name
+BOTS = {
+    "legacy": LegacyMonteCarloBot(),  # before issue 21: 32 worlds for every legal move
+    "v1": MonteCarloBot(depth=None, cull=False),  # 96 playouts to the end, halving (d7f62b1)
+    "new": MonteCarloBot(),  # the package's default
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=["example", "duel"])
     ap.add_argument("--games", type=int, default=2000, help="hands in the duel, per bot")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--workers", type=int, default=None,
+                    help="simulate's workers (default: simulate's own default, as a learner "
+                         "gets it)")
+    ap.add_argument("--bots", default="v1,new",
+                    help=f"comma-separated, the first is the baseline: {', '.join(BOTS)}")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="timings of the example per bot, interleaved (the best is kept)")
     args = ap.parse_args(argv)
-    old, new = LegacyMonteCarloBot(), MonteCarloBot()
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.workers} workers, "
-          f"load average {os.getloadavg()[0]:.1f}")
+    names = args.bots.split(",")
+    for n in names:  # "new:depth=12:playouts=64": the default bot with other settings
+        base, *settings = n.split(":")
+        if base not in BOTS:
+            ap.error(f"--bots takes names among {', '.join(BOTS)} (new:depth=12:playouts=64)")
+        if settings:
+            kw = {k: None if v == "None" else v == "True" if v in ("True", "False") else int(v)
+                  for k, _, v in (x.partition("=") for x in settings)}
+            BOTS[n] = replace(BOTS[base], **kw)
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, workers "
+          f"{args.workers or 'default'}, load average {os.getloadavg()[0]:.1f}")
     if args.only in (None, "example"):
         print("(a) README lab example: 1,000 hands (2 rule sets x 500), 3 players, "
               "mc/rules/random")
-        t_old = example(old, args.workers)
-        print(f"  old mc: {t_old:7.1f} s", flush=True)
-        t_new = example(new, args.workers)
-        print(f"  new mc: {t_new:7.1f} s   (x{t_old / t_new:.1f} faster)", flush=True)
+        times: dict[str, list[float]] = {n: [] for n in names}
+        for _ in range(args.repeat):
+            for n in names:
+                t = example(BOTS[n], args.workers)
+                times[n].append(t)
+                print(f"  {n:6} mc: {t:7.1f} s   (load {os.getloadavg()[0]:.1f})", flush=True)
+        base = min(times[names[0]])
+        for n in names:
+            best = min(times[n])
+            print(f"  {n:6} best {best:7.1f} s   x{base / best:.2f} against {names[0]}")
     if args.only in (None, "duel"):
         print(f"(b) mc vs rules, {args.games} hands of {DUEL_RULES}, 2 players, seats swapped, "
-              "seed 2026 for both")
-        for label, bot in (("old", old), ("new", new)):
-            wins, hands, rate, lo, hi, secs = duel(bot, args.games, args.workers)
-            print(f"  {label} mc: {wins:7.1f} wins of {hands} = {rate:.3f} "
+              "seed 2026 for all")
+        for n in names:
+            wins, hands, rate, lo, hi, secs = duel(BOTS[n], args.games, args.workers)
+            print(f"  {n:6} mc: {wins:7.1f} wins of {hands} = {rate:.3f} "
                   f"(95% CI {lo:.3f}-{hi:.3f})  [{secs:.0f} s]", flush=True)
     return 0
 

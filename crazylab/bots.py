@@ -48,14 +48,18 @@ from .errors import quote
 from .playout import BotError, RandomBot, check_choice, check_name, play_hand
 
 __all__ = [
-    "BOTS", "MAX_PLAYOUTS", "MAX_TIME_LIMIT", "Bot", "BotError", "MonteCarloBot", "RandomBot",
-    "RuleBot", "bot_name", "determinize", "hand_constraints", "make_bot", "play_hand",
+    "BOTS", "MAX_DEPTH", "MAX_PLAYOUTS", "MAX_TIME_LIMIT", "Bot", "BotError", "MonteCarloBot",
+    "RandomBot", "RuleBot", "bot_name", "determinize", "hand_constraints", "make_bot", "play_hand",
 ]
 
 #: the most playouts a Monte Carlo decision may ask for (``mc:10000``)
 MAX_PLAYOUTS = 10_000
 #: the longest ``time_limit`` of one Monte Carlo decision, in seconds
 MAX_TIME_LIMIT = 600.0
+#: the longest ``depth`` of a Monte Carlo playout, in moves
+MAX_DEPTH = 2000
+#: the moves a playout to the end of the hand (``depth=None``) may take at most
+_MAX_ROLLOUT = 2000
 
 
 @runtime_checkable
@@ -170,9 +174,20 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
     modelled here). Built on :meth:`Game.from_position`; a variant's state (the direction of
     play after a reverse) is rebuilt from what the seat sees by ``Variant.restore``."""
     check_choice(obs, rng, need_legal=False)
-    r = obs.rules
     if obs.phase not in (PHASE_PLAY, PHASE_CHAIN) or obs.over:
         return None
+    return _deal_world(obs, rng, hand_constraints(obs))
+
+
+def _deal_world(obs: Observation, rng: random.Random,
+                constraints: dict[int, list[frozenset[Card]]],
+                like: Game | None = None) -> Game | None:
+    """:func:`determinize` with the log's constraints worked out once per decision (they
+    depend on the observation only), for an observation already checked. With ``like``, a
+    world already rebuilt from the same observation, the new world is a copy of it with the
+    hidden cards dealt again (the public table, the turn and the variant's state are the
+    same): a copy costs a fraction of building a game."""
+    r = obs.rules
     unseen = Counter(r.deck)
     unseen.subtract(obs.hand)
     for pile in obs.piles:
@@ -182,7 +197,6 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
     if any(v < 0 for v in unseen.values()) or len(pool) < need:
         return None  # a partial position (cards out of play) that we cannot account for
     rng.shuffle(pool)
-    constraints = hand_constraints(obs)
     hands: list[list[Card]] = []
     for seat, size in enumerate(obs.hand_sizes):
         if seat == obs.seat:
@@ -194,6 +208,10 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
             i = next((i for i, c in enumerate(pool) if c not in excluded), 0)
             hand.append(pool.pop(i))
         hands.append(hand)
+    if like is not None:
+        game = like.copy()
+        redeal(game, hands, pool[:obs.stock_size])
+        return game
     game = Game.from_position(r, obs.players, hands=hands, stock=pool[:obs.stock_size][::-1],
                               piles=[list(p) for p in obs.piles], to_play=obs.to_play,
                               calls=list(obs.calls), seed=rng.randrange(2**62),
@@ -206,6 +224,12 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
     game.drawn, game.reshuffles = list(obs.drawn), obs.reshuffles
     game.idle = _trailing_passes(obs) if not game.can_draw() else 0
     return game
+
+
+def redeal(game: Game, hands: list[list[Card]], stock_cards: list[Card]) -> None:
+    """Give ``game`` (a world, or a copy of one) these hands and stock (top card last)."""
+    game.hands = [list(h) for h in hands]
+    game.stock_cards = list(stock_cards)
 
 
 def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:
@@ -315,21 +339,44 @@ def _rollout(game: Game, rng: random.Random, greedy: float, max_moves: int = 200
 
 
 def _reward(game: Game, seat: int) -> float:
+    """``seat``'s share of the win of a finished hand; of a hand a playout stopped short of
+    its end (``depth``), its share of the weights ``exp(-cards held)`` (:func:`_score`)."""
+    if game.result is None:
+        return _score(game, seat)
     winners = game.winners
     return 1 / len(winners) if seat in winners else 0.0
+
+
+#: ``exp(-0.7 n)`` for a hand of n cards (longer hands weigh as 60 cards: nothing)
+_WEIGHTS = [math.exp(-0.7 * n) for n in range(61)]
+
+
+def _score(game: Game, seat: int) -> float:
+    """How well ``seat`` stands in an unfinished hand, from 0 to 1, by the cards each seat
+    holds: its weight ``exp(-0.7 * cards)`` over the sum of all seats' weights (one card fewer
+    than an opponent counts about twice as much)."""
+    w = _WEIGHTS
+    weights = [w[min(len(h), 60)] for h in game.hands]
+    return weights[seat] / sum(weights)
 
 
 @dataclass(frozen=True)
 class MonteCarloBot:
     """Determinized (perfect-information) Monte Carlo. A single legal move is played without
     a playout, and a move that wins at once (going out) is taken at once. Otherwise it spends
-    ``playouts`` playouts in all on the decision (until issue 21, that many per legal
+    at most ``playouts`` playouts in all on the decision (until issue 21, that many per legal
     move): it deals random worlds consistent with its observation, plays every
-    candidate still in the running out once in each (the same world and the same luck for
+    candidate still in the running out in each (the same world and the same luck for
     all: common random numbers; rules of thumb with probability ``greedy``, else random
-    moves), and after each round of successive halving keeps the better half. The rules of
-    thumb's own favourite stays to the end and gives way only to a move that beats it, world
-    by world, by more than chance (one standard deviation of a sign test).
+    moves) for ``depth`` moves — then scores the position by the cards each seat holds
+    (:func:`_score`) — or to the end of the hand (``depth=None``), and after each round of
+    successive halving keeps the better half. The rules of thumb's own favourite stays to the
+    end as the yardstick and gives way only to a move that beats it, world by world, by more
+    than chance (one standard deviation of a sign test). With ``cull`` (the default), a
+    challenger that is not ahead of the favourite, world by world, at the end of a round is
+    dropped, and the decision stops as soon as none is left: a clear choice costs a fraction
+    of the budget. ``MonteCarloBot(depth=None, cull=False)`` is the bot of the first fix of
+    issue 21 (96 playouts, to the end of the hand, no early stop).
     ``time_limit`` (seconds), when given, stops early; without it a decision is reproducible
     from ``rng``. Where it cannot rebuild a world (Crazy Breens effect phases) it plays the
     rules of thumb. Settings out of range raise :class:`BotError` (see the module)."""
@@ -338,6 +385,8 @@ class MonteCarloBot:
     greedy: float = 1.0
     time_limit: float | None = None
     name: str = "mc"
+    depth: int | None = 16
+    cull: bool = True
 
     def __post_init__(self) -> None:
         p = self.playouts
@@ -352,6 +401,13 @@ class MonteCarloBot:
         if t is not None and (not _real(t) or not 0 < t <= MAX_TIME_LIMIT):
             raise BotError(f"MonteCarloBot time_limit must be None or a number of seconds "
                            f"above 0 and at most {MAX_TIME_LIMIT:g}, not {quote(t)}")
+        d = self.depth
+        if d is not None and (not isinstance(d, int) or isinstance(d, bool)
+                              or not 1 <= d <= MAX_DEPTH):
+            raise BotError(f"MonteCarloBot depth must be None (play to the end of the hand) "
+                           f"or a whole number of moves from 1 to {MAX_DEPTH}, not {quote(d)}")
+        if not isinstance(self.cull, bool):
+            raise BotError(f"MonteCarloBot cull must be True or False, not {quote(self.cull)}")
         check_name(self.name)
 
     def choose(self, obs: Observation, rng: random.Random) -> Move:
@@ -366,14 +422,20 @@ class MonteCarloBot:
         won = _winning_move(world, legal, obs, seat)
         if won is not None:
             return won
+        constraints = hand_constraints(obs)
+        depth = _MAX_ROLLOUT if self.depth is None else self.depth
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         # the rules of thumb's order: a tie (in wins) goes to the move they like best
         order = sorted(range(len(legal)), key=lambda i: _rule_rank(obs, legal[i]), reverse=True)
         alive = _distinct(legal, order)
         favourite = alive[0]
+        if len(alive) == 1:
+            return legal[favourite]  # the same move listed twice
+        like = world.copy() if self.cull else None  # later worlds are dealt on a copy of it
         wins = [0.0] * len(legal)
         rewards: list[list[float]] = [[] for _ in legal]  # per world, paired across candidates
-        rounds = max(1, math.ceil(math.log2(len(alive))))
+        # with cull, one round more: a first look after which the hopeless challengers go
+        rounds = max(1, math.ceil(math.log2(len(alive)))) + (1 if self.cull else 0)
         budget = self.playouts  # rollouts for the whole decision, shared out over the rounds
         spent = 0
         for round_ in range(rounds):
@@ -382,14 +444,14 @@ class MonteCarloBot:
                 worlds = max(worlds, (budget - spent) // len(alive))
             for _ in range(worlds):
                 if world is None:
-                    world = determinize(obs, rng)
+                    world = _deal_world(obs, rng, constraints, like)
                     assert world is not None  # the same observation rebuilt before
                 seed = rng.randrange(2**62)  # every candidate meets the same luck in this world
                 last = len(alive) - 1
                 for j, i in enumerate(alive):
                     game = world.copy() if j < last else world
                     game.push(legal[i])
-                    _rollout(game, random.Random(seed), self.greedy)
+                    _rollout(game, random.Random(seed), self.greedy, depth)
                     got = _reward(game, seat)
                     wins[i] += got
                     rewards[i].append(got)
@@ -399,14 +461,25 @@ class MonteCarloBot:
                     break
             else:
                 if round_ < rounds - 1:
+                    rest = alive[1:]
+                    if self.cull:  # a challenger not ahead of the favourite goes
+                        rest = [i for i in rest if _ahead(rewards[i], rewards[favourite]) > 0]
+                        if not rest:
+                            return legal[favourite]
                     # successive halving: the better half of the challengers (a stable sort
                     # keeps the rules' order); the rules' favourite stays as the yardstick
-                    rest = sorted(alive[1:], key=lambda i: -wins[i])
-                    alive = [favourite, *rest[:max(1, (len(alive) - 1) // 2)]]
+                    rest.sort(key=lambda i: -wins[i])
+                    keep = max(1, (len(alive) - 1) // 2) if round_ or not self.cull else len(rest)
+                    alive = [favourite, *rest[:keep]]
                     continue
             break
         best = max(alive[1:], key=lambda i: wins[i])
         return legal[best if _clearly_better(rewards[best], rewards[favourite]) else favourite]
+
+
+def _ahead(a: list[float], b: list[float]) -> int:
+    """Worlds where ``a`` did better than ``b`` less worlds where it did worse (paired)."""
+    return sum(1 if x > y else -1 if x < y else 0 for x, y in zip(a, b, strict=True))
 
 
 def _clearly_better(a: list[float], b: list[float]) -> bool:

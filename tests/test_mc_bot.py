@@ -127,3 +127,92 @@ def test_beats_random_play() -> None:
     row = win_rates(df, by="bot").set_index("bot").loc["mc:8"]
     assert row["hands"] == 200
     assert row["rate"] > 0.6 and row["low"] > 0.5
+
+
+def test_a_clear_choice_stops_early_and_the_old_configuration_spends_its_budget(
+        rollouts: list[int]) -> None:
+    """With ``cull`` (the default) a decision stops once no challenger is ahead of the rules'
+    favourite: over many positions it spends fewer playouts than the same bot without it,
+    and some decisions spend less than half of the budget; ``cull=False`` spends it all."""
+    culled, full = MonteCarloBot(playouts=32), MonteCarloBot(playouts=32, cull=False)
+    spent: dict[str, list[int]] = {"culled": [], "full": []}
+    moves_agree = 0
+    for i, obs in enumerate(positions(range(12))):
+        if len(obs.legal) < 2 or len(set(obs.legal)) < 2:
+            continue
+        for label, bot in (("culled", culled), ("full", full)):
+            rollouts.clear()
+            move = bot.choose(obs, random.Random(i))
+            assert move in obs.legal
+            spent[label].append(len(rollouts))
+        moves_agree += 1
+    assert moves_agree >= 20
+    assert sum(spent["culled"]) < 0.8 * sum(spent["full"])
+    assert any(c < 16 for c in spent["culled"])
+    # without culling, every decision with a real choice spends most of the budget
+    assert min(f for f in spent["full"] if f) >= 24
+
+
+def test_depth_scores_an_unfinished_hand_by_the_cards_held() -> None:
+    game = Game.from_position(RULES, 3, hands=[["2S"], ["3S", "4S", "5D"], ["6S", "7S"]],
+                              stock=["KC", "QD"], discard=["9H"], seed=1)
+    scores = [bots._reward(game, s) for s in range(3)]
+    assert scores[0] > scores[2] > scores[1] > 0
+    assert sum(scores) == pytest.approx(1.0)
+    # a finished hand scores its result, not the cards
+    game = Game.from_position("crazy-eights", 2, hands=[["5H"], ["3S", "4S"]],
+                              stock=["QC", "JD"], discard=["9H"], seed=1)
+    game.push(next(m for m in game.legal_moves() if str(m) == "5H"))
+    assert (bots._reward(game, 0), bots._reward(game, 1)) == (1.0, 0.0)
+
+
+def test_a_playout_stops_after_depth_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    lengths: list[int] = []
+    real = bots._rollout
+
+    def spy(game: Game, rng: random.Random, greedy: float, max_moves: int = 2000) -> None:
+        before = len(game.moves)
+        real(game, rng, greedy, max_moves)
+        lengths.append(len(game.moves) - before)
+        assert max_moves == 5
+
+    monkeypatch.setattr(bots, "_rollout", spy)
+    bot = MonteCarloBot(playouts=16, depth=5)
+    for i, obs in enumerate(positions(range(6))):
+        if len(obs.legal) >= 2:
+            assert bot.choose(obs, random.Random(i)) in obs.legal
+    assert lengths and max(lengths) == 5
+
+
+@pytest.mark.parametrize(("setting", "value"), [("depth", 0), ("depth", 2.5), ("depth", True),
+                                                ("depth", 10**6), ("cull", "yes"),
+                                                ("cull", 1)])
+def test_bad_settings_are_refused_in_one_line(setting: str, value: object) -> None:
+    with pytest.raises(bots.BotError, match=setting) as err:
+        MonteCarloBot(**{setting: value})  # type: ignore[arg-type]
+    assert "\n" not in str(err.value)
+
+
+def test_the_old_configuration_plays_as_before_the_depth_and_the_early_stop() -> None:
+    """``MonteCarloBot(depth=None, cull=False)`` is the bot bench/bench_mc.py compares with:
+    its playouts reach the end of every hand (each reward is a whole win, a share of a tie,
+    or nothing)."""
+    old = MonteCarloBot(playouts=8, depth=None, cull=False)
+    obs = next(o for o in positions(range(1, 50)) if len(set(o.legal)) >= 3)
+    assert old.choose(obs, random.Random(3)) == old.choose(obs, random.Random(3))
+    seen: list[float] = []
+    real = bots._reward
+
+    def spy(game: Game, seat: int) -> float:
+        assert game.result is not None
+        got = real(game, seat)
+        seen.append(got)
+        return got
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(bots, "_reward", spy)
+    try:
+        old.choose(obs, random.Random(3))
+    finally:
+        mp.undo()
+    assert seen and set(seen) <= {0.0, 0.5, 1.0}
