@@ -152,12 +152,14 @@ function publicHtml(f) {
     })
     .join("");
   const piles = (f.tops || []).map((t, i) => `Pile ${i + 1}: <b>${esc(shown(t))}</b>${f.calls && f.calls[i] ? ` (called ${esc(SUIT_SIGNS[f.calls[i]] || f.calls[i])})` : ""}`).join(" · ");
-  const log = (f.log || []).slice(-30).map((l) => `<li>${esc(l)}</li>`).join("");
+  const all = f.log || [];
+  const log = all.slice(-30).map((l) => `<li>${esc(l)}</li>`).join("");
+  const first = Math.max(1, all.length - 29); // the lines keep their numbers in the hand
   const state = !f.started ? "waiting for players" : f.over ? "the hand is over" : `hand ${f.hand}`;
   return `<h2 class="st-title">Table ${esc(f.code)} · ${esc(f.rules)} · ${state}</h2>
     <ul class="st-watch-seats">${seats}</ul>
     <p>Stock: ${f.stock} · ${piles}</p>
-    <ol class="st-watch-log" aria-label="What happened">${log}</ol>`;
+    <ol class="st-watch-log" start="${first}" aria-label="What happened">${log}</ol>`;
 }
 
 /** A spectator (the teacher, with the class key): the table's public frames only. */
@@ -189,6 +191,8 @@ export function watch(el, opts = {}) {
         st.tries = 0;
         st.version = f.version;
         $(".st-public").innerHTML = publicHtml(f);
+        const log = $(".st-watch-log");
+        if (log) log.scrollTop = log.scrollHeight; // the latest moves in view
         $(".st-conn").textContent = "";
         el.querySelector(".st-page").dataset.version = f.version;
       } else if (f.type === "refused" || f.error) $(".st-refused").textContent = f.why || f.error;
