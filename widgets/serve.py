@@ -341,11 +341,13 @@ class CrazylabVoila(Voila):
 def prepare_environment(environ: MutableMapping[str, str] | None = None
                         ) -> MutableMapping[str, str]:
     """The settings every kernel inherits: the seed secret (random unless the teacher set
-    one), plotly's renderer, and, run from a checkout, the template's folder on the Jupyter path
-    (an installed crazylab has it in Jupyter's data folder: share/jupyter/voila/templates)."""
+    one), plotly's renderer, that the tables for people are served, and, run from a checkout,
+    the template's folder on the Jupyter path (an installed crazylab has it in Jupyter's data
+    folder: share/jupyter/voila/templates)."""
     env = os.environ if environ is None else environ
     env.setdefault(SECRET_ENV, secrets.token_hex(16))
     env.setdefault("PLOTLY_RENDERER", "plotly_mimetype")
+    env["CRAZYLAB_TABLES"] = "1"  # the index links the tables for people (served here too)
     paths = [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p]
     if (TEMPLATES / "voila" / "templates" / "crazylab").is_dir() and str(TEMPLATES) not in paths:
         env["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATES), *paths])
