@@ -10,6 +10,10 @@ in :mod:`crazylab.engine.explain`.
 A turn is a small state machine. ``phase`` is ``"play"`` at the start of a turn (and while
 drawing until playable), ``"chain"`` in the musical game once the player has played or drawn,
 and a variant adds its own phases (a Queen's drop, a penalty to resolve). ``"over"`` ends it.
+``Game`` is the only writer of the machine's fields: a variant asks for a verb (``pass_to``,
+``set_phase``, ``next_seat``, ``reverse``, ``flip_to_pile``, ``play_cards``, ``draw_for_turn``…),
+and the hooks are called on ``hooks``, the variant or, for the plain games,
+:data:`~crazylab.engine.variants.base.PLAIN`.
 """
 
 from __future__ import annotations
