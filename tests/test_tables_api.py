@@ -679,3 +679,46 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
                           capture_output=True, text=True, timeout=60)
     assert busy.returncode == 2
     assert busy.stderr == "crazylab tables: --port must be 1 to 65535, not 0\n"
+
+
+def test_the_teachers_overview_shows_every_table_public_only(db: Path) -> None:
+    """``api/tables`` with a teacher key: every table's public state, the newest first, never
+    a card of a hand in play; no key is 401, a wrong one 403; ``watch/`` is its page."""
+    store = open_store(str(db))
+    made = store.create_class("5C")
+    store.close()
+
+    async def main() -> None:
+        server = Server(db)
+        client = httpclient.AsyncHTTPClient()
+        try:
+            first, tickets = await open_table(server, learners=2, seats=3)
+            assert (await server.post("start", {"token": tickets[0]["token"]}))[0] == 200
+            second, _ = await open_table(server, learners=1, seats=2)
+
+            async def overview(key: str | None) -> tuple[int, dict[str, Any]]:
+                resp = await client.fetch(server.base + "api/tables", raise_error=False,
+                                          headers={"X-Crazylab-Key": key} if key else {})
+                assert resp.headers["Cache-Control"] == "no-store"
+                return resp.code, json.loads(resp.body)
+
+            assert (await overview(None))[0] == 401
+            status, answer = await overview("not the key")
+            assert (status, answer) == (403, {"error": "wrong teacher key"})
+            status, answer = await overview(made.teacher_key)
+            assert status == 200
+            frames = answer["tables"]
+            assert [f["code"] for f in frames] == [second, first]  # the newest first
+            assert [f["started"] for f in frames] == [False, True]
+            playing = frames[1]
+            game = server.hub._service.state(first).match.game
+            hands = {str(c) for k in range(game.n) for c in game.hand(k)}
+            assert not game.over and not leaks(json.dumps(frames), hands)
+            assert "hands" not in playing and playing["counts"] == game.hand_sizes
+            assert playing["names"][:2] == ["Ada", "Bo"] and len(playing["log"]) <= 3
+            page = await client.fetch(server.base + "watch/")
+            assert b"Every table of the class" in page.body
+        finally:
+            await server.stop()
+
+    run(main())

@@ -348,6 +348,17 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
     screenshot(cat.page, "tables_hand_over")
     teacher.page.wait_for_selector("text=the hand is over")
     screenshot(teacher.page, "tables_teacher_watch")
+    # the teacher's overview of every table (watch/): this one, its public state and a link
+    overview = teacher.context.new_page()
+    overview.goto(f"{server.url}{TABLES}watch/")
+    overview.fill(".st-watch-form input", key)
+    overview.click(".st-watch-form button")
+    card = overview.locator(f".st-class-table[data-code='{code}']")
+    card.wait_for()
+    assert "the hand is over" in card.inner_text() and "Ben" in card.inner_text()
+    assert card.get_by_role("link", name=f"Watch table {code} live").count() == 1
+    screenshot(overview, "tables_teacher_overview")
+    overview.close()
 
     left = end_hands(ann)
     assert sorted(left) == [0, 1, 2, 3]

@@ -140,7 +140,7 @@ function shown(code) {
   return SUIT_SIGNS[suit] ? code.slice(0, -1) + SUIT_SIGNS[suit] : code === "JK" ? "Joker" : code;
 }
 
-function publicHtml(f) {
+export function publicHtml(f) {
   const seats = f.names
     .map((n, s) => {
       const cls = `st-watch-seat${s === f.to_play ? " st-to-play" : ""}`;

@@ -14,8 +14,9 @@ issue 23; every body is JSON of at most 16 KB, every error ``{"error": "<one lin
   ``POST api/tournament/<id>/round``, ``GET api/tournament/<id>`` (standings),
   ``GET api/tournament/<id>/seat?player=`` (``X-Crazylab-Token``: the player's tournament
   token), ``GET api/tournament/<id>/standings.csv``;
+* ``GET api/tables`` (``X-Crazylab-Key``): every table's public state (the teacher's overview);
 * the pages: the lobby (``crazylab/tables/``), a table ``t/<code>``, a spectator's
-  ``watch/<code>``, ``tournament/<id>``, and ``static/<file>`` (only the table's and the
+  ``watch/<code>``, the teacher's overview of every table ``watch/``, ``tournament/<id>``, and ``static/<file>`` (only the table's and the
   pages' own files);
 * the websocket ``ws/<code>``: the first message says who is there (``{"hello": {"token"}}``
   a seat, ``{"hello": {"watch": "<teacher key>"}}`` a spectator). A seat's socket gets
@@ -61,7 +62,10 @@ HERE = Path(__file__).parent
 #: the files ``static/<file>`` serves (nothing else of the package is reachable)
 STATIC_FILES = frozenset({"table.js", "table.css", "shared_table.js", "shared_table.css"})
 PAGES = {"lobby": "tables_lobby.html", "table": "shared_table.html",
-         "watch": "shared_table.html", "tournament": "tournament.html"}
+         "watch": "shared_table.html", "tournament": "tournament.html",
+         "class": "tables_class.html"}
+#: the lines of a table's public log the teacher's overview shows
+OVERVIEW_LOG = 3
 CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                  ".html": "text/html; charset=utf-8"}
 BOT_DELAY = 0.7
@@ -809,6 +813,31 @@ class TableSocket(websocket.WebSocketHandler):
         self.send({"type": "refused", "why": why, "version": int(state.version)})
 
 
+class OverviewHandler(JsonHandler):
+    """``GET api/tables`` (``X-Crazylab-Key``: a teacher key): every table's public state, the
+    newest first, for the teacher's overview (``watch/``). Public frames only: counts, the
+    piles' tops, the last lines of the public log, the scores; never a hand in play."""
+
+    async def get(self) -> None:
+        key = self.request.headers.get(KEY_HEADER, "").strip()
+        if not key:
+            raise ApiError(401, f"send the class's teacher key in the {KEY_HEADER} header")
+        if len(key) > 200 or not await teacher_key_ok(self.hub, key):
+            raise ApiError(403, "wrong teacher key")
+        service = await self.service()
+
+        def frames() -> list[dict[str, Any]]:
+            out = []
+            for code in service.tables():
+                frame = service.public(code)
+                frame["log"] = frame["log"][-OVERVIEW_LOG:]
+                out.append(frame)
+            return out[::-1]
+
+        self.send_json({"tables": await asyncio.get_running_loop().run_in_executor(
+            None, frames)})
+
+
 async def teacher_key_ok(hub: TablesHub, key: str, class_code: Any = None) -> bool:
     """``key`` is the teacher key of the class ``class_code`` (of any class on this server if
     none is named), checked by the class store."""
@@ -851,12 +880,14 @@ def handlers(server_url: str = "/", service_factory: ServiceFactory | None = Non
         (base + "api/bot", HostHandler, {**api, "what": "bot"}),
         (base + "api/start", HostHandler, {**api, "what": "start"}),
         (base + "api/new_hand", HostHandler, {**api, "what": "new_hand"}),
+        (base + "api/tables", OverviewHandler, api),
         *tournament_routes(base, api),
         (base + "api/.*", NotFoundHandler, api),
         (base + "ws/([^/]+)", TableSocket, {"hub": hub}),
         (base.rstrip("/"), web.RedirectHandler, {"url": base}),
         (base, FileHandler, {"name": PAGES["lobby"]}),
         (base + "t/[^/]+", FileHandler, {"name": PAGES["table"]}),
+        (base + "watch/", FileHandler, {"name": PAGES["class"]}),
         (base + "watch/[^/]+", FileHandler, {"name": PAGES["watch"]}),
         (base + "tournament/[^/]+", FileHandler, {"name": PAGES["tournament"]}),
         (base + "static/([^/]+)", FileHandler, no_cache),
