@@ -16,8 +16,8 @@ issue 23; every body is JSON of at most 16 KB, every error ``{"error": "<one lin
   token), ``GET api/tournament/<id>/standings.csv``;
 * ``GET api/tables`` (``X-Crazylab-Key``): every table's public state (the teacher's overview);
 * the pages: the lobby (``crazylab/tables/``), a table ``t/<code>``, a spectator's
-  ``watch/<code>``, the teacher's overview of every table ``watch/``, ``tournament/<id>``, and ``static/<file>`` (only the table's and the
-  pages' own files);
+  ``watch/<code>``, the teacher's overview of every table ``watch/``, ``tournament/<id>``,
+  and ``static/<file>`` (only the table's and the pages' own files);
 * the websocket ``ws/<code>``: the first message says who is there (``{"hello": {"token"}}``
   a seat, ``{"hello": {"watch": "<teacher key>"}}`` a spectator). A seat's socket gets
   ``welcome``, ``lobby`` and ``steps`` messages built from ITS ``table_seat.SeatView``
