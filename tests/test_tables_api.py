@@ -722,3 +722,52 @@ def test_the_teachers_overview_shows_every_table_public_only(db: Path) -> None:
             await server.stop()
 
     run(main())
+
+
+def test_crazylab_tables_as_a_jupyterhub_service_serves_under_its_prefix(tmp_path: Path) -> None:
+    """A hub-managed service is reached through the hub's proxy at
+    ``/services/<name>/`` (the path kept): every route, the links and the websocket sit
+    under ``$JUPYTERHUB_SERVICE_PREFIX``."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    prefix = "/services/crazylab-tables/"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "crazylab", "tables", "--db", str(tmp_path / "hub.db"),
+         "--port", str(port), "--delay", "0"], stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "JUPYTERHUB_SERVICE_PREFIX": prefix})
+    base = f"http://127.0.0.1:{port}{prefix}crazylab/tables/"
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert line.startswith(f"crazylab tables: serving on {base} "), line
+        request = urllib.request.Request(
+            base + "api/create", method="POST",
+            data=json.dumps({"rules": RULES, "seats": 2, "name": "Ada"}).encode())
+        with urllib.request.urlopen(request, timeout=20) as resp:
+            made = json.loads(resp.read())
+        assert made["link"] == f"{prefix}crazylab/tables/t/{made['code']}"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{made['link']}",
+                                    timeout=20) as resp:
+            assert resp.status == 200 and b"<html" in resp.read()
+
+        async def hello() -> dict[str, Any]:
+            conn = await websocket.websocket_connect(
+                f"ws://127.0.0.1:{port}{prefix}crazylab/tables/ws/{made['code']}")
+            await conn.write_message(json.dumps({"hello": {"token": made["token"]}}))
+            text = await asyncio.wait_for(conn.read_message(), TIMEOUT)
+            conn.close()
+            assert isinstance(text, str)
+            return dict(json.loads(text))
+
+        welcome = run(hello())
+        assert (welcome["type"], welcome["seat"]) == ("welcome", 0)
+    finally:
+        proc.terminate()
+        proc.wait(20)

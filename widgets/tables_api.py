@@ -1050,13 +1050,19 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
          delay: float = BOT_DELAY, behind_proxy: bool = False) -> None:
     """Serve the tables alone (``crazylab tables``): one service restored from ``db``.
     ``behind_proxy``: a client's address is the proxy's ``X-Forwarded-For`` / ``X-Real-Ip``
-    (a hub's proxy), so the join limits apply per learner, not to the whole class at once."""
+    (a hub's proxy), so the join limits apply per learner, not to the whole class at once.
+    Run by JupyterHub as a managed service, the routes sit under the service's prefix
+    (``$JUPYTERHUB_SERVICE_PREFIX``, e.g. ``/services/crazylab-tables/``), where the hub's
+    proxy sends them."""
     from tornado.httpserver import HTTPServer
 
     from crazylab.classroom import open_store
 
+    prefix = "/" + os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/").strip("/") + "/"
+    prefix = prefix.replace("//", "/")
+
     async def serve() -> None:
-        routes = handlers("/", default_factory(db), delay=delay,
+        routes = handlers(prefix, default_factory(db), delay=delay,
                           store_factory=lambda: open_store(db))
         hub: TablesHub = routes[0][2]["hub"]
         await hub.service()  # every table back, its bots moving, before the first visitor
@@ -1064,7 +1070,7 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
                             max_body_size=BODY_LIMIT, xheaders=behind_proxy)
         server.listen(port, host)
         n = len((await hub.service()).tables())
-        print(f"crazylab tables: serving on http://{host}:{port}/{TABLES_PREFIX} "
+        print(f"crazylab tables: serving on http://{host}:{port}{prefix}{TABLES_PREFIX} "
               f"({n} table{'' if n == 1 else 's'} restored); Ctrl-C stops", flush=True)
         try:
             await asyncio.Event().wait()
