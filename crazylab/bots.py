@@ -10,9 +10,11 @@ its seeds. Three levels:
   suit you hold most of, shed high-scoring cards first, call the suit you hold most of,
   counter when hit in Crazy Breens;
 * :class:`MonteCarloBot` (``"mc"``): determinized Monte Carlo — deal the cards it cannot see
-  at random, consistently with what it can see, play the candidate moves out to the end of
-  the hand in the same worlds, drop the worse half round by round (successive halving), and
-  keep the rules of thumb's move unless another wins clearly more often.
+  at random, consistently with what it can see, play the candidate moves out in the same
+  worlds for a few moves (``depth``) and score the position by the cards each seat holds,
+  drop a move that is not ahead of the rules of thumb's after a first look (a clear choice
+  stops early) and the worse half round by round (successive halving), and keep the rules
+  of thumb's move unless another does clearly better.
 
 Every setting is checked where the bot is made (:class:`BotError`, a ``CrazylabError``,
 naming the setting, what was given and what is allowed): ``playouts`` from 1 to
@@ -58,6 +60,8 @@ MAX_PLAYOUTS = 10_000
 MAX_TIME_LIMIT = 600.0
 #: the longest ``depth`` of a Monte Carlo playout, in moves
 MAX_DEPTH = 2000
+#: with ``cull``, the fewest worlds the first round deals before a challenger may be dropped
+FIRST_LOOK = 4
 #: the moves a playout to the end of the hand (``depth=None``) may take at most
 _MAX_ROLLOUT = 2000
 
@@ -93,8 +97,14 @@ def rule_key(rules: RuleSet, hand: Sequence[Card], refs: Sequence[int], phase: s
     if move.kind != PLAY:
         # drawing beats a wild only when nothing else can be played; ending a turn (or
         # declining a drop) beats spending a wild; passing is what is left
-        rank = {END: 2 if turn_plays or phase == PHASE_DROP else 0, DRAW: 1, PASS: 0}[move.kind]
-        return (0, rank, 0, 0, 0)
+        kind = move.kind  # (an if chain, not a dict built on every call: a hot path)
+        if kind == DRAW:
+            return (0, 1, 0, 0, 0)
+        if kind == END:
+            return (0, 2 if turn_plays or phase == PHASE_DROP else 0, 0, 0, 0)
+        if kind == PASS:
+            return (0, 0, 0, 0, 0)
+        raise KeyError(kind)
     cards = move.cards
     rest = list(hand)
     if phase == PHASE_DECLARE:  # naming the suit of a wild already on the table (Crazy Breens)
@@ -375,8 +385,10 @@ class MonteCarloBot:
     than chance (one standard deviation of a sign test). With ``cull`` (the default), a
     challenger that is not ahead of the favourite, world by world, at the end of a round is
     dropped, and the decision stops as soon as none is left: a clear choice costs a fraction
-    of the budget. ``MonteCarloBot(depth=None, cull=False)`` is the bot of the first fix of
-    issue 21 (96 playouts, to the end of the hand, no early stop).
+    of the budget; the first round (the first look) deals a quarter of the worlds at most
+    (:data:`FIRST_LOOK` at least), and the worlds after the first are dealt on a copy of it.
+    ``MonteCarloBot(depth=None, cull=False)`` is the bot of the first fix of issue 21 (96
+    playouts, to the end of the hand, no early stop, every world built afresh).
     ``time_limit`` (seconds), when given, stops early; without it a decision is reproducible
     from ``rng``. Where it cannot rebuild a world (Crazy Breens effect phases) it plays the
     rules of thumb. Settings out of range raise :class:`BotError` (see the module)."""
@@ -440,6 +452,8 @@ class MonteCarloBot:
         spent = 0
         for round_ in range(rounds):
             worlds = max(1, budget // (rounds * len(alive)))
+            if round_ == 0 and self.cull:  # the first look: a quarter of the budget at most
+                worlds = min(worlds, max(FIRST_LOOK, budget // (4 * len(alive))))
             if round_ == rounds - 1:  # the last round takes what is left
                 worlds = max(worlds, (budget - spent) // len(alive))
             for _ in range(worlds):
