@@ -1,17 +1,23 @@
 """The ``mc`` bot before and after issue 21 (item 6), side by side in one run.
 
     .venv/bin/python bench/bench_mc.py                    # both parts (several minutes)
-    .venv/bin/python bench/bench_mc.py --only example     # or: duel
-    .venv/bin/python bench/bench_mc.py --games 2000 --workers 2
+    .venv/bin/python bench/bench_mc.py --only example --repeat 2   # or: --only duel
+    .venv/bin/python bench/bench_mc.py --bots legacy,v1,new:depth=12 --workers 2
+
+Bots (``--bots``, the first is the baseline): ``legacy`` (:class:`LegacyMonteCarloBot`, a
+copy of the algorithm kept here, not in the package: 32 worlds for every legal move), ``v1``
+(``MonteCarloBot(depth=None, cull=False)``: 96 playouts in all, to the end of the hand,
+successive halving) and ``new`` (the package's default); ``new:depth=12:playouts=64`` sets
+other values. ``--workers`` defaults to simulate's own default, what a learner gets.
 
 (a) ``example``: the README's lab example (``crazy-eights-classic`` and
 ``crazy-eights-quick``, 3 players, bots ``mc``, ``rules``, ``random``, 500 hands each, seed 1)
-timed with the old bot (:class:`LegacyMonteCarloBot`, a copy of the algorithm kept here, not
-in the package: 32 worlds for every legal move) and with the new one; the ratio of the times.
+timed with each bot, ``--repeat`` times interleaved (the machine may be shared: the best
+time of each is compared), and the ratio of the times.
 
 (b) ``duel``: ``mc`` against ``rules`` heads-up on ``crazy-eights-quick``, seats swapped every
-hand (``rotate=True``), the same seeds for the old and the new bot; each bot's win rate with
-its 95% Wilson interval.
+hand (``rotate=True``), the same seeds for every bot; each bot's win rate with its 95% Wilson
+interval.
 """
 
 from __future__ import annotations
