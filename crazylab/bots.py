@@ -229,17 +229,14 @@ def _deal_world(obs: Observation, rng: random.Random,
     variant = game.variant
     if variant is not None and not variant.restore(game, dict(obs.extra)):
         return None  # a variant whose state the seat cannot see whole (Crazy Breens)
-    game.phase = obs.phase
-    game.turn_draws, game.turn_plays = obs.turn_draws, obs.turn_plays
-    game.drawn, game.reshuffles = list(obs.drawn), obs.reshuffles
-    game.idle = _trailing_passes(obs) if not game.can_draw() else 0
+    game.restore_turn(obs.phase, obs.turn_draws, obs.turn_plays, obs.drawn, obs.reshuffles,
+                      _trailing_passes(obs))
     return game
 
 
 def redeal(game: Game, hands: list[list[Card]], stock_cards: list[Card]) -> None:
     """Give ``game`` (a world, or a copy of one) these hands and stock (top card last)."""
-    game.hands = [list(h) for h in hands]
-    game.stock_cards = list(stock_cards)
+    game.redeal_hidden(hands, stock_cards)
 
 
 def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:

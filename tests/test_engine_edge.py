@@ -612,6 +612,8 @@ HOOKS: dict[str, str] = {
        "argument from a user reaches it)" for name in (
            "with_last_calls", "restricted", "suit_in_hand", "undeclared_piles",
            "eager_reshuffle", "can_reshuffle")},
+    "Game.redeal_hidden": "the mc bot's per-world deal (bots.determinize, on its hot path) "
+                          "with cards it drew from the observation's own unseen pool",
     "Variant": "the plug-in interface: its methods are hooks the turn machine calls",
     "TurnAPI": "a typing Protocol (the hooks' view of a game), not callable code",
     "Observation": "a record the engine builds (Game.observation, tested above)",

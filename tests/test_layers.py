@@ -260,8 +260,6 @@ TURN_FIELDS = frozenset({
 #: files allowed to assign them for now, and why
 TURN_WRITERS = {
     "crazylab/engine/game.py": "the owner",
-    # H6 (bots.py): determinize restores the observed turn with game.restore_turn(...) instead
-    "crazylab/bots.py": "determinize still assigns the observed turn's fields (until H6)",
 }
 
 

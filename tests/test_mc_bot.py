@@ -216,3 +216,26 @@ def test_the_old_configuration_plays_as_before_the_depth_and_the_early_stop() ->
     finally:
         mp.undo()
     assert seen and set(seen) <= {0.0, 0.5, 1.0}
+
+
+def test_a_redealt_world_forgets_the_legal_moves_of_the_world_it_was_copied_from() -> None:
+    """Game.redeal_hidden (the mc bot's later worlds) gives the seat to play other cards: its
+    legal moves must be those of the new hand, not a cached list from the copied world."""
+    import crazylab as cl
+
+    g = cl.Game.new("crazy-eights-classic", 2, seed=3)
+    before = g.legal_moves()
+    world = g.copy()
+    assert world.legal_moves() == before  # now cached on the world
+    seat = world.to_play
+    other = 1 - seat
+    hands = [list(h) for h in world.hands]
+    hands[seat], hands[other] = hands[other], hands[seat]
+    assert len(hands[seat]) == len(world.hands[seat]) == 7  # two seats of seven: a swap fits
+    world.redeal_hidden(hands, world.stock_cards)
+    fresh = cl.Game.from_position("crazy-eights-classic", 2, hands=hands,
+                                  stock=world.stock_cards[::-1],
+                                  piles=[list(p) for p in world.piles], to_play=seat,
+                                  calls=list(world.calls))
+    assert world.legal_moves() == fresh.legal_moves()
+    assert g.legal_moves() == before and world.hands != g.hands

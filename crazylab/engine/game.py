@@ -1216,6 +1216,15 @@ class Game:
         self.calls[pile] = self.parse_call(text)
         self.update_reference(pile)
 
+    def redeal_hidden(self, hands: Sequence[Sequence[Card]], stock_cards: Sequence[Card]
+                      ) -> None:
+        """Give the seats these hands and the stock these cards (its top card last): a bot's
+        world dealt again with the same public position (the caller keeps the counts and
+        the cards' conservation; nothing is checked, for speed)."""
+        self.hands = [list(h) for h in hands]
+        self.stock_cards = list(stock_cards)
+        self._legal_cache = None
+
     def restore_turn(self, phase: Given, turn_draws: SupportsIndex, turn_plays: SupportsIndex,
                      drawn: Given, reshuffles: SupportsIndex, passes: SupportsIndex) -> None:
         """Set the turn's state as a seat observed it (a bot's world built with
