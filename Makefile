@@ -131,7 +131,8 @@ $(COMPILED)/.stamp: $(STAMP) $(COMPILED_SRC)
 # pure-Python layers above it and run once, in `make test`.
 ENGINE_TESTS := $(addprefix tests/test_,engine_core compiled examples properties rules_sr_ap \
 	breens music house_rules house_variants options bad_input notation rule_coverage sim \
-	sim_robust bots fuzz_examples hot_path replay_cli layers engine_edge)
+	sim_robust bots fuzz_examples hot_path replay_cli layers engine_edge turn_verbs mc_bot \
+	random_games engine_bugs tables_service)
 test-compiled: compiled
 	@echo "make test-compiled: $(words $(ENGINE_TESTS)) test files against $(COMPILED)"
 	PLOTLY_RENDERER=plotly_mimetype $(RUN_COMPILED) -m pytest -q -p no:cacheprovider \
