@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -65,13 +66,12 @@ class StoreHolder:
 
 
 @web.stream_request_body  # prepare() sees the headers before any body is read
-class ApiHandler(web.RequestHandler):
-    """JSON errors, no caching, a body limit, and store calls in a thread."""
+class JsonApiHandler(web.RequestHandler):
+    """JSON answers and one-line JSON errors, no caching, a body limit (``body_limit``
+    bytes; the body is kept for :meth:`body`). The class API and the tables' API build on it."""
 
-    _body_size = 0
-
-    def initialize(self, holder: StoreHolder) -> None:
-        self.holder = holder
+    body_limit = BODY_LIMIT
+    routes = "crazylab API"  # "no such <routes> route"
 
     def set_default_headers(self) -> None:
         self.set_header("Content-Type", "application/json; charset=utf-8")
@@ -80,38 +80,67 @@ class ApiHandler(web.RequestHandler):
         self.set_header("Referrer-Policy", "no-referrer")
 
     def check_xsrf_cookie(self) -> None:
-        """Credentials come in custom headers, which another site's page cannot send."""
+        """Credentials come in custom headers and JSON bodies, which another site's page
+        cannot send."""
+
+    def _too_big(self) -> ApiError:
+        return ApiError(413, f"request bodies are limited to {self.body_limit // 1024} KB")
 
     def prepare(self) -> None:
-        length = self.request.headers.get("Content-Length", "0").strip()
-        if not length.isdigit() or int(length) > BODY_LIMIT:
-            raise ApiError(413, f"request bodies are limited to {BODY_LIMIT // 1024} KB")
+        self._chunks: list[bytes] = []
+        self._body_size = 0
+        length = self.request.headers.get("Content-Length", "0").strip() or "0"
+        if not length.isdigit() or int(length) > self.body_limit:
+            raise self._too_big()
         connection = self.request.connection
         if isinstance(connection, HTTP1Connection):  # a chunked body too
-            connection.set_max_body_size(BODY_LIMIT)
+            connection.set_max_body_size(self.body_limit)
 
     def data_received(self, chunk: bytes) -> None:
-        """No route reads a body: it is counted and dropped."""
         self._body_size += len(chunk)
-        if self._body_size > BODY_LIMIT:
-            raise ApiError(413, f"request bodies are limited to {BODY_LIMIT // 1024} KB")
+        if self._body_size > self.body_limit:
+            raise self._too_big()
+        self._chunks.append(chunk)
+
+    def body(self) -> dict[str, Any]:
+        """The request's JSON object (400 in one line if it is not one)."""
+        try:
+            data = json.loads(b"".join(self._chunks) or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            raise ApiError(400, "the request body is not JSON") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "the request body must be a JSON object")
+        return data
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None, None))[1]
         if isinstance(error, ApiError):
             message = error.message
         elif status_code == 404:
-            message = "no such crazylab API route"
+            message = f"no such {self.routes} route"
         elif status_code == 405:
             message = f"{self.request.method} is not allowed here"
         elif status_code < 500:
             message = "bad request"
         else:
             message = "the server could not answer; try again"
-        if isinstance(error, ApiError) and status_code == 503:
-            self.set_header("Retry-After", str(RETRY_AFTER))
+        retry = getattr(error, "retry_after", None)
+        if status_code == 503 and isinstance(error, ApiError):
+            retry = retry or RETRY_AFTER
+        if retry is not None:
+            self.set_header("Retry-After", str(int(math.ceil(retry))))
         self.set_header("Content-Type", "application/json; charset=utf-8")
-        self.finish(json.dumps({"error": message}))
+        self.finish(json.dumps({"error": message}, ensure_ascii=False))
+
+    def send_json(self, data: Any) -> None:
+        self.finish(json.dumps(data, ensure_ascii=False))
+
+
+class ApiHandler(JsonApiHandler):
+    """The class API: a learner's token or the teacher's key, and store calls in a thread."""
+
+    def initialize(self, holder: StoreHolder) -> None:
+        self.holder = holder
 
     def credential(self, header: str, what: str) -> str:
         value = self.request.headers.get(header, "").strip()

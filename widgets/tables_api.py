@@ -50,10 +50,9 @@ from pathlib import Path
 from typing import Any
 
 from tornado import web, websocket
-from tornado.http1connection import HTTP1Connection
 from tornado.ioloop import IOLoop
 
-from .class_api import ApiError, StoreHolder
+from .class_api import ApiError, JsonApiHandler, StoreHolder
 
 TABLES_PREFIX = "crazylab/tables/"
 BODY_LIMIT = 16 * 1024
@@ -332,70 +331,14 @@ def lobby_of(code: str, state: Any) -> dict[str, Any]:
 # -- HTTP ---------------------------------------------------------------------------------------
 
 
-@web.stream_request_body  # prepare() sees the headers before any body is read
-class JsonHandler(web.RequestHandler):
-    """JSON in and out, errors in one line, no caching, bodies of at most 16 KB."""
+class JsonHandler(JsonApiHandler):
+    """The tables' JSON routes (bodies of at most 16 KB; errors in one line, no caching)."""
+
+    body_limit = BODY_LIMIT
+    routes = "crazylab tables"
 
     def initialize(self, hub: TablesHub, base: str) -> None:
         self.hub, self.base = hub, base
-        self._chunks: list[bytes] = []
-        self._size = 0
-
-    def set_default_headers(self) -> None:
-        self.set_header("Content-Type", "application/json; charset=utf-8")
-        self.set_header("Cache-Control", "no-store")
-        self.set_header("X-Content-Type-Options", "nosniff")
-        self.set_header("Referrer-Policy", "no-referrer")
-
-    def check_xsrf_cookie(self) -> None:
-        """Tokens come in JSON bodies and headers, which another site's page cannot send."""
-
-    def prepare(self) -> None:
-        length = self.request.headers.get("Content-Length", "0").strip() or "0"
-        if not length.isdigit() or int(length) > BODY_LIMIT:
-            raise ApiError(413, f"request bodies are limited to {BODY_LIMIT // 1024} KB")
-        connection = self.request.connection
-        if isinstance(connection, HTTP1Connection):  # a chunked body too
-            connection.set_max_body_size(BODY_LIMIT)
-
-    def data_received(self, chunk: bytes) -> None:
-        self._size += len(chunk)
-        if self._size > BODY_LIMIT:
-            raise ApiError(413, f"request bodies are limited to {BODY_LIMIT // 1024} KB")
-        self._chunks.append(chunk)
-
-    def body(self) -> dict[str, Any]:
-        """The request's JSON object (400 in one line if it is not one)."""
-        try:
-            data = json.loads(b"".join(self._chunks) or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            raise ApiError(400, "the request body is not JSON") from None
-        if not isinstance(data, dict):
-            raise ApiError(400, "the request body must be a JSON object")
-        return data
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        error = kwargs.get("exc_info", (None, None, None))[1]
-        if isinstance(error, ApiError):
-            message = error.message
-        elif status_code == 404:
-            message = "no such crazylab tables route"
-        elif status_code == 405:
-            message = f"{self.request.method} is not allowed here"
-        elif status_code < 500:
-            message = "bad request"
-        else:
-            message = "the server could not answer; try again"
-        retry = getattr(error, "retry_after", None)
-        if status_code == 503:
-            retry = retry or RETRY_AFTER
-        if retry is not None:
-            self.set_header("Retry-After", str(int(math.ceil(retry))))
-        self.set_header("Content-Type", "application/json; charset=utf-8")
-        self.finish(json.dumps({"error": message}, ensure_ascii=False))
-
-    def send_json(self, data: Any) -> None:
-        self.finish(json.dumps(data, ensure_ascii=False))
 
     def who(self) -> str:
         return str(self.request.remote_ip or "")
