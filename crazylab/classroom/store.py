@@ -204,38 +204,17 @@ class Store:
     def __init__(self, url: str, *, catalog: Catalog | None = None,
                  busy_timeout: float = 10.0) -> None:
         self.catalog = catalog or load_catalog()
-        try:
-            parsed = sa.make_url(url)
-        except (sa_exc.ArgumentError, ValueError) as e:
-            raise ClassError(f"not a database URL: {quote(url)}") from e
+        self.engine, parsed = make_engine(url, what="class database", error=ClassError,
+                                          busy_timeout=busy_timeout)
         self.dialect = parsed.get_backend_name()
-        kwargs: dict[str, Any] = {}
         self.busy_timeout = busy_timeout
         self._writers_path: Path | None = None  # SQLite file: writers take turns on it
         self._writers_fd: tuple[int, int] | None = None  # (pid, fd)
         self._writer_lock = threading.Lock()
         self._statements: dict[str, Any] = {}
-        if self.dialect == "sqlite":
-            database = parsed.database or ""
-            if database and database != ":memory:" and not database.startswith("file:"):
-                folder = Path(database).expanduser().parent
-                try:
-                    folder.mkdir(parents=True, exist_ok=True)
-                except OSError as e:
-                    raise ClassError(f"cannot make the folder of the class database "
-                                     f"{quote(str(folder))}: {e.strerror}") from None
-                if fcntl is not None:
-                    self._writers_path = Path(database).expanduser().with_name(
-                        Path(database).name + "-writers")
-            kwargs["connect_args"] = {"timeout": busy_timeout, "check_same_thread": False}
-        else:
-            kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
-        try:
-            self.engine = sa.create_engine(parsed, **kwargs)
-        except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as e:
-            raise ClassError(f"cannot use the database {quote(str(parsed))}: {e}") from e
-        if self.dialect == "sqlite":
-            _sqlite_setup(self.engine, busy_timeout)
+        database = sqlite_file(parsed)
+        if database is not None and fcntl is not None:
+            self._writers_path = database.with_name(database.name + "-writers")
         self.url = parsed.render_as_string(hide_password=True)
         with self._write() as conn:
             try:
@@ -750,6 +729,47 @@ class Store:
 
 
 # --------------------------------------------------------------------------- SQLite
+
+
+def sqlite_file(url: sa.URL) -> Path | None:
+    """The file of a SQLite URL (``None``: another database, or SQLite in memory)."""
+    database = url.database or ""
+    if url.get_backend_name() != "sqlite" or not database or database == ":memory:" \
+            or database.startswith("file:"):
+        return None
+    return Path(database).expanduser()
+
+
+def make_engine(url: str, *, what: str, error: type[CrazylabError],
+                busy_timeout: float = 10.0) -> tuple[sa.Engine, sa.URL]:
+    """An engine for the database at ``url`` with crazylab's settings, and the parsed URL.
+    SQLite: its folder made, WAL, foreign keys, a busy timeout, and transactions begun by
+    crazylab (a connection with the execution option ``crazylab_immediate`` writes: BEGIN
+    IMMEDIATE, writers taking fair turns); another database: a pool checked before use. A
+    bad URL, folder or driver raises ``error`` in one line naming ``what``."""
+    try:
+        parsed = sa.make_url(url)
+    except (sa_exc.ArgumentError, ValueError) as e:
+        raise error(f"not a database URL: {quote(url)}") from e
+    kwargs: dict[str, Any] = {}
+    if parsed.get_backend_name() == "sqlite":
+        database = sqlite_file(parsed)
+        if database is not None:
+            try:
+                database.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise error(f"cannot make the folder of the {what} "
+                            f"{quote(str(database.parent))}: {e.strerror}") from None
+        kwargs["connect_args"] = {"timeout": busy_timeout, "check_same_thread": False}
+    else:
+        kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
+    try:
+        engine = sa.create_engine(parsed, **kwargs)
+    except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as e:
+        raise error(f"cannot use the database {quote(str(parsed))}: {e}") from e
+    if parsed.get_backend_name() == "sqlite":
+        _sqlite_setup(engine, busy_timeout)
+    return engine, parsed
 
 
 def _sqlite_setup(engine: sa.Engine, busy_timeout: float) -> None:

@@ -26,8 +26,8 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..classroom import schema
-from ..classroom.store import default_url
-from ..errors import CrazylabError, quote
+from ..classroom.store import default_url, make_engine
+from ..errors import CrazylabError
 
 __all__ = ["MoveRow", "SeatRow", "StaleWrite", "StoreError", "TableRow", "TableStore"]
 
@@ -79,25 +79,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _sqlite_setup(engine: sa.Engine) -> None:
-    """WAL, a busy timeout and foreign keys; every transaction BEGIN IMMEDIATE (a writer
-    waits for another instead of failing on a lock upgrade)."""
-
-    @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None
-        cur = dbapi_conn.cursor()
-        cur.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-        cur.execute("PRAGMA foreign_keys = ON")
-        cur.execute("PRAGMA journal_mode = WAL")
-        cur.execute("PRAGMA synchronous = NORMAL")
-        cur.close()
-
-    @sa.event.listens_for(engine, "begin")
-    def _begin(conn: sa.Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-
 class TableStore:
     """The tables' rows in the database at ``url`` (``None``: the class database), created
     or upgraded to the current schema when opened. Thread safe."""
@@ -105,30 +86,9 @@ class TableStore:
     def __init__(self, url: str | None = None) -> None:
         if url is not None and "://" not in url:
             url = f"sqlite:///{Path(url).expanduser().resolve()}"
-        try:
-            parsed = sa.make_url(url or default_url())
-        except (sa_exc.ArgumentError, ValueError) as e:
-            raise StoreError(f"not a database URL: {quote(url)}") from e
+        self.engine, parsed = make_engine(url or default_url(), what="table database",
+                                          error=StoreError, busy_timeout=BUSY_TIMEOUT)
         self.dialect = parsed.get_backend_name()
-        kwargs: dict[str, Any] = {}
-        if self.dialect == "sqlite":
-            database = parsed.database or ""
-            if database and database != ":memory:" and not database.startswith("file:"):
-                folder = Path(database).expanduser().parent
-                try:
-                    folder.mkdir(parents=True, exist_ok=True)
-                except OSError as e:
-                    raise StoreError(f"cannot make the folder of the table database "
-                                     f"{quote(str(folder))}: {e.strerror}") from None
-            kwargs["connect_args"] = {"timeout": BUSY_TIMEOUT, "check_same_thread": False}
-        else:
-            kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
-        try:
-            self.engine = sa.create_engine(parsed, **kwargs)
-        except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as e:
-            raise StoreError(f"cannot use the database {quote(str(parsed))}: {e}") from e
-        if self.dialect == "sqlite":
-            _sqlite_setup(self.engine)
         self.url = parsed.render_as_string(hide_password=True)
         # SQLite: one writer at a time in this process (others wait on the busy timeout)
         self._lock = threading.Lock() if self.dialect == "sqlite" else None
@@ -151,8 +111,10 @@ class TableStore:
         if lock is not None:
             lock.acquire()
         try:
-            with self.engine.begin() as conn:
-                yield conn
+            with self.engine.connect() as conn:
+                conn.execution_options(crazylab_immediate=True)  # SQLite: BEGIN IMMEDIATE
+                with conn.begin():
+                    yield conn
         except sa_exc.IntegrityError as e:
             raise StaleWrite("another writer changed the table first") from e
         except (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError) as e:
