@@ -220,7 +220,7 @@ def _deal_world(obs: Observation, rng: random.Random,
         hands.append(hand)
     if like is not None:
         game = like.copy()
-        redeal(game, hands, pool[:obs.stock_size])
+        game.redeal_hidden(hands, pool[:obs.stock_size])
         return game
     game = Game.from_position(r, obs.players, hands=hands, stock=pool[:obs.stock_size][::-1],
                               piles=[list(p) for p in obs.piles], to_play=obs.to_play,
@@ -232,11 +232,6 @@ def _deal_world(obs: Observation, rng: random.Random,
     game.restore_turn(obs.phase, obs.turn_draws, obs.turn_plays, obs.drawn, obs.reshuffles,
                       _trailing_passes(obs))
     return game
-
-
-def redeal(game: Game, hands: list[list[Card]], stock_cards: list[Card]) -> None:
-    """Give ``game`` (a world, or a copy of one) these hands and stock (top card last)."""
-    game.redeal_hidden(hands, stock_cards)
 
 
 def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:

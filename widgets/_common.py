@@ -14,9 +14,6 @@ from urllib.parse import parse_qs
 
 import ipywidgets as w
 
-from .table_text import call_in_force as call_in_force  # the table's words, without ipywidgets
-from .table_text import call_label as call_label
-
 log = logging.getLogger("crazylab.widgets")
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -55,8 +55,9 @@ from crazylab.engine.phases import (
 from crazylab.examples import Example, Frame, example_path, list_examples, load_example
 from crazylab.render import game_html, result_words
 
-from ._common import ErrorArea, ErrorReporting, call_in_force, guarded, query_params
+from ._common import ErrorArea, ErrorReporting, guarded, query_params
 from ._validate import explainer_args
+from .table_text import call_in_force
 
 HERE = Path(__file__).parent
 

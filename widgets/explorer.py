@@ -20,13 +20,13 @@ from ._common import (
     ErrorArea,
     ErrorReporting,
     build_or_default,
-    call_in_force,
     guarded,
     query_params,
 )
 from ._validate import explorer_args
 from .picker import CardPicker
 from .reasons import verdicts
+from .table_text import call_in_force
 
 if TYPE_CHECKING:
     import pandas as pd
