@@ -4,7 +4,6 @@ call labels, and the query string of a Voilà page."""
 from __future__ import annotations
 
 import functools
-import html
 import logging
 import os
 import traceback
@@ -14,9 +13,12 @@ from urllib.parse import parse_qs
 
 import ipywidgets as w
 
+from ._markup import HERE, Html, Markup
+
 log = logging.getLogger("crazylab.widgets")
 
 F = TypeVar("F", bound=Callable[..., Any])
+MARKUP = Markup("common")
 
 
 def error_text(exc: BaseException, where: str = "") -> str:
@@ -65,7 +67,11 @@ def guarded(method: F) -> F:
 
 
 class ErrorArea(w.HTML):
-    """A red box under a composed widget; hidden while there is no error."""
+    """A red box under a composed widget; hidden while there is no error.
+
+    The box carries its own style sheet (common.css) in its value: every widget has an error
+    area, and a sheet inside the box reaches every page that shows one without each composed
+    widget adding a child for it (the sheet is there only while the box is shown)."""
 
     def __init__(self) -> None:
         super().__init__(value="", layout=w.Layout(display="none"))
@@ -77,14 +83,16 @@ class ErrorArea(w.HTML):
             self.layout.display = "none"
             return
         head, _, rest = text.partition("\n\n")
-        self.value = (
-            "<div role='alert' style='border:2px solid #c8102e;background:#fff1f1;"
-            "color:#600;padding:6px 10px;border-radius:6px;font-family:sans-serif'>"
-            f"<b>Something went wrong.</b> {html.escape(head)}"
-            + (f"<details><summary>Details</summary><pre style='white-space:pre-wrap;"
-               f"font-size:11px'>{html.escape(rest)}</pre></details>" if rest else "")
-            + "</div>")
+        details = MARKUP("details", rest=rest) if rest else ""
+        self.value = Markup.join([MARKUP("sheet", css=Html(_css())),
+                                  MARKUP("error", head=head, details=Html(details))])
         self.layout.display = ""
+
+
+@functools.cache
+def _css() -> str:
+    """common.css, read once."""
+    return (HERE / "common.css").read_text(encoding="utf-8")
 
 
 def build_or_default(cls: Any, kwargs: dict[str, Any], defaults: dict[str, Any]) -> Any:
