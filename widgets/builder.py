@@ -13,6 +13,8 @@ A combination the engine refuses (a :class:`~crazylab.RulesError`) is shown in t
 area under the builder and changes nothing: the control goes back to its last value and the
 rule set stays the last one that was accepted.
 
+Its markup is the fragments of ``builder.html`` and its style ``builder.css``, beside it.
+
 >>> b = RuleBuilder("crazy-eights-classic")
 >>> b.set_option("voluntary_draw", True).python_text()
 'crazylab.rules("crazy-eights-classic", voluntary_draw=True)'
@@ -20,7 +22,6 @@ rule set stays the last one that was accepted.
 
 from __future__ import annotations
 
-import html
 import shlex
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -33,11 +34,13 @@ from crazylab.engine.rules import rules as get_rules
 from crazylab.sheet import rules_sheet_html
 
 from ._common import ErrorArea, ErrorReporting, guarded
+from ._markup import Html, Markup, style_sheet
 from ._validate import builder_args
 
 OnBuild = Callable[[RuleSet], Any]
 _STYLE = {"description_width": "initial"}
 _NAME = {"description_width": "15em"}  # the option names line up
+MARKUP = Markup("builder")
 
 
 def changed_options(rs: RuleSet) -> dict[str, object]:
@@ -152,8 +155,7 @@ class _Control:
         for part in parts:  # each widget once (a boolean's checkbox is its input and switch)
             if part is not None:
                 part.observe(lambda _c, n=o.name: on_change(n), names="value")
-        self.doc = w.HTML(f"<span style='font-size:0.85em;color:#444'>{html.escape(doc)}</span>",
-                          layout=w.Layout(flex="1 1 20em"))
+        self.doc = w.HTML(MARKUP("doc", doc=doc), layout=w.Layout(flex="1 1 20em"))
         self.row = w.HBox([widget, self.doc],
                           layout=w.Layout(align_items="center", flex_flow="row wrap",
                                           flex="0 0 auto", min_height="30px",
@@ -249,8 +251,7 @@ class RuleBuilder(ErrorReporting, w.VBox):
         self.reset_button.on_click(lambda _b: self._on_reset())
         self.play_button.on_click(lambda _b: self._on_play())
         super().__init__([
-            w.HTML("<b>Build a rule set</b>: start from a preset, change any option "
-                   "(hover a name for its rulings), read the rules sheet, then play."),
+            style_sheet("builder"), w.HTML(MARKUP("title")),
             w.HBox([self.preset_box, self.open_button, self.reset_button, self.play_button],
                    layout=w.Layout(flex_flow="row wrap")),
             self.description, self.filter_box, self.options_box, self.error_area,
@@ -364,11 +365,7 @@ class RuleBuilder(ErrorReporting, w.VBox):
         """Show the engine's refusal and put every control back: nothing changes."""
         self.refusals.append(message)
         self._show(self._rules)
-        self.error_area.value = (
-            "<div role='alert' class='clb-refusal' style='border:2px solid #c8102e;"
-            "background:#fff1f1;color:#600;padding:6px 10px;border-radius:6px'>"
-            f"<b>These rules do not go together; nothing was changed.</b> "
-            f"{html.escape(message)}</div>")
+        self.error_area.value = MARKUP("refusal", message=message)
         self.error_area.layout.display = ""
 
     # -- what is shown ------------------------------------------------------------------------
@@ -385,19 +382,14 @@ class RuleBuilder(ErrorReporting, w.VBox):
         changed = changed_options(rs)
         for name, control in (self._controls or {}).items():
             control.mark(name in changed)
-        self.description.value = (f"<i>{html.escape(PRESETS[rs.name].description)}</i>")
-        self.changed_html.value = (
-            "<div class='clb-changed'><b>House rules:</b> "
-            + (html.escape(", ".join(f"{k}={_cli_value(FIELDS[k], v)}"
-                                     for k, v in changed.items())) or "none (the preset as it is)")
-            + "</div>")
-        self.code_html.value = (
-            "<div style='margin:4px 0'>The same rules in Python and on the command line:"
-            f"<pre class='clb-python' style='margin:2px 0;white-space:pre-wrap'>"
-            f"{html.escape(python_text(rs))}</pre>"
-            f"<pre class='clb-cli' style='margin:2px 0;white-space:pre-wrap'>"
-            f"{html.escape(cli_text(rs))}</pre></div>")
-        self.sheet.value = f"<div class='clb-sheet-text'>{sheet_html(rs)}</div>"
+        self.description.value = MARKUP("description",
+                                        description=PRESETS[rs.name].description)
+        self.changed_html.value = MARKUP(
+            "changed", changes=", ".join(f"{k}={_cli_value(FIELDS[k], v)}"
+                                         for k, v in changed.items())
+            or "none (the preset as it is)")
+        self.code_html.value = MARKUP("code", python=python_text(rs), cli=cli_text(rs))
+        self.sheet.value = MARKUP("sheet", sheet=Html(sheet_html(rs)))
         self._filter()
 
     def _filter(self) -> None:

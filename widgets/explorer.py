@@ -1,9 +1,10 @@
 """The legal-move explorer: pick a rule set, the top card (and the call in force) and a hand,
-and see every card of the hand with whether it is legal and the rule that decides it."""
+and see every card of the hand with whether it is legal and the rule that decides it.
+
+Its markup is the fragments of ``explorer.html`` and its style ``explorer.css``, beside it."""
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from ._common import (
     guarded,
     query_params,
 )
+from ._markup import Html, Markup, style_sheet
 from ._validate import explorer_args
 from .picker import CardPicker
 from .reasons import verdicts
@@ -64,6 +66,9 @@ def whole_deck(rules: RuleSet, tops: str) -> str:
     return " ".join(str(c) for c in sorted(left.elements(), key=sort_key))
 
 
+MARKUP = Markup("explorer")
+
+
 class LegalMoveExplorer(ErrorReporting, w.VBox):
     """Try positions and see which cards are legal, and why."""
 
@@ -103,6 +108,7 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
             box.observe(self._on_change, "value")
         self.rules_box.observe(self._on_rules, "value")
         super().__init__([
+            style_sheet("explorer"),
             w.HBox([self.rules_box, self.top_box, self.call_box],
                    layout=w.Layout(flex_flow="row wrap")),
             self.hand_box, w.HBox([self.deck_button, self.clear_button]),
@@ -199,8 +205,7 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
                             self.call_box.value or None)
         except (SetupError, CardError, ValueError) as e:
             self.game, self.table = None, None
-            self.message.value = (f"<div role='status' style='color:#8a4b00'><b>Cannot set up "
-                                  f"this position:</b> {html.escape(str(e))}</div>")
+            self.message.value = MARKUP("refusal", reason=e)
             self.table_html.value = ""
             self.position_html.value = ""
             return
@@ -208,9 +213,8 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
         self.table = legal_table(game)
         self.picker.tags = {str(c): "in hand" for c in game.hands[0]}
         legal = [c for c, row in self.table.iterrows() if row["legal"]]
-        self.message.value = (
-            f"<div role='status'><b>{len(legal)} of {len(self.table)}</b> card(s) can be "
-            f"played: {html.escape(' '.join(legal)) or 'none'}.</div>")
+        self.message.value = MARKUP("count", legal=len(legal), total=len(self.table),
+                                    cards=" ".join(legal) or "none")
         self.position_html.value = position_html(game, self.four_colour)
         self.table_html.value = table_html(self.table)
 
@@ -218,35 +222,25 @@ class LegalMoveExplorer(ErrorReporting, w.VBox):
 def position_html(game: Game, four_colour: bool = False) -> str:
     """The top card(s) with what they ask for, and the hand with its legal cards outlined."""
     r = game.rules
-    piles = "".join(
-        f"<div style='display:inline-block;text-align:center;margin-right:14px'>"
-        f"<div>{'Pile ' + str(p) if r.piles > 1 else 'Top card'}</div>"
-        f"{cards_html([pile[-1]], 56, four_colour)}"
-        f"<div style='font-size:0.9em'>{html.escape(call_in_force(r, game, p))}</div></div>"
+    piles = Markup.join(
+        MARKUP("pile", label=f"Pile {p}" if r.piles > 1 else "Top card",
+               top=Html(cards_html([pile[-1]], 56, four_colour)),
+               call=call_in_force(r, game, p))
         for p, pile in enumerate(game.piles))
     legal = {m.cards[0] for m in game.legal_moves() if m.kind == PLAY}
     hand = sorted(game.hands[0], key=sort_key)
-    return (f"<div style='display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;"
-            f"font-family:DejaVu Sans,sans-serif'><div>{piles}</div><div><div>Hand (legal "
-            f"cards outlined)</div>{cards_html(hand, 44, four_colour, legal)}</div></div>")
+    return MARKUP("position", piles=piles, hand=Html(cards_html(hand, 44, four_colour, legal)))
 
 
 def table_html(df: pd.DataFrame) -> str:
-    """The explorer's table, with legal rows marked for the eye and for screen readers."""
-    rows = []
-    for card, row in df.iterrows():
-        mark = "✔ legal" if row["legal"] else "✘ not legal"
-        colour = "#e9f7ee" if row["legal"] else "#fbeaea"
-        rows.append(f"<tr style='background:{colour}'><th scope='row' style='font-size:1.1em'>"
-                    f"{html.escape(str(card))}</th><td>{mark}</td>"
-                    f"<td><code>{html.escape(row['moves'])}</code></td>"
-                    f"<td>{html.escape(row['rule'])}</td></tr>")
-    return ("<table class='crazylab-legal' style='border-collapse:collapse;font-family:"
-            "DejaVu Sans,sans-serif'><thead><tr><th>card</th><th>legal?</th><th>moves</th>"
-            "<th>the rule that decides it</th></tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table>"
-            "<style>.crazylab-legal td,.crazylab-legal th{border-bottom:1px solid #ddd;"
-            "padding:3px 8px;text-align:left;vertical-align:top}</style>")
+    """The explorer's table, with legal rows marked for the eye and for screen readers (its
+    colours are ``explorer.css``'s, which the explorer carries)."""
+    rows = Markup.join(
+        MARKUP("row", verdict="legal" if row["legal"] else "illegal", card=card,
+               mark="✔ legal" if row["legal"] else "✘ not legal", moves=row["moves"],
+               rule=row["rule"])
+        for card, row in df.iterrows())
+    return MARKUP("table", rows=rows)
 
 
 __all__ = ["LegalMoveExplorer", "legal_table", "position", "table_html", "whole_deck"]

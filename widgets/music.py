@@ -16,11 +16,12 @@ before any click the top card's key followed by every key that fits it.
 
 Everything a click does is also a method (``click_key``, ``click_card``, ``set``), so the
 explorer is driven and tested from Python.
+
+The explorer's markup is the fragments of ``music.html`` and its style ``music.css``, beside it.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,10 +55,12 @@ from crazylab.errors import CrazylabError
 from crazylab.music import LEVELS, level_of
 
 from ._common import ErrorArea, ErrorReporting, guarded
+from ._markup import Html, Markup, style_sheet
 from ._validate import WidgetArgumentError, interval_args
 
 HERE = Path(__file__).parent
 MUSIC_PRESETS = tuple(LEVELS)
+MARKUP = Markup("music")
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
@@ -309,6 +312,7 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         self.piano.observe(self._on_key, "selected")
         self.piano.observe(self._on_played, "played")
         super().__init__([
+            style_sheet("music"),
             w.HBox([self.level_box, self.top_box, self.call_box],
                    layout=w.Layout(flex_flow="row wrap")),
             self.pile_box, self.summary, self.piano,
@@ -448,23 +452,15 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         keys = self.tune_keys()
         self.clear_button.disabled = not self.piano.played
         if not keys:
-            self.downloads.value = ("<div class='cl-downloads'>Click keys to make a tune to "
-                                    "download.</div>")
+            self.downloads.value = MARKUP("no_tune")
             return
         level = level_of(self._rules).number
         stem = f"crazylab-level-{level}-{'tune' if self.piano.played else 'fits'}"
         what = ("Your tune" if self.piano.played else
                 "The top card's key and the keys that fit")
-        notes = " ".join(self.tune_names())
-        link = ("style='color:#0b57d0;text-decoration:underline;font-weight:bold;"
-                "padding:2px 4px'")
-        self.downloads.value = (
-            f"<div class='cl-downloads' role='group' aria-label='Download the notes'>"
-            f"<b>{html.escape(what)}</b> ({html.escape(notes)}): "
-            f"<a class='cl-download-midi' {link} download='{stem}.mid' "
-            f"href='{data_url(self.midi(), MIDI_MIME)}'>Download MIDI</a> · "
-            f"<a class='cl-download-wav' {link} download='{stem}.wav' "
-            f"href='{data_url(self.wav(), WAV_MIME)}'>Download WAV</a></div>")
+        self.downloads.value = MARKUP(
+            "downloads", what=what, notes=" ".join(self.tune_names()), stem=stem,
+            midi=data_url(self.midi(), MIDI_MIME), wav=data_url(self.wav(), WAV_MIME))
 
     def key_cards(self) -> list[Card]:
         """The cards of the selected key (in this deck)."""
@@ -480,10 +476,8 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         self.chosen = c
         self.reason = self.explain(c)
         fit = self.fits(c)
-        colour, mark = ("#1b5e20", "✓ fits") if fit else ("#b71c1c", "✗ does not fit")
-        self.why.value = (f"<div class='cl-why' style='border-left:4px solid {colour};"
-                          f"padding:4px 10px'><b style='color:{colour}'>{c.display}: {mark}"
-                          f"</b><br>{html.escape(self.reason)}</div>")
+        self.why.value = MARKUP("why", verdict="fits" if fit else "misfit", card=c.display,
+                                mark="✓ fits" if fit else "✗ does not fit", reason=self.reason)
         return self.reason
 
     def fits(self, card: str | Card) -> bool:
@@ -608,21 +602,19 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         if suit is not None:
             extra.append(f"every {SUIT_NAMES[suit][:-1]} {SUIT_SYMBOLS[suit]}")
         extra.append("every 8 and joker (wild)")
-        piles = ""
+        piles = Html()
         if len(self.refs) > 1:
-            piles = "<br>" + " · ".join(
-                f"{'<b>' if p == self.pile else ''}pile {p + 1}: {html.escape(x.describe(r))}"
-                f"{'</b>' if p == self.pile else ''}" for p, x in enumerate(self.refs))
+            piles = MARKUP("piles", piles=Html(" · ".join(
+                MARKUP("pile_now" if p == self.pile else "pile", number=p + 1,
+                       ref=x.describe(r)) for p, x in enumerate(self.refs))))
         if r.intervals == (2,):
             extra.append("never a whole tone down: Level 4 climbs, up only (MU-32)")
         if r.call_kind != "suit":
             extra.append("never the same pitch: a unison does not count in the levels (MU-29)")
-        self.summary.value = (
-            f"<div class='cl-music-summary'><b>{html.escape(level.title)}</b> — "
-            f"{html.escape(level.promise)}.{piles}<br>The rule: play "
-            f"{html.escape(rule_text(r))}.<br>On {html.escape(ref.describe(r))} you "
-            f"may play: {html.escape('; '.join(names) or 'no key by pitch')}"
-            f"; and {html.escape('; '.join(extra))}.</div>")
+        self.summary.value = MARKUP(
+            "summary", title=level.title, promise=level.promise, piles=piles, rule=rule_text(r),
+            ref=ref.describe(r), names="; ".join(names) or "no key by pitch",
+            extra="; ".join(extra))
         self._show_cards()
         self._refresh_downloads()
 
@@ -632,9 +624,9 @@ class IntervalExplorer(ErrorReporting, w.VBox):
         else:
             shown = self.key_cards()
             label = ("Click a key to see its cards" if not shown else
-                     f"The cards of {html.escape(both_names(self.piano.selected % 12))}: "
+                     f"The cards of {both_names(self.piano.selected % 12)}: "
                      "click one to see why")
-        self.cards_label.value = f"<i>{label}</i>"
+        self.cards_label.value = MARKUP("cards_label", label=label)
         buttons = []
         for c in shown:
             ok = self.fits(c)

@@ -5,11 +5,12 @@ Each rule set is counted its own way (``rules.scoring``): the winner collects th
 values (``rules.card_points``: eights 50), or every card left counts −1 (the musical rules),
 or nothing is scored (Crazy Breens). The final scores come from the engine itself:
 the calculator sets up the position, lets the winner play a last card, and reads
-``game.scores``, so the working shown and the engine can never disagree silently."""
+``game.scores``, so the working shown and the engine can never disagree silently.
+
+Its markup is the fragments of ``scoring.html`` and its style ``scoring.css``, beside it."""
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from crazylab.engine.rules import rules as get_rules
 from crazylab.render import cards_html
 
 from ._common import ErrorArea, ErrorReporting, build_or_default, guarded, query_params
+from ._markup import Html, Markup, style_sheet
 from ._validate import scoring_args
 from .picker import CardPicker
 
@@ -33,6 +35,7 @@ SCORING_WORDS = {
     "none": "This rule set keeps no score: the round's winner simply wins.",
 }
 
+MARKUP = Markup("scoring")
 
 #: the header of the working table's columns, by scoring
 COLUMNS = {
@@ -172,6 +175,7 @@ class ScoreCalculator(ErrorReporting, w.VBox):
         self.players_box.observe(self._on_players, "value")
         self.winner_box.observe(self._on_winner, "value")
         super().__init__([
+            style_sheet("scoring"),
             w.HBox([self.rules_box, self.players_box, self.winner_box],
                    layout=w.Layout(flex_flow="row wrap")),
             self.hands_area, self.message, self.working_html, self.target_box, self.picker,
@@ -299,34 +303,26 @@ class ScoreCalculator(ErrorReporting, w.VBox):
             self.result = score_hands(r, hands, self.winner)
         except (SetupError, CardError, ValueError) as e:
             self.result = None
-            self.message.value = (f"<div role='status' style='color:#8a4b00'><b>Cannot score "
-                                  f"this:</b> {html.escape(str(e))}</div>")
+            self.message.value = MARKUP("refusal", reason=e)
             self.working_html.value = ""
             return
         res = self.result
         self.picker.tags = {str(c): f"seat {s}" for s, h in enumerate(res.hands) for c in h}
-        self.message.value = f"<div role='status'>{html.escape(SCORING_WORDS[r.scoring])}</div>"
+        self.message.value = MARKUP("scoring", words=SCORING_WORDS[r.scoring])
         rows = []
         for s, hand in enumerate(res.hands):
             if s == res.winner:
-                rows.append(f"<tr><th scope='row'>Seat {s}</th><td>went out</td><td></td>"
-                            f"<td><b>{signed(res.scores[s])}</b></td></tr>")
+                rows.append(MARKUP("winner_row", seat=s, score=signed(res.scores[s])))
                 continue
-            faces = cards_html(list(hand), 36, self.four_colour) if hand else "—"
-            each = " + ".join(f"{c.display}&nbsp;{_num(p)}"
-                              for c, p in zip(hand, res.points[s], strict=True))
-            rows.append(f"<tr><th scope='row'>Seat {s}</th><td>{faces}<div>{each}</div></td>"
-                        f"<td>{_num(res.totals[s])}</td><td><b>{signed(res.scores[s])}</b>"
-                        "</td></tr>")
-        working = "".join(f"<li>{html.escape(line)}</li>" for line in res.working())
+            faces = Html(cards_html(list(hand), 36, self.four_colour)) if hand else "—"
+            each = Html(" + ".join(MARKUP("card_points", card=c.display, points=_num(p))
+                                   for c, p in zip(hand, res.points[s], strict=True)))
+            rows.append(MARKUP("row", seat=s, faces=faces, each=each, total=_num(res.totals[s]),
+                               score=signed(res.scores[s])))
+        steps = Markup.join(MARKUP("step", line=line) for line in res.working())
         cards_head, total_head = COLUMNS.get(r.scoring, COLUMNS["winner_collects"])
-        self.working_html.value = (
-            "<table class='crazylab-score' style='border-collapse:collapse'><thead><tr>"
-            f"<th>seat</th><th>{cards_head}</th><th>{total_head}</th>"
-            "<th>scores</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
-            f"<div><b>Working</b><ol style='margin:2px 0'>{working}</ol></div>"
-            "<style>.crazylab-score td,.crazylab-score th{border-bottom:1px solid #ddd;"
-            "padding:3px 10px;text-align:left;vertical-align:top}</style>")
+        self.working_html.value = MARKUP("working", cards_head=cards_head, total_head=total_head,
+                                         rows=Markup.join(rows), steps=steps)
 
 
 __all__ = ["ScoreCalculator", "Scored", "card_value", "score_hands", "signed"]
