@@ -40,8 +40,8 @@ class QueenSkips(Variant):
 
 def test_a_new_variant_plugs_in_without_touching_the_game_loop():
     base = cl.rules("crazy-eights")
-    toy = dataclasses.replace(base, name="queen-skips-test")
-    variants.register("queen-skips", lambda r: r.name == "queen-skips-test", QueenSkips())
+    variants.register("queen-skips", QueenSkips())
+    toy = dataclasses.replace(base, name="queen-skips-test", variant="queen-skips")
     try:
         g = cl.Game.from_position(toy, 3, hands=[["QH", "5C"], ["4H", "9S"], ["6H", "7C"]],
                                   discard=["2H"], stock=["3D", "3S"])
@@ -57,7 +57,8 @@ def test_a_new_variant_plugs_in_without_touching_the_game_loop():
         assert plain.to_play == 1  # the registration touched only its own rule set
     finally:
         variants.unregister("queen-skips")
-    assert variants.variant_for(toy) is None
+    with pytest.raises(CrazylabError, match="no variant is registered"):
+        variants.variant_for(toy)
 
 
 def test_breens_state_is_one_typed_field_that_undo_copies():
@@ -144,9 +145,10 @@ class InterruptedOnce(Variant):
 
 
 def test_a_failing_move_rolls_back_to_the_position_before_it():
-    rules = dataclasses.replace(cl.rules("crazy-eights"), name="interrupted-test")
     hook = InterruptedOnce()
-    variants.register("interrupted", lambda r: r.name == "interrupted-test", hook)
+    variants.register("interrupted", hook)
+    rules = dataclasses.replace(cl.rules("crazy-eights"), name="interrupted-test",
+                                variant="interrupted")
     try:
         g = cl.Game.new(rules, 2, seed=3)
         rng = random.Random(2)

@@ -28,7 +28,7 @@ from crazylab.engine.options import (
 from crazylab.engine.rules import PRESETS, RuleSet, rules
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "OPTIONS.md"
-NOT_OPTIONS = {"name", "description", "options_changed"}
+NOT_OPTIONS = {"name", "description", "options_changed", "variant"}  # variant: derived
 #: the rulebook's ids: the rules, the option values (A1 …) and the variants (V1 …)
 RULING_IDS = rule_ids()
 RULESET_FIELDS = {f.name: f for f in dataclasses.fields(RuleSet) if f.name not in NOT_OPTIONS}

@@ -123,9 +123,10 @@ def test_restore_turn_sets_the_observed_turn_and_refuses_bad_input():
 
 def test_plain_games_play_with_the_plain_hooks():
     g = Game.new("crazy-eights", 3, seed=2)
-    assert g.variant is None and g.hooks is PLAIN
+    assert g.rules.variant == "plain" and g.variant is None and g.hooks is PLAIN
     breens = Game.new("crazy-breens", 3, seed=2)
-    assert breens.hooks is breens.variant is not None
+    assert breens.rules.variant == "breens" and breens.hooks is breens.variant
+    assert isinstance(breens.hooks, Variant) and breens.hooks is not PLAIN
 
 
 # -- a toy variant written only with verbs ---------------------------------------------------
@@ -161,10 +162,9 @@ class Toll(Variant):
 
 @pytest.fixture
 def toll_rules():
-    toy = dataclasses.replace(cl.rules("crazy-eights"), name="toll-test")
-    variants.register("toll", lambda r: r.name == "toll-test", Toll())
+    variants.register("toll", Toll())  # before a rule set may name it
     try:
-        yield toy
+        yield dataclasses.replace(cl.rules("crazy-eights"), name="toll-test", variant="toll")
     finally:
         variants.unregister("toll")
 

@@ -53,7 +53,8 @@ class ExplainView(PileView, Protocol):
     turn_plays: int
     drawn: list[Card]
     result: Any
-    variant: Any
+    #: the turn machine's hooks (a ``Variant``; ``PLAIN`` for the plain games)
+    hooks: Any
 
     def canonical(self, move: Move | str) -> Move: ...
 
@@ -91,8 +92,8 @@ def explain_move(game: ExplainView, move: Given) -> str:
             return (f"'!' calls your last card, but {plain} would leave you {left} cards: "
                     f"play it without '!' (last_card_call, A14).")
         m = m._replace(last=False)
-    variant = game.variant
-    if game.phase == PHASE_DECLARE and variant is None:
+    hooks = game.hooks
+    if game.phase == PHASE_DECLARE and hooks.core_explanations:
         calls = ", ".join(x.display for x in game.legal_moves())
         top = game.legal_moves()[0].top
         if game.rules.starter_eight == "first_player_declares" and not top.is_joker:
@@ -103,14 +104,13 @@ def explain_move(game: ExplainView, move: Given) -> str:
         return (f"Before the first turn the dealer, seat {game.to_play}, announces the {what} "
                 f"of the seed {top.display} (dealer_announces, A9): say one of {calls}. "
                 "The announcement is not a play and not a turn.")
-    if game.phase not in (PHASE_PLAY, PHASE_CHAIN) and variant is not None:
-        return variant.explain(game, m) or (
+    if game.phase not in (PHASE_PLAY, PHASE_CHAIN):  # a variant's own phase
+        return hooks.explain(game, m) or (
             f"{m.display} is not legal now. Legal moves: "
             f"{', '.join(x.display for x in game.legal_moves())}.")
-    if variant is not None:
-        why = variant.explain_turn(game, m)
-        if why:
-            return why
+    why = hooks.explain_turn(game, m)  # the plain games: ''
+    if why:
+        return why
     r = game.rules
     hand = game.hands[game.to_play]
     legal = game.legal_moves()
@@ -142,7 +142,7 @@ def explain_move(game: ExplainView, move: Given) -> str:
             return (f"You cannot pass while you can play ({display(playable)}).")
         return "You cannot pass while you can still draw from the stock."
     if m.kind == END:
-        if not r.chain and variant is None:
+        if not r.chain and hooks.core_explanations:
             return "There is no turn to end: play a card, draw or pass."
         return "Play a card or draw before you end your turn."
     return _explain_play(game, m, hand, legal)

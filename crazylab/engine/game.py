@@ -12,8 +12,8 @@ drawing until playable), ``"chain"`` in the musical game once the player has pla
 and a variant adds its own phases (a Queen's drop, a penalty to resolve). ``"over"`` ends it.
 ``Game`` is the only writer of the machine's fields: a variant asks for a verb (``pass_to``,
 ``set_phase``, ``next_seat``, ``reverse``, ``flip_to_pile``, ``play_cards``, ``draw_for_turn``…),
-and the hooks are called on ``hooks``, the variant or, for the plain games,
-:data:`~crazylab.engine.variants.base.PLAIN`.
+and the hooks are called on ``hooks`` (the rulebook's: the variant the rule set names or, for
+the plain games, :data:`~crazylab.engine.variants.base.PLAIN`).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ from .rules import RuleSet
 from .rules import rules as get_rules
 from .scoring import HandResult, blocked_result, hand_points, out_result
 from .text import game_text
-from .variants.base import PLAIN, Variant
+from .variants.base import Variant
 from .views import html_of
 
 __all__ = ["Game", "IllegalMove", "NothingToUndo", "SetupError", "check_flag", "whole_number"]
@@ -211,7 +211,7 @@ class Game:
         seat_tables(players)  # the event tables of place() and draw_cards() (a game made
         # without __init__, say unpickled in a fresh process, falls back to EVENT_CACHE)
         self.variant = book.variant
-        self.hooks: Variant = PLAIN if book.variant is None else book.variant
+        self.hooks: Variant = book.hooks
         self.variant_state = self.hooks.new_state()
         self._seen = VisibleLog(players)
         # state

@@ -4,7 +4,8 @@ shared by every game of it (OpenSpiel's immutable ``Game`` shared by its ``State
 A :class:`Game` is a position and its turn machine; everything it reads about the rules on
 every move lives here: the per-move rule values (:class:`TurnRules`), the interned one-card
 plays per pile and reference, the rule set's reference table, the memo of same-rank stacks,
-and the variant that plays the rule set's special turns. :func:`rulebook` gives one rulebook
+and the variant the rule set names (:attr:`RuleSet.variant`) with the hooks the turn machine
+calls. :func:`rulebook` gives one rulebook
 per distinct rule set (equal rule sets share it); it lives as long as its rule set does.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 from .cards import Card
 from .moves import Move, ordered_stacks, play_move
 from .rules import RuleSet
-from .variants import Variant, variant_for
+from .variants import Variant, hooks_for, variant_for
 
 STACK_MEMO_LIMIT = 50_000
 """Entries a rulebook's memo of same-rank stacks may hold before it starts again."""
@@ -61,7 +62,8 @@ class Rulebook:
     """What a rule set compiles to. Read-only once built (the stack memo aside, a cache of
     pure results): create one with :func:`rulebook`, never by hand."""
 
-    __slots__ = ("rules", "turn", "fits", "one_pile", "references", "variant", "stacks")
+    __slots__ = ("rules", "turn", "fits", "one_pile", "references", "variant", "hooks",
+                 "stacks")
 
     def __init__(self, r: RuleSet) -> None:
         self.rules = r
@@ -78,8 +80,11 @@ class Rulebook:
         self.one_pile = self.fits[0] if r.piles == 1 and not r.stacking else None
         #: :attr:`RuleSet.references`, at hand for every play
         self.references: tuple[tuple[int, ...], ...] = r.references
-        #: the variant that plays this rule set's special turns (``None``: the plain game)
+        #: the variant the rule set names (``None``: "plain", the plain game)
         self.variant: Variant | None = variant_for(r)
+        #: the hooks the turn machine calls: the variant's, or the core's own
+        #: (:data:`~.variants.base.PLAIN`)
+        self.hooks: Variant = hooks_for(r)
         #: ``stacks[(cards, pile)]``: the plays of a same-rank stack, made when first asked
         self.stacks: dict[Any, tuple[Move, ...]] = {}
 

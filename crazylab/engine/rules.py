@@ -2,6 +2,12 @@
 
 ``rules("crazy-eights-quick", draw_limit=2)`` gives a house variant; option values that make
 no sense are refused with a message naming them.
+
+A rule set names the variant that plays its special turns (:attr:`RuleSet.variant`: "plain",
+"breens", "house" or a name registered with :func:`crazylab.engine.variants.register`). It is
+not an option a learner picks: left out, it follows the flags (``specials`` plays "breens",
+``action_cards`` or ``jump_in`` "house", anything else "plain"); a name the flags contradict
+is refused.
 """
 
 from __future__ import annotations
@@ -92,6 +98,9 @@ class RuleSet:
     match_target: int | None = None
     games_in_match: int | None = None  # MU-Q17 (A11): a match of this many games
     options_changed: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    #: the variant that plays this rule set's special turns (one of :data:`VARIANT_NAMES`);
+    #: ``""`` when constructing: the one the flags choose (:func:`flag_variant`)
+    variant: str = ""
 
     def __repr__(self) -> str:
         """One short line: the name and the house options changed from the preset
@@ -123,6 +132,12 @@ class RuleSet:
                 object.__setattr__(self, option.name, checked)
         if problems:
             raise RulesError(f"{self._label}: " + "; ".join(problems))
+        if self.variant == "":
+            object.__setattr__(self, "variant", flag_variant(self))
+        else:
+            why = self._variant_problem()
+            if why:
+                problems.append(why)
         if self.max_players < self.min_players:
             problems.append("max_players must be at least min_players "
                             f"(got {self.max_players} < {self.min_players})")
@@ -223,6 +238,22 @@ class RuleSet:
                     "hand does not end: allow more intervals or more piles")
         if problems:
             raise RulesError(f"{self._label}: " + "; ".join(problems))
+
+    def _variant_problem(self) -> str:
+        """Why the variant this rule set names is refused: an unknown name, or one its flags
+        contradict ('' if it is fine)."""
+        named = self.variant
+        if not isinstance(named, str) or named not in VARIANT_NAMES:
+            return (f"variant must be one of {', '.join(VARIANT_NAMES)} (got {quote(named)}); "
+                    "left out, it follows the flags")
+        flags = flag_variant(self)
+        if named == flags or (flags == "plain" and named not in SHIPPED_VARIANTS):
+            return ""  # a registered variant of its own plays on the plain game's flags
+        allowed = ([v for v in VARIANT_NAMES if v not in SHIPPED_VARIANTS[1:]]
+                   if flags == "plain" else [flags])
+        return (f"variant={named!r} contradicts the flags, which play {flags!r} "
+                f"({_VARIANT_FLAGS[flags]}): variant must be {' or '.join(allowed)} here, or "
+                "left out")
 
     def dead_cards(self, wild_calls: bool = True) -> tuple[Card, ...]:
         """The cards of the deck that some reachable pile can never take, in card order:
@@ -519,7 +550,25 @@ class RuleSet:
     def options(self) -> dict[str, object]:
         """Every option and its value (name and description left out)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if f.name not in ("name", "description", "options_changed")}
+                if f.name not in ("name", "description", "options_changed", "variant")}
+
+
+#: the variants the engine ships: the plain game's hooks and the two variants
+SHIPPED_VARIANTS = ("plain", "breens", "house")
+#: the variants a rule set may name (:attr:`RuleSet.variant`): the shipped ones, then any
+#: plugged in with :func:`crazylab.engine.variants.register` (which keeps this list)
+VARIANT_NAMES: list[str] = list(SHIPPED_VARIANTS)
+#: what the flags of each shipped variant say, for messages
+_VARIANT_FLAGS = {"plain": "specials, action_cards and jump_in off", "breens": "specials=True",
+                  "house": "action_cards or jump_in=True"}
+
+
+def flag_variant(r: RuleSet) -> str:
+    """The shipped variant ``r``'s flags choose: "house" with ``action_cards`` or
+    ``jump_in`` (V12, V14), "breens" with ``specials``, else "plain"."""
+    if r.action_cards or r.jump_in:
+        return "house"
+    return "breens" if r.specials else "plain"
 
 
 _MUSIC: dict[str, Any] = dict(
@@ -575,7 +624,11 @@ def rules(name: str | RuleSet, **options: object) -> RuleSet:
 
     Option names are those of :data:`~.options.OPTIONS`: the fields of a rule set, and the
     rulings' other names (``num_jokers=1``, ``level=3`` …), which set fields. Every value is
-    checked by the schema; a refusal is a :class:`RulesError` naming the option."""
+    checked by the schema; a refusal is a :class:`RulesError` naming the option.
+
+    ``variant`` may be named too (it is no option): left out, a preset's variant follows the
+    changed flags, and a variant registered by name (a base rule set naming one of its own)
+    is kept."""
     if isinstance(name, RuleSet):
         base = name
     elif isinstance(name, str) and name in PRESETS:
@@ -585,6 +638,8 @@ def rules(name: str | RuleSet, **options: object) -> RuleSet:
     if not options:
         return base
     description = options.pop("description", base.description)
+    named = "variant" in options
+    variant = options.pop("variant", "" if base.variant == flag_variant(base) else base.variant)
     try:
         given = expand(options, base.options())
     except RulesError as e:
@@ -592,5 +647,8 @@ def rules(name: str | RuleSet, **options: object) -> RuleSet:
     if given.get("draw_rule") == "one" and "must_play_drawn" not in given:
         given["must_play_drawn"] = False  # SR-Q18: draw one, then play or pass
     changed = tuple(sorted(set(base.options_changed) | set(given)))
-    fields: dict[str, Any] = {**given, "description": description, "options_changed": changed}
+    if named:
+        changed = tuple(sorted({*changed, "variant"}))
+    fields: dict[str, Any] = {**given, "description": description, "options_changed": changed,
+                              "variant": variant}
     return dataclasses.replace(base, **fields)

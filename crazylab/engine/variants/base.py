@@ -5,8 +5,9 @@ at fixed points; the plain games have none. A variant keeps its own state in one
 ``game.variant_state`` (made by :meth:`Variant.new_state`), which undo copies with its
 ``clone()``, which a saved game rebuilds by replaying its moves, and which
 :meth:`Variant.restore` rebuilds from what a seat sees (a bot's worlds). Adding a variant means
-writing a subclass and naming it in :func:`crazylab.engine.variants.variant_for`, not editing
-the game loop.
+writing a subclass, registering it by name (:func:`crazylab.engine.variants.register`) and
+naming it in a rule set (:attr:`~crazylab.engine.rules.RuleSet.variant`), not editing the
+game loop.
 
 The hooks see the game through :class:`TurnAPI`, the public turn API: the position's fields
 to read, and the verbs a variant composes. The game is the only writer of its turn machine
@@ -16,8 +17,8 @@ direction of play, reverse it, turn the stock's top card onto a pile, play or dr
 a turn, begin or end a turn, finish the hand); ``tests/test_layers.py`` keeps it so.
 
 The plain games play with :data:`PLAIN`, whose hooks are the core's own behaviour (the
-starter declarations, the plain joker's draw), so the turn machine has no ``variant is None``
-branch.
+starter declarations, the plain joker's draw, the engine's own explanations), so neither the
+turn machine nor the explanations have a ``variant is None`` branch.
 """
 
 from __future__ import annotations
@@ -129,6 +130,10 @@ class Variant:
     #: whether the engine still runs its own starter declarations (A9, A13: the ``declare``
     #: phase before the first turn) for this variant's games
     core_declarations = False
+    #: whether the engine's own words explain a refused starter declaration and ``end``
+    #: (the plain games); a variant explains those itself (:meth:`explain`,
+    #: :meth:`explain_turn`)
+    core_explanations = False
 
     def new_state(self) -> Any:
         """The variant's state for a new hand (a value with ``clone()``), or ``None``."""
@@ -185,6 +190,7 @@ class Plain(Variant):
 
     name = "plain"
     core_declarations = True
+    core_explanations = True
 
     def joker_played(self, game: TurnAPI, seat: int) -> None:
         if game.n > 1:
@@ -195,5 +201,5 @@ class Plain(Variant):
                 game.skip_turn_of(victim)
 
 
-#: the hooks of every game whose rule set has no variant
+#: the hooks of every game whose rule set names the variant "plain"
 PLAIN = Plain()
