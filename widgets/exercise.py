@@ -60,6 +60,7 @@ from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
 from crazylab.engine.phases import PHASE_DROP, PHASE_PENALTY
 
 from ._common import ErrorArea, ErrorReporting, guarded
+from ._markup import Html, Markup, style_sheet
 from .reasons import legal_reason, verdicts
 from .scoring import card_value, score_hands
 
@@ -74,6 +75,7 @@ TRIES = 3
 MAX_ANSWER, MAX_FEEDBACK = 500, 4000
 
 log = logging.getLogger("crazylab.widgets.exercise")
+MARKUP = Markup("exercise")
 
 
 def default_hint(ids: Sequence[str]) -> str:
@@ -122,7 +124,7 @@ class Exercise(ErrorReporting, w.VBox):
         self.answers: list[tuple[str, bool]] = []  # every answer checked, and whether right
         self.restored: tuple[str, ...] = ()  # the attempt ids shown by the last restore
         self._restoring = False
-        self.prompt = w.HTML(f"<div class='crazylab-question'><b>Exercise.</b> {question}</div>")
+        self.prompt = w.HTML(MARKUP("prompt", label="Exercise.", question=Html(question)))
         self.answer_box = w.Text(placeholder=placeholder or "your answer",
                                  continuous_update=False,
                                  layout=w.Layout(width="22em"))
@@ -157,16 +159,20 @@ class Exercise(ErrorReporting, w.VBox):
                 layout=w.Layout(display="flex", flex_flow="column" if long else "row wrap",
                                 align_items="flex-start", grid_gap="6px"))
             answer_row.add_class("crazylab-choices")
-            parts = [self.prompt, w.HTML(CHOICE_STYLE), answer_row]
+            parts = [self.prompt, answer_row]
         else:
             parts = [self.prompt, w.HBox([self.answer_box, self.check_button])]
         helps = w.HBox([self.hint_button, self.answer_button])
         helps.add_class("crazylab-helps")
         self.history = w.HTML("")  # "Your earlier answers: 6C KH ✘, 6C KH 8S ✔"
-        super().__init__([*parts, self.feedback, self.history, helps, self.hint_area,
-                          self.reveal, self.error_area])
+        super().__init__([style_sheet("exercise"), *parts, self.feedback, self.history, helps,
+                          self.hint_area, self.reveal, self.error_area])
         self.add_class("crazylab-exercise")
         self.lesson, self.exercise_id = _register(self)
+
+    def label(self, label: str) -> None:
+        """Put ``label`` ("Question 2.") before the question instead of "Exercise."."""
+        self.prompt.value = MARKUP("prompt", label=label, question=Html(self.question))
 
     def check(self, answer: str) -> str:
         """Check ``answer`` and return the feedback (also shown under the answer box)."""
@@ -177,8 +183,8 @@ class Exercise(ErrorReporting, w.VBox):
         else:
             right, text = self.checker(given)
         if right is None:  # not an answer: say how to write one, count no try
-            self.feedback.value = (f"<div style='color:#8a5a00'>? "
-                                   f"{html.escape(text).replace(chr(10), '<br>')}</div>")
+            self.feedback.value = MARKUP("feedback", verdict="unread", mark="?",
+                                         text=_lines(text))
             return text
         self.answers.append((answer, right))
         self._mark_choice(given, right)
@@ -194,15 +200,12 @@ class Exercise(ErrorReporting, w.VBox):
         return text
 
     def _show_feedback(self, right: bool, text: str) -> None:
-        colour, mark = ("#1b6e20", "✔") if right else ("#9c1c1c", "✘")
-        self.feedback.value = (f"<div style='color:{colour}'>{mark} "
-                               f"{html.escape(text).replace(chr(10), '<br>')}</div>")
+        verdict, mark = ("right", "✔") if right else ("wrong", "✘")
+        self.feedback.value = MARKUP("feedback", verdict=verdict, mark=mark, text=_lines(text))
 
     def _show_history(self) -> None:
         said = ", ".join(f"{a} {'✔' if ok else '✘'}" for a, ok in self.answers)
-        self.history.value = (f"<div class='crazylab-earlier' style='color:#555'>"
-                              f"Your earlier answers: {html.escape(said)}</div>"
-                              if said else "")
+        self.history.value = MARKUP("history", said=said) if said else ""
 
     def _record(self, answer: str, right: bool, feedback: str) -> None:
         """Give the checked answer to the kernel's recorder (never raises: a record that
@@ -262,8 +265,7 @@ class Exercise(ErrorReporting, w.VBox):
 
     def show_hint(self) -> str:
         """Show the hint (the **Hint** button) and return it."""
-        self.hint_area.value = (f"<div class='crazylab-hint' style='padding:4px 0'><b>Hint."
-                                f"</b> {html.escape(self.hint)}</div>")
+        self.hint_area.value = MARKUP("hint", hint=self.hint)
         return self.hint
 
     def show_answer(self) -> str:
@@ -311,23 +313,19 @@ class Exercise(ErrorReporting, w.VBox):
         bundle = super()._repr_mimebundle_(**kwargs)
         data = bundle[0] if isinstance(bundle, tuple) else bundle
         if isinstance(data, dict):
-            listed = ("<ol class='crazylab-choices'>" + "".join(
-                f"<li>{html.escape(c)}</li>" for c in self.choices) + "</ol>"
-                if self.choices else "")
-            data["text/html"] = (self.prompt.value + listed
-                                 + f"<details><summary>Hint</summary>{html.escape(self.hint)}"
-                                 "</details>"
-                                 + _solution_html(self.solution, self.rule_ids, folded=True))
+            listed = MARKUP("choice_list", items=Markup.join(
+                MARKUP("choice_item", choice=c) for c in self.choices)) if self.choices else ""
+            data["text/html"] = MARKUP(
+                "static_copy", prompt=Html(self.prompt.value), choices=Html(listed),
+                hint=self.hint, solution=_solution_html(self.solution, self.rule_ids, folded=True))
         return bundle
 
 
-#: the choice buttons: long answers wrap instead of being cut, and the focus is plain to see
-CHOICE_STYLE = """<style>
-.crazylab-choices .crazylab-choice { white-space: normal; text-align: left; min-height: 32px;
-  padding: 4px 12px; max-width: 100%; line-height: 1.3; }
-.crazylab-choices .crazylab-choice:focus-visible { outline: 3px solid #1565c0;
-  outline-offset: 2px; }
-</style>"""
+def _lines(text: str) -> Html:
+    """``text`` escaped, its line breaks kept."""
+    br = MARKUP("line_break")
+    return Markup.join(part for i, line in enumerate(text.split("\n"))
+                       for part in ((br, line) if i else (line,)))
 
 
 # --------------------------------------------------------------------------- the page
@@ -436,14 +434,9 @@ def catalogue() -> dict[str, dict[str, dict[str, Any]]]:
             if lesson is not None}
 
 
-def _solution_html(solution: str, ids: Sequence[str], folded: bool = False) -> str:
-    body = html.escape(solution).replace("\n", "<br>")
-    inner = (f"<div style='padding:4px 0 4px 1em'>{body}<br>"
-             f"<small>Rules: {', '.join(ids)}</small></div>")
-    if folded:
-        return (f"<details class='crazylab-solution'><summary>Show the solution</summary>"
-                f"{inner}</details>")
-    return f"<div class='crazylab-solution'><b>Solution.</b>{inner}</div>"
+def _solution_html(solution: str, ids: Sequence[str], folded: bool = False) -> Html:
+    inner = MARKUP("solution_body", body=_lines(solution), ids=", ".join(ids))
+    return MARKUP("solution_folded" if folded else "solution", inner=inner)
 
 
 # --------------------------------------------------------------------------- answers
@@ -623,11 +616,8 @@ def legal_moves_exercise(game: Game, question: str | None = None, *, rules: str,
     expected = {t for t in legal if t not in WORDS.values()} if cards_only else legal
     hand = " ".join(c.display for c in sorted(game.hands[game.to_play], key=sort_key))
     tops = ", ".join(p[-1].display for p in game.piles)
-    question = question or (
-        f"Seat {game.to_play} holds {hand}; the top card is {tops}. "
-        + ("Which cards may you play?" if cards_only else
-           "Which moves are legal? List the cards (and <code>draw</code> if drawing is "
-           "allowed)."))
+    question = question or MARKUP("question_cards" if cards_only else "question_moves",
+                                  seat=game.to_play, hand=hand, tops=tops)
     order = [str(c) for c in sorted(set(game.hands[game.to_play]), key=sort_key)]
 
     def rank(t: str) -> tuple[int, str]:
@@ -694,7 +684,7 @@ def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rul
             why = _word_reason(game, WORDS.get(m.kind, m.kind))
     tops = ", ".join(p[-1].display for p in game.piles)
     shown = Move.parse(move).display
-    question = question or f"The top card is {tops}. Is <b>{html.escape(shown)}</b> legal?"
+    question = question or MARKUP("question_is_legal", tops=tops, move=shown)
     verdict = "Yes" if legal else "No"
 
     def checker(answer: str) -> tuple[bool | None, str]:
@@ -772,8 +762,10 @@ def next_top_exercise(game: Game, moves: Sequence[str], question: str | None = N
     top = game.piles[pile][-1]
     for _ in moves:
         game.undo()
-    said = ", ".join(f"<code>{html.escape(m)}</code>" for m in moves)
-    question = question or f"After {said}, what is the top card of the discard pile?"
+    said = Markup.join(part for i, m in enumerate(moves)
+                       for part in ((", ", MARKUP("move_code", move=m)) if i
+                                    else (MARKUP("move_code", move=m),)))
+    question = question or MARKUP("question_next_top", moves=said)
     narration = f"After {', '.join(moves)} the top card is {top.display}."
 
     def checker(answer: str) -> tuple[bool | None, str]:

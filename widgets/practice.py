@@ -22,7 +22,6 @@ catalogue (the recorder's ``lesson`` is cleared while an item's exercise is made
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -35,6 +34,7 @@ from crazylab.engine.moves import PLAY
 from crazylab.practice import Item, PracticeError, PracticeSet, derive_seed
 
 from ._common import ErrorArea, ErrorReporting, guarded
+from ._markup import Markup, style_sheet
 from .exercise import (
     Exercise,
     choice_exercise,
@@ -48,6 +48,7 @@ from .reasons import legal_reason
 __all__ = ["Practice", "catalogue", "exercise_for", "practice_set"]
 
 log = logging.getLogger("crazylab.widgets.practice")
+MARKUP = Markup("practice")
 #: the longest answer and feedback a record keeps (the class's store refuses longer ones)
 MAX_ANSWER, MAX_FEEDBACK = 500, 4000
 KIND_WORDS = {"legal": "which cards are legal", "score": "what a hand scores",
@@ -64,7 +65,7 @@ def _default_recorder() -> Any:
 def exercise_for(item: Item) -> Exercise:
     """The lesson exercise that asks ``item``: the same factories, so the same reading of
     answers, hints and reasons as in the lessons."""
-    question = html.escape(item.question)
+    question = Markup.join([item.question])  # the item's plain text, as markup
     ids = " ".join(item.rule_ids)
     if item.kind == "legal":
         assert item.game is not None
@@ -131,10 +132,8 @@ class Practice(ErrorReporting, w.VBox):
         self._redeals = 0  # New set pressed while the learner's seed stood still
         self.set = self._deal()  # raises PracticeError on a bad lesson, rule set, kind, size
         _SETS[lesson] = {"rule_sets": list(self.rule_sets), "kinds": self._kinds_asked()}
-        self.title = w.HTML(
-            "<div class='crazylab-practice-title'><b>Practice.</b> Fresh positions dealt "
-            "for you: " + ", ".join(KIND_WORDS[k] for k in self._kinds_asked())
-            + ". One answer each; a wrong answer comes back later.</div>")
+        self.title = w.HTML(MARKUP("title", kinds=", ".join(
+            KIND_WORDS[k] for k in self._kinds_asked())))
         self.status = w.HTML("")
         self.earlier_note = w.HTML("")
         self.body = w.VBox([])
@@ -146,7 +145,7 @@ class Practice(ErrorReporting, w.VBox):
         self.next_button.on_click(lambda _b: self._on_next())
         self.new_button.on_click(lambda _b: self._on_new())
         self.error_area = ErrorArea()
-        super().__init__([self.title, self.status, self.body,
+        super().__init__([style_sheet("practice"), self.title, self.status, self.body,
                           w.HBox([self.next_button, self.new_button]), self.summary,
                           self.earlier_note, self.error_area])
         self.add_class("crazylab-practice")
@@ -211,18 +210,15 @@ class Practice(ErrorReporting, w.VBox):
             self.new_button.button_style = "primary"
             missed = s.missed_ids()
             again = ("" if not missed else " Rules to read again: " + "; ".join(
-                f"{html.escape(i)} ({html.escape(_title(i))})" for i in missed[:4]) + ".")
-            self.summary.value = (f"<div class='crazylab-practice-summary'><b>{s.right} of "
-                                  f"{len(s.verdicts)} right.</b>{again} <i>New set</i> deals "
-                                  "fresh positions.</div>")
+                f"{i} ({_title(i)})" for i in missed[:4]) + ".")
+            self.summary.value = MARKUP("summary", right=s.right, total=len(s.verdicts),
+                                        again=again)
             return
         self.summary.value = ""
         self.new_button.button_style = ""
         with practice_items():  # no lesson exercise: the set records its answers
             ex = exercise_for(item)
-        ex.prompt.value = ex.prompt.value.replace(
-            "<b>Exercise.</b>", f"<b>Question {s.position + 1}"
-            + (" (again)" if item.again else "") + ".</b>", 1)
+        ex.label(f"Question {s.position + 1}" + (" (again)" if item.again else "") + ".")
         ex.checker = self._wrap(ex, item, ex.checker)
         # the solution comes with the verdict: shown before, it would give the answer away
         ex.answer_button.layout.display = "none"
@@ -235,8 +231,7 @@ class Practice(ErrorReporting, w.VBox):
         s = self.set
         where = (f"Question {self._asking + 1} of {len(s.items)}"  # on screen, answered or not
                  if self._asking < len(s.items) else f"Set done: {len(s.items)} questions")
-        self.status.value = (f"<div class='crazylab-practice-status'>{where} · <b>{s.right} "
-                             f"of {len(s.verdicts)} right</b></div>")
+        self.status.value = MARKUP("status", where=where, right=s.right, total=len(s.verdicts))
 
     def _show_earlier(self) -> None:
         earlier = self._earlier()
@@ -244,9 +239,7 @@ class Practice(ErrorReporting, w.VBox):
             self.earlier_note.value = ""
             return
         right = sum(1 for p in earlier if _get(p, "verdict"))
-        self.earlier_note.value = (f"<div class='crazylab-practice-earlier' style='color:#555'>"
-                                   f"Your practice of this lesson so far: {right} of "
-                                   f"{len(earlier)} right.</div>")
+        self.earlier_note.value = MARKUP("earlier", right=right, total=len(earlier))
 
     # -- answering ---------------------------------------------------------------------------
     def _wrap(self, ex: Exercise, item: Item, checker: Any) -> Any:
@@ -346,9 +339,7 @@ class Practice(ErrorReporting, w.VBox):
             text = (f"Practice: {self.size} questions on fresh positions of "
                     f"{', '.join(self.rule_sets)} ({kinds}).")
             data["text/plain"] = text
-            data["text/html"] = (f"<p class='crazylab-practice'><b>Practice.</b> "
-                                 f"{html.escape(text[10:])} Open the lesson in the app to "
-                                 "practise: each learner gets their own positions.</p>")
+            data["text/html"] = MARKUP("static_copy", text=text[10:])
         return bundle
 
     @guarded
