@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import html
 import io
 import json
 from collections import Counter
@@ -34,12 +33,12 @@ import ipywidgets as w
 from crazylab.errors import CrazylabError
 
 from ._common import ErrorArea, ErrorReporting, guarded
+from ._markup import Html, Markup, style_sheet
 
 if TYPE_CHECKING:
     import pandas as pd
 
-HERE = Path(__file__).parent
-CSS = (HERE / "dashboard.css").read_text(encoding="utf-8")
+MARKUP = Markup("dashboard")
 
 #: the one line for a wrong key *and* an unknown code (the same text: codes cannot be probed)
 MISMATCH = "That class code and key do not match."
@@ -356,68 +355,63 @@ def parquet_bytes(rows: Sequence[dict[str, Any]]) -> bytes | None:
     return buf.getvalue()
 
 
-def download_link(filename: str, mime: str, payload: bytes, label: str) -> str:
-    """An ``<a download>`` whose address carries the file (base64): made in the browser,
+def download_link(filename: str, mime: str, payload: bytes, label: str) -> Html:
+    """A download link whose address carries the file (base64): made in the browser,
     no server route."""
     data = base64.b64encode(payload).decode("ascii")
-    return (f"<a download='{html.escape(filename, quote=True)}' "
-            f"href='data:{mime};base64,{data}' data-export='{html.escape(filename)}'>"
-            f"{html.escape(label)}</a>")
+    return MARKUP("download", filename=filename, mime=mime, data=data, label=label)
 
 
 # --------------------------------------------------------------------------- markup
 
 
-def _wrong_html(items: Sequence[tuple[Any, ...]]) -> str:
+def _wrong_html(items: Sequence[tuple[Any, ...]]) -> Html:
     """(answer, times, feedback[, where]) items: the answer × times, where it was given, and
     the engine's explanation under it."""
     if not items:
-        return "<span class='cl-none'>none</span>"
+        return MARKUP("none")
     out = []
     for ans, n, fb, *where in items:
-        at = f" <small>in {html.escape(where[0])}</small>" if where and where[0] else ""
-        out.append(f"<div class='cl-wrong'><q>{html.escape(ans)}</q> × {n}{at}"
-                   f"<br><span>{html.escape(fb)}</span></div>")
-    return "".join(out)
+        at = (Markup.join([" ", MARKUP("wrong_where", where=where[0])]) if where and where[0]
+              else "")
+        out.append(MARKUP("wrong", answer=ans, times=n, where=Html(at), feedback=fb))
+    return Markup.join(out)
 
 
 def table_html(frame: pd.DataFrame, *, index: bool = False,
-               cell_class: Callable[[str, Any], str] | None = None) -> str:
+               cell_class: Callable[[str, Any], str] | None = None) -> Html:
     """A DataFrame as a readable HTML table: text escaped, numbers right-aligned, the wrong
     answers column as answer × times with the engine's explanation under it."""
-    head = ([html.escape(str(frame.index.name or ""))] if index else []) + [
-        html.escape(str(c)) for c in frame.columns]
-    out = ["<table class='cl-dash-table'><thead><tr>",
-           *(f"<th scope='col'>{h}</th>" for h in head), "</tr></thead><tbody>"]
+    head = ([str(frame.index.name or "")] if index else []) + [str(c) for c in frame.columns]
+    rows = []
     for label, row in frame.iterrows():
-        out.append("<tr>")
-        if index:
-            out.append(f"<th scope='row'>{html.escape(str(label))}</th>")
+        cells = [MARKUP("row_head", text=str(label))] if index else []
         for col in frame.columns:
             value = row[col]
             classes = []
+            text: object
             if col == "wrong answers":
                 text = _wrong_html(value)
             elif isinstance(value, Cell):
-                text = html.escape(value.text())
+                text = value.text()
                 classes.append("cl-none" if not value.answered else
                                "cl-done" if value.right >= value.total > 0 else "cl-some")
             else:
-                text = html.escape(str(value))
+                text = str(value)
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
                     classes.append("cl-num")
             if cell_class:
                 classes.append(cell_class(str(col), value))
             cls = " ".join(c for c in classes if c)
-            out.append(f"<td class='{cls}'>{text}</td>" if cls else f"<td>{text}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
+            cells.append(MARKUP("cell_class", cls=cls, text=text) if cls
+                         else MARKUP("cell", text=text))
+        rows.append(MARKUP("row", cells=Markup.join(cells)))
+    return MARKUP("table", head=Markup.join(MARKUP("column_head", text=h) for h in head),
+                  rows=Markup.join(rows))
 
 
 def _line(text: str, kind: str = "") -> str:
-    cls = f"cl-dash-line {kind}".strip()
-    return f"<div class='{cls}' role='status'>{html.escape(text)}</div>" if text else ""
+    return MARKUP("line", cls=f"cl-dash-line {kind}".strip(), text=text) if text else ""
 
 
 def _is_class_error(exc: BaseException) -> bool:
@@ -498,24 +492,15 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.downloads: dict[str, bytes] = {}
         self.load()  # a wrong key raises here: nothing is shown
         super().__init__([
-            w.HTML(f"<style>{CSS}</style>"), self.title, w.HBox([self.refresh_button, self.status]),
-            w.HTML("<h3>Progress</h3><div class='cl-dash-note'>Exercises answered / in the "
-                   "lesson, and how many of them answered right.</div>"), self.grid_html,
-            w.HTML("<h3>Exercises</h3><div class='cl-dash-note'>Every answer given counts "
-                   "as an attempt; the most common wrong answers come with the reason the "
-                   "learner was given.</div>"), self.exercises_html,
-            w.HTML("<h3>Rules</h3><div class='cl-dash-note'>Exercises and practice items "
-                   "together, by the rule they ask about.</div>"), self.rules_html,
-            w.HTML("<h3>Practice accuracy over time</h3>"), self.chart, self.accuracy_html,
-            w.HTML("<h3>Hands played</h3>"), self.hands_html,
-            w.HTML("<h3>Export</h3><div class='cl-dash-note'>The class's records as the "
-                   "database holds them.</div>"), self.downloads_html,
-            w.HTML("<h3>Import progress files</h3><div class='cl-dash-note'>The files "
-                   "learners downloaded from the site without a server (one or several "
-                   "at once).</div>"), self.upload, self.import_line,
-            w.HTML("<h3>Reset the class</h3><div class='cl-dash-note'>Deletes every "
-                   "answer, practice item and hand of the class. It cannot be undone: "
-                   "export first.</div>"),
+            style_sheet("dashboard"), self.title, w.HBox([self.refresh_button, self.status]),
+            w.HTML(MARKUP("progress")), self.grid_html,
+            w.HTML(MARKUP("exercises")), self.exercises_html,
+            w.HTML(MARKUP("rules")), self.rules_html,
+            w.HTML(MARKUP("accuracy")), self.chart, self.accuracy_html,
+            w.HTML(MARKUP("hands")), self.hands_html,
+            w.HTML(MARKUP("export")), self.downloads_html,
+            w.HTML(MARKUP("import")), self.upload, self.import_line,
+            w.HTML(MARKUP("reset")),
             w.HBox([self.confirm_box, self.reset_button]), self.reset_line,
             self.error_area,
         ])
@@ -537,9 +522,8 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         lessons = lesson_titles()
         name = (report.get("name") if isinstance(report, dict)
                 else getattr(report, "name", None)) or ""
-        self.title.value = (f"<h2 style='margin:4px 0'>{html.escape(str(name))} "
-                            f"<small style='color:#556'>class {html.escape(self.code)}, "
-                            f"{len(learners)} learner{'s' * (len(learners) != 1)}</small></h2>")
+        self.title.value = MARKUP("title", name=name, code=self.code, learners=(
+            f"{len(learners)} learner{'s' * (len(learners) != 1)}"))
         self.grid = {self.names[ln]: cells for ln, cells
                      in progress_counts(learners, attempts, lessons).items()}
         self._draw_grid(lessons)
@@ -594,8 +578,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
                                "metadata": {}},)
         shown = self.accuracy.copy()
         shown["period"] = shown["period"].dt.strftime("%Y-%m-%d %H:%M")
-        self.accuracy_html.value = (
-            "<details><summary>The numbers</summary>" + table_html(shown) + "</details>")
+        self.accuracy_html.value = MARKUP("numbers", table=table_html(shown))
 
     def _draw_downloads(self, parts: dict[str, list[dict[str, Any]]]) -> None:
         """The download links of the report's rows (``class_report`` gives each part as
@@ -615,7 +598,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
                 links.append(download_link(f"{stem}-{what}.parquet",
                                            "application/vnd.apache.parquet", pq,
                                            f"{what} (Parquet)"))
-        self.downloads_html.value = "".join(links)
+        self.downloads_html.value = Markup.join(links)
 
     # ---------------------------------------------------------------- actions
 
@@ -695,7 +678,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.clear_error()
         lines = self.import_files(files)
         self.upload.value = ()
-        self.import_line.value = "".join(
+        self.import_line.value = Markup.join(
             _line(t, "cl-bad" if "nothing imported" in t else "cl-good") for t in lines)
         self.refresh()
 
@@ -727,11 +710,11 @@ class TeacherPage(ErrorReporting, w.VBox):
         self.open_button.on_click(lambda _: self._on_open())
         self.make_button.on_click(lambda _: self._on_make())
         super().__init__([
-            w.HTML(f"<style>{CSS}</style>"),
-            w.HTML("<h3>Open your class</h3>"),
+            style_sheet("dashboard"),
+            w.HTML(MARKUP("open_class")),
             w.HBox([self.code_box, self.key_box, self.open_button],
                    layout=w.Layout(flex_flow="row wrap")), self.open_line,
-            w.HTML("<h3>Make a new class</h3>"),
+            w.HTML(MARKUP("new_class")),
             w.HBox([self.name_box, self.make_button]), self.made,
             self.error_area, self.place,
         ])
@@ -781,12 +764,7 @@ class TeacherPage(ErrorReporting, w.VBox):
             return None
         self.name_box.value = ""
         self.code_box.value = new.code
-        self.made.value = (
-            f"<div class='cl-secret' role='status'>Class <b>{html.escape(new.name)}</b> is "
-            f"made.<br>Class code (for your learners): <code class='cl-new-code'>"
-            f"{html.escape(new.code)}</code><br>Teacher key (for you only): "
-            f"<code class='cl-new-key'>{html.escape(new.teacher_key)}</code><br>"
-            "<b>Write the key down; it is not shown again.</b></div>")
+        self.made.value = MARKUP("made", name=new.name, code=new.code, key=new.teacher_key)
         return new
 
     @guarded
