@@ -25,7 +25,6 @@ step, the narration, and what changed.
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import re
@@ -56,10 +55,14 @@ from crazylab.examples import Example, Frame, example_path, list_examples, load_
 from crazylab.render import game_html, result_words
 
 from ._common import ErrorArea, ErrorReporting, guarded, query_params
+from ._markup import Html, Markup
 from ._validate import explainer_args
 from .table_text import call_in_force
 
 HERE = Path(__file__).parent
+#: the explainer's markup; its style is explainer.css, which the example list (an anywidget,
+#: in every explainer) brings to the page
+MARKUP = Markup("explainer")
 
 #: the example the explain page opens when its address names none (or a wrong one)
 DEFAULT_EXAMPLE = "sr-t1-t2-worked-turn-eight-calls-diamonds"
@@ -102,13 +105,7 @@ def plain_words(text: str) -> tuple[str, list[str]]:
     return out, ids
 
 
-_BADGE = ("display:inline-block;font-size:0.72em;line-height:1.3;padding:0 5px;"
-          "margin-left:2px;border-radius:8px;background:#eef1f6;color:#3c4a5e;"
-          "border:1px solid #d5dbe5;vertical-align:1px;white-space:nowrap;"
-          "text-decoration:none")
-
-
-def rule_badges(ids: list[str]) -> str:
+def rule_badges(ids: list[str]) -> Html:
     """Small badges naming the rules a sentence applies (after it, never before): links to
     the rule in ``rulebook.ipynb`` (a new tab), with the rule's title as their tooltip. The
     static site has no rulebook page: there they are plain badges with the tooltip."""
@@ -120,23 +117,22 @@ def rule_badges(ids: list[str]) -> str:
             title = f"{i}: {rulebook.entry(i).title} (the rulebook)"
         except (ValueError, KeyError):
             title = f"rule {i} of the rulebook"
-        attrs = f"class='cl-rule-id' title='{html.escape(title)}' style='{_BADGE}'"
+        out.append(" ")
         if sys.platform == "emscripten":  # pragma: no cover - the static site
-            out.append(f" <span {attrs}>{html.escape(i)}</span>")
+            out.append(MARKUP("badge_span", title=title, rule=i))
         else:
-            out.append(f" <a {attrs} href='rulebook.ipynb#{quote(i)}' target='_blank' "
-                       f"rel='noopener'>{html.escape(i)}</a>")
-    return "".join(out)
+            out.append(MARKUP("badge_link", title=title, anchor=quote(i), rule=i))
+    return Markup.join(out)
 
 
 #: the joker's emoji is missing from many fonts (a box in headless Chromium): written out
 JOKER = ("🃏", "Joker")
 
 
-def words_html(text: str) -> str:
+def words_html(text: str) -> Html:
     """A sentence in words, then its rule ids as badges (HTML)."""
     words, ids = plain_words(text.replace(*JOKER))
-    return html.escape(words) + rule_badges(ids)
+    return Markup.join([words, rule_badges(ids)])
 
 
 # -- the catalogue: rule set, topic, readable title ------------------------------------------
@@ -651,8 +647,11 @@ class ExamplePicker(ErrorReporting, anywidget.AnyWidget):
 
 
 KEYS = {"ArrowLeft": "previous", "ArrowRight": "next", "Home": "first", "End": "last"}
-KEYS_TEXT = ("<span style='font-size:0.8em;color:#666'>Keys: ← → step, Home / End: the setup "
-             "and the last step{} (click the explainer first)</span>")
+
+
+def keys_text(more: str = "") -> Html:
+    """The line saying which keys step through the example (``more``: the quiz's keys)."""
+    return MARKUP("keys", more=more)
 
 
 class StepExplainer(ErrorReporting, w.VBox):
@@ -688,7 +687,7 @@ class StepExplainer(ErrorReporting, w.VBox):
         self.changes_html = w.HTML()
         self.position_html = w.HTML()
         self.link_html = w.HTML()
-        self.keys_html = w.HTML(KEYS_TEXT.format(""))
+        self.keys_html = w.HTML(keys_text())
         self.error_area = ErrorArea()
         self.predict_toggle = w.ToggleButton(
             value=predict, description="Predict first", icon="question",
@@ -778,11 +777,8 @@ class StepExplainer(ErrorReporting, w.VBox):
         if not lines:
             self.notice_html.value = ""
             return
-        body = "".join(f"<div>{html.escape(s)}</div>" for s in lines)
-        self.notice_html.value = (
-            "<div class='crazylab-notice' role='alert' style='border:2px solid #b7791f;"
-            "background:#fffbea;color:#5c3b00;padding:8px 12px;border-radius:6px;"
-            f"margin:4px 0 8px;font-size:1.02em'>{body}</div>")
+        self.notice_html.value = MARKUP("notice", lines=Markup.join(
+            MARKUP("notice_line", text=s) for s in lines))
 
     @guarded
     def _on_address(self, search: str) -> None:
@@ -850,13 +846,11 @@ class StepExplainer(ErrorReporting, w.VBox):
         self.slider.observe(self._on_slider, "value")
         title = readable_title(ex.title, ex.name)
         words, ids = plain_words(ex.description)
-        desc = (f"<div style='margin-top:2px'>{html.escape(words)}{rule_badges(ids)}</div>"
+        desc = (MARKUP("description", words=Markup.join([words, rule_badges(ids)]))
                 if ex.description else "")
         rules = RULE_SET_NAMES.get(ex.rules.name, ex.rules.name)
-        self.title_html.value = (
-            f"<h3 style='margin:6px 0 2px'>{html.escape(title)}</h3>"
-            f"<div style='color:#555'>{html.escape(rules)}, {ex.players} players, "
-            f"{len(ex.steps)} steps</div>{desc}")
+        self.title_html.value = MARKUP("title", title=title, rules=rules, players=ex.players,
+                                       steps=len(ex.steps), description=Html(desc))
         self.show()
 
     @guarded
@@ -970,10 +964,10 @@ class StepExplainer(ErrorReporting, w.VBox):
             good = choice == q.answer
             if good:
                 said = q.answer_label[:1].upper() + q.answer_label[1:]
-                verdict = f"<b>Right:</b> {html.escape(said)}. {words_html(q.why)}"
+                verdict = MARKUP("right", said=said, why=words_html(q.why))
             else:
-                verdict = (f"<b>Not this time:</b> {html.escape(_lower_first(q.answer_label))},"
-                           f" because {words_html(_lower_first(q.why))}")
+                verdict = MARKUP("not_this_time", answer=_lower_first(q.answer_label),
+                                 why=words_html(_lower_first(q.why)))
             self._close(z, RIGHT if good else WRONG, verdict)
             return
         assert q.game is not None
@@ -1003,22 +997,20 @@ class StepExplainer(ErrorReporting, w.VBox):
         z.card = ""
         said = words_html(why)
         if not plain_words(why)[0].startswith(what):  # "3♦ matches neither…" names it
-            said = f"{html.escape(what)}. {said}"
-        z.refused.append(f"<b>Not legal:</b> {said} Pick another move.")
+            said = Markup.join([what, ". ", said])
+        z.refused.append(MARKUP("not_legal", said=said))
 
     def _judge(self, z: _Quiz, q: Question, picked: Move) -> None:
         assert q.game is not None
         example = q.game.accepted(q.game.canonical(q.answer)) or Move.parse(q.answer)
-        ex_words = html.escape(q.answer_label)
         if _same(picked, example):
-            self._close(z, RIGHT, f"<b>Right:</b> the example played {ex_words}. "
-                                  f"{words_html(q.why)}")
+            self._close(z, RIGHT, MARKUP("right_move", move=q.answer_label,
+                                         why=words_html(q.why)))
         else:
-            mine = _move_words(picked)
-            self._close(z, LEGAL, (
-                f"<b>Legal, but not this time:</b> the example played {ex_words}, because "
-                f"{words_html(_lower_first(q.why))} Your {html.escape(mine)} is legal too: "
-                f"{words_html(_lower_first(why_legal(q.game, picked)))}"))
+            self._close(z, LEGAL, MARKUP(
+                "legal_not_this_time", move=q.answer_label, why=words_html(_lower_first(q.why)),
+                mine=_move_words(picked),
+                mine_why=words_html(_lower_first(why_legal(q.game, picked)))))
 
     def _close(self, z: _Quiz, result: str, verdict: str) -> None:
         z.results.append(result)
@@ -1035,8 +1027,8 @@ class StepExplainer(ErrorReporting, w.VBox):
         while not z.done:
             q = z.questions[z.at]
             z.results.append(SKIPPED)
-            z.verdicts.append(f"<b>Skipped:</b> {html.escape(q.prompt)} "
-                              f"{html.escape(q.answer_label)}. {words_html(q.why)}")
+            z.verdicts.append(MARKUP("skipped", prompt=q.prompt, answer=q.answer_label,
+                                     why=words_html(q.why)))
             z.at += 1
         z.refused, z.card = [], ""
         self.show()
@@ -1074,33 +1066,27 @@ class StepExplainer(ErrorReporting, w.VBox):
     def _show_quiz(self) -> None:
         """The quiz above the narration: the score, the verdicts so far, the open question
         and its answers as buttons (keys 1 to 9)."""
-        self.keys_html.value = KEYS_TEXT.format(", 1 to 9: answer" if self.predict else "")
+        self.keys_html.value = keys_text(", 1 to 9: answer" if self.predict else "")
         if self._quiz_widgets is None and not self.predict:
             return
         self.quiz_box.layout.display = "flex" if self.predict else "none"
         on = self.predict and self.index > 0
-        nothing = ("Press <b>Next ▶</b> (or →) to predict the first step." if self.index == 0
-                   else "Nothing to predict at this step: it is shown.")
-        self.score_html.value = (
-            f"<span class='cl-predict-score'>{self.score_text()}</span> "
-            + ("" if on and self.quiz().questions else
-               f"<span style='color:#555'>{nothing}</span>"))
+        nothing = MARKUP("nothing_first" if self.index == 0 else "nothing_here")
+        self.score_html.value = MARKUP("score", score=self.score_text(), nothing=(
+            Html("") if on and self.quiz().questions else nothing))
         if not on:
             self.options_box.children = ()
             self.quiz_html.value = ""
             return
         z = self.quiz()
         q = z.question
-        parts = [f"<div class='cl-verdict cl-verdict-{r}'>{v}</div>"
+        parts = [MARKUP("verdict", result=r, verdict=Html(v))
                  for r, v in zip(z.results, z.verdicts, strict=False)]
-        parts += [f"<div class='cl-verdict cl-refused' role='alert'>{v}</div>"
-                  for v in z.refused[-1:]]
+        parts += [MARKUP("refused_verdict", verdict=Html(v)) for v in z.refused[-1:]]
         if q is not None:
-            which = f" {html.escape(_move_words(Move.parse(z.card)))}: which move?" if z.card \
-                else ""
-            parts.append(f"<div class='cl-question' role='status' aria-live='polite'>"
-                         f"<b>Predict:</b> {html.escape(q.prompt)}{which}</div>")
-        self.quiz_html.value = "".join(parts)
+            which = f" {_move_words(Move.parse(z.card))}: which move?" if z.card else ""
+            parts.append(MARKUP("question", prompt=q.prompt, which=which))
+        self.quiz_html.value = Markup.join(parts)
         buttons = []
         for n, (label, value) in enumerate(self.options):
             key = f" (key {n + 1})" if n < 9 else ""
@@ -1139,21 +1125,18 @@ class StepExplainer(ErrorReporting, w.VBox):
         if hidden:
             self._show_hidden(i, n)
             return
-        move = ""
+        move = Html("")
         if frame.step is None:
-            say = "The starting position. Press <b>Next ▶</b> (or →) to play the first step."
+            say = MARKUP("setup")
             head = f"Setup (step 0 of {n})"
             what: list[str] = []
             highlight: set[Card] = set()
         else:
             step = frame.step
-            say = words_html(step.say) if step.say else ""
+            say = words_html(step.say) if step.say else Html("")
             head = f"Step {i} of {n}"
             if step.move:
-                move = (f"<div style='color:#555;font-size:0.9em'>Move: "
-                        f"{html.escape(self._move_text(step.move))} "
-                        f"<code style='font-size:0.85em;color:#777'>"
-                        f"{html.escape(step.move)}</code></div>")
+                move = MARKUP("move", words=self._move_text(step.move), move=step.move)
             before = self.frames[i - 1].game
             what = changes(before, frame)
             if frame.game.over and not before.over:
@@ -1161,23 +1144,15 @@ class StepExplainer(ErrorReporting, w.VBox):
                 if extra:
                     what.append(extra)
             highlight = moved_cards(before, frame)
-        refused = ""
-        if frame.error is not None:
-            refused = (f"<div style='background:#fff3cd;color:#5c3b00;padding:4px 8px;"
-                       f"border-radius:6px;margin-top:4px'><b>Refused:</b> "
-                       f"{words_html(frame.error)}</div>")
-        self.say_html.value = (
-            f"<div role='status' aria-live='polite' style='font-size:1.05em'><b>{head}</b>"
-            f"<div style='margin:4px 0'>{say}</div>{move}{refused}</div>")
-        items = "".join(f"<li>{words_html(s)}</li>" for s in what)
-        self.changes_html.value = (f"<div><b>What changed</b><ul style='margin:2px 0;"
-                                   f"padding-left:1.2em;line-height:1.5'>{items}</ul></div>"
-                                   if items else "")
+        refused = (MARKUP("refused", why=words_html(frame.error)) if frame.error is not None
+                   else Html(""))
+        self.say_html.value = MARKUP("say", head=head, say=say, move=move, refused=refused)
+        self.changes_html.value = (MARKUP("changes", items=Markup.join(
+            MARKUP("change", text=words_html(s)) for s in what)) if what else "")
         legal = frame.game.legal_moves()
-        legal_text = ("" if frame.game.over else
-                      f"<div style='color:#444;font-size:0.9em'>Seat {frame.game.to_play} may: "
-                      f"{html.escape(', '.join(_move_words(m) for m in legal[:16]))}"
-                      f"{' …' if len(legal) > 16 else ''}</div>")
+        legal_text = ("" if frame.game.over else MARKUP(
+            "legal", seat=frame.game.to_play, moves=", ".join(_move_words(m) for m in legal[:16]),
+            more=" …" if len(legal) > 16 else ""))
         self.position_html.value = game_html(
             frame.game, four_colour=self.four_colour, highlight=highlight,
             title=RULE_SET_NAMES.get(frame.game.rules.name, frame.game.rules.name)) + legal_text
@@ -1187,11 +1162,7 @@ class StepExplainer(ErrorReporting, w.VBox):
         """A step not predicted yet: the position before it, no narration, no changes, no
         legal moves (none of them reaches the browser)."""
         before = self.frames[i - 1].game
-        self.say_html.value = (
-            f"<div role='status' aria-live='polite' style='font-size:1.05em'><b>Step {i} of "
-            f"{n}: predict first</b><div style='margin:4px 0;color:#555'>The position before "
-            "this step. Answer above to see what happens and why; <b>Show ▶</b> (or →) shows "
-            "it without an answer.</div></div>")
+        self.say_html.value = MARKUP("hidden", step=i, last=n)
         self.changes_html.value = ""
         self.position_html.value = game_html(
             before, four_colour=self.four_colour,
@@ -1201,10 +1172,7 @@ class StepExplainer(ErrorReporting, w.VBox):
     def _show_link(self, i: int) -> None:
         assert self.example is not None
         href = step_link(self.example.name, i) + ("&predict=1" if self.predict else "")
-        self.link_html.value = (
-            f"<div style='font-size:0.85em;color:#555'><a class='cl-step-link' "
-            f"href='{html.escape(href)}'>Link to this step</a> "
-            f"(the explain page at step {i} of this example)</div>")
+        self.link_html.value = MARKUP("link", href=href, step=i)
         if self.picker.follow_address:
             self.picker.address = "?" + href.split("?", 1)[1]
 
