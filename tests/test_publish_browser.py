@@ -137,7 +137,7 @@ def make_fresh_venv(root: Path, wheel: Path) -> Fresh:
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory) -> Fresh:
     root = tmp_path_factory.mktemp("publish")
-    fresh = make_fresh_venv(root, build_wheel(root))
+    fresh = make_fresh_venv(root, build_wheel())
     where = fresh.run("-c", "import crazylab; print(crazylab.__file__)")
     assert where.stdout.strip() == str(
         root / "venv" / "lib" / f"python3.{sys.version_info[1]}" / "site-packages" / "crazylab"

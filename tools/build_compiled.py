@@ -9,11 +9,10 @@ compiled build is used only where ``DEST`` comes first on the path, e.g.
 ``PYTHONPATH=build/compiled python -P ...`` (``-P``: the checkout itself is not put first).
 ``make test-compiled`` runs the test suite so; ``bench/bench_compiled.py`` compares speeds.
 
-Not compiled: ``cards.py`` (``Card`` subclasses ``int``, which mypyc compiles only as a slower
-non-native class) and ``rules.py`` (mypyc compiles ``functools.cached_property`` as a plain,
-uncached property): compiling them too gained about 5% on the raw loop and needs more source
-changes. Above the engine only ``playout.py`` (the bots' loop over a hand's moves) is
-compiled; bots, sim and the rest stay plain Python in the build too.
+The modules compiled are the wheel's (``tools/build_backend.py``: the engine but ``cards.py``,
+``rules.py`` and ``options.py``, and ``playout.py``, the bots' loop over a hand's moves); bots,
+sim and the rest stay plain Python in the build too. A wheel built on a machine with a
+compiler (``pip install .``) holds the same compiled modules.
 """
 
 from __future__ import annotations
@@ -26,13 +25,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENGINE = ROOT / "crazylab" / "engine"
-NOT_COMPILED = {"cards.py", "rules.py", "options.py"}  # not per move; options: mypyc
-#: the loop that plays a hand by bots (every simulated move runs it), besides the engine
-PLAYOUT = ROOT / "crazylab" / "playout.py"
-COMPILED = sorted(p.relative_to(ROOT).as_posix()
-                  for p in [*ENGINE.glob("*.py"), *ENGINE.glob("variants/*.py"), PLAYOUT]
-                  if p.name not in NOT_COMPILED)
+sys.path.insert(0, str(ROOT / "tools"))
+
+from build_backend import can_build, compiled_modules  # noqa: E402  (the wheel's list)
+
+COMPILED = compiled_modules(ROOT)
 IGNORE = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc", ".ipynb_checkpoints")
 
 
@@ -59,15 +56,6 @@ def check(dest: Path) -> None:
             "sys.exit(f'not compiled: {bad}' if bad else 0)")
     subprocess.run([sys.executable, "-P", "-c", code], check=True,
                    env=dict(os.environ, PYTHONPATH=str(dest.resolve())))
-
-
-def can_build() -> bool:
-    """Whether this machine has what mypyc needs: a C compiler and the Python headers."""
-    import sysconfig
-
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    return shutil.which(compiler) is not None and headers.is_file()
 
 
 def main(argv: list[str]) -> int:

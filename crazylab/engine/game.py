@@ -1239,7 +1239,7 @@ class Game:
             cards = self._parse_cards(list(drawn), "drawn", len(self.rules.deck))
         except (SetupError, TypeError) as e:
             raise SetupError(f"restore_turn takes the drawn cards: {e}") from None
-        draws, plays, shuffles, stuck = (v or 0 for v in counts)
+        draws, plays, shuffles, stuck = [v or 0 for v in counts]
         self.phase = phase
         self.turn_draws, self.turn_plays = draws, plays
         self.drawn = cards

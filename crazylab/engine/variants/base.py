@@ -24,7 +24,7 @@ turn machine nor the explanations have a ``variant is None`` branch.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..cards import Card
 from ..events import Event
@@ -126,7 +126,7 @@ class Variant:
     :meth:`apply` and :meth:`explain` instead of its own play/draw/pass logic."""
 
     name = ""
-    phases: tuple[str, ...] = ()
+    phases: ClassVar[tuple[str, ...]] = ()  # ClassVar: mypyc compiles a subclass's tuple
     #: whether the engine still runs its own starter declarations (A9, A13: the ``declare``
     #: phase before the first turn) for this variant's games
     core_declarations = False
