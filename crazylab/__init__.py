@@ -20,9 +20,18 @@ if TYPE_CHECKING:  # what ``__getattr__`` returns, for type checkers (mypy, pyri
 __all__ = [
     "JOKER", "PRESETS", "Card", "CardError", "Game", "HandResult", "IllegalMove", "Match",
     "Move", "MoveError", "NothingToUndo", "RuleSet", "RulesError", "SetupError", "card", "cards",
-    "new_game", "rules", "simulate",
+    "engine_build", "new_game", "rules", "simulate",
 ]
 __version__ = "0.1.0"
+
+
+def engine_build() -> str:
+    """Which engine plays: ``"compiled"`` (by mypyc: a wheel built where a C compiler was,
+    ``make app``'s build) or ``"pure Python"`` (an editable install, no compiler): the same
+    games either way, the compiled one about twice as fast."""
+    from .engine import game
+
+    return "pure Python" if (game.__file__ or "").endswith(".py") else "compiled"
 
 
 def __getattr__(name: str) -> object:

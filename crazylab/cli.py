@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from . import __version__
+from . import __version__, engine_build
 from .engine.options import parse_option
 from .engine.rules import PRESETS, RulesError
 from .engine.rules import rules as get_rules
@@ -141,7 +141,8 @@ def _preset(name: str) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="crazylab", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"crazylab {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"crazylab {__version__} ({engine_build()} engine)")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("replay", help="replay worked-example files and check them")
     p.add_argument("files", nargs="*")

@@ -173,7 +173,7 @@ def test_installed_config_selects_crazylab_and_the_command_line_still_wins(tmp_p
 def test_version():
     out = _cli("--version")
     assert out.returncode == 0
-    assert out.stdout.strip() == f"crazylab {crazylab.__version__}"
+    assert out.stdout.strip() == f"crazylab {crazylab.__version__} (pure Python engine)"
     changelog = (REPO_ROOT / "CHANGELOG.md").read_text()
     assert f"## [{crazylab.__version__}]" in changelog
     assert "MIT License" in (REPO_ROOT / "LICENSE").read_text()

@@ -43,6 +43,9 @@ from browser_support import (
 )
 from test_publish import build_wheel
 
+sys.path.insert(0, str(REPO_ROOT / "tools"))
+from build_backend import can_build  # noqa: E402
+
 pytestmark = pytest.mark.browser
 
 VENV = Path(sys.prefix)
@@ -143,6 +146,9 @@ def fresh(tmp_path_factory) -> Fresh:
         root / "venv" / "lib" / f"python3.{sys.version_info[1]}" / "site-packages" / "crazylab"
         / "__init__.py"), where
     assert not (fresh.work / "voila.json").exists()
+    # the teacher's pages play with the wheel's compiled engine where a compiler built it
+    build = fresh.run("-c", "import crazylab; print(crazylab.engine_build())").stdout.strip()
+    assert build == ("compiled" if can_build() else "pure Python"), build
     return fresh
 
 

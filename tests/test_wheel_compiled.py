@@ -89,6 +89,10 @@ def test_the_installed_wheel_runs_the_compiled_engine_and_plays_as_the_pure_one(
     assert all(f.endswith(".py") for f in pure["files"].values()), pure["files"]
     assert len(compiled["games"]) == 6 * len(cl.PRESETS)
     assert compiled["games"] == pure["games"]
+    version = subprocess.run([sys.executable, "-P", "-m", "crazylab.cli", "--version"],
+                             env=dict(os.environ, PYTHONPATH=str(site)), cwd=tmp_path,
+                             capture_output=True, text=True, check=True).stdout
+    assert version.strip() == f"crazylab {cl.__version__} (compiled engine)"
 
 
 def test_pure_when_asked_or_when_the_compile_fails(tmp_path):
