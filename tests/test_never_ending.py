@@ -21,7 +21,9 @@ from crazylab.engine.options import OPTIONS, Option
 from crazylab.engine.rules import PRESETS, RulesError
 from crazylab.playout import EndlessHand, RandomBot, play_hand
 
-MAX_MOVES = 20_000  # the longest hand seen in 5,000 random valid option sets is ~2,000 moves
+MAX_MOVES = 100_000  # simulate's own bound (playout.play_hand). Random bots that may draw
+# instead of playing wander long: crazy-8s-level-5 with no_play_draw=4 at 2 players (seeds 0
+# and 1) ends after 22,988 and 41,236 moves; most option sets end within ~2,000
 
 # -- refused: the known combinations, and the general condition ----------------------------
 
@@ -191,3 +193,18 @@ def test_every_valid_option_set_plays_to_the_end(
         pytest.fail(f"a hand under {options} with {n} players (seed {seed}) did not end "
                     f"within {MAX_MOVES} moves")
     assert game.over and game.result is not None
+
+
+def test_a_long_random_walk_still_ends_within_the_bound() -> None:
+    """What hypothesis found over the old bound of 20,000 moves: random bots that may draw four
+    instead of playing (musical level 5, 2 players) wander long, yet every hand ends."""
+    r = cl.rules("crazy-8s-level-5", min_players=2, max_players=2, no_play_draw=4)
+    lengths = []
+    for seed in (0, 1):
+        game = cl.Game.new(r, 2, seed=seed, keep_undo=False)
+        play_hand(game, [RandomBot()] * 2, [random.Random(seed)] * 2, MAX_MOVES)
+        assert game.over and game.result is not None
+        assert sum(map(len, game.hands)) + len(game.stock_cards) + sum(map(len, game.piles)) \
+            == len(r.deck)
+        lengths.append(len(game.moves))
+    assert max(lengths) > 20_000, lengths
