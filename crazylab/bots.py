@@ -226,8 +226,7 @@ def _deal_world(obs: Observation, rng: random.Random,
                               piles=[list(p) for p in obs.piles], to_play=obs.to_play,
                               calls=list(obs.calls), seed=rng.randrange(2**62),
                               keep_undo=False)
-    variant = game.variant
-    if variant is not None and not variant.restore(game, dict(obs.extra)):
+    if not game.hooks.restore(game, dict(obs.extra)):
         return None  # a variant whose state the seat cannot see whole (Crazy Breens)
     game.restore_turn(obs.phase, obs.turn_draws, obs.turn_plays, obs.drawn, obs.reshuffles,
                       _trailing_passes(obs))
