@@ -1,11 +1,13 @@
 """The structure of the code, checked over its syntax trees: the layers import only downward,
-there is no import cycle (imports inside functions and under ``TYPE_CHECKING`` count), and no
+there is no import cycle (imports inside functions and under ``TYPE_CHECKING`` count), no
 module reaches another module's ``_private`` names (by owner: ``x._name`` on an object
-the module does not own)."""
+the module does not own), only the game writes the turn machine, and docs/ARCHITECTURE.md
+shows the rulebook, the turn machine's verbs and the variant hooks as the code has them."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -299,3 +301,59 @@ def test_the_turn_writes_check_can_fail():
     assert sorted(turn_writes(source)) == ["line 2: game.phase", "line 3: game.turn_plays",
                                            "line 4: game.drawn"]
     assert all((ROOT / p).exists() for p in TURN_WRITERS), "TURN_WRITERS names a missing file"
+
+
+# -- the architecture page keeps the engine's shape (issue 21) -------------------------------
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+
+
+def _class_members(path: Path, name: str) -> tuple[set[str], set[str]]:
+    """(public methods, ``__slots__``) of class ``name`` in the module at ``path``."""
+    [cls] = [n for n in ast.parse(path.read_text()).body
+             if isinstance(n, ast.ClassDef) and n.name == name]
+    methods = {f.name for f in cls.body
+               if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")}
+    slots: set[str] = set()
+    for node in cls.body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "__slots__"
+                and isinstance(node.value, ast.Tuple)):  # Game's are computed: not read here
+            slots = set(ast.literal_eval(node.value))
+    return methods, slots
+
+
+def architecture_gaps(doc: str) -> list[str]:
+    """What the engine section of the architecture page leaves out or names wrongly: the
+    rulebook's attributes (its table), the turn API and the verbs (each a ``Game`` method),
+    and the variant hooks."""
+    engine = doc[doc.index("## The engine"):doc.index("## Speed")]
+    turn = engine[engine.index("**One owner of the turn machine.**"):engine.index("- **Variants**")]
+    variants = engine[engine.index("- **Variants**"):engine.index("- **Explanations**")]
+    book = engine[engine.index("**One rulebook per rule set.**"):
+                  engine.index("- **One state, one turn machine.**")]
+    engine_dir = ROOT / "crazylab" / "engine"
+    _, slots = _class_members(engine_dir / "rulebook.py", "Rulebook")
+    api, _ = _class_members(engine_dir / "variants" / "base.py", "TurnAPI")
+    hooks, _ = _class_members(engine_dir / "variants" / "base.py", "Variant")
+    game, _ = _class_members(engine_dir / "game.py", "Game")
+    gaps = [f"rulebook attribute {a}" for a in sorted(
+        slots ^ set(re.findall(r"^  \| `(\w+)` \|", book, re.M)))]
+    named = set(re.findall(r"`(\w+)[`(]", turn))
+    gaps += [f"turn API {m}" for m in sorted(api - named)]
+    verbs = {v for row in re.findall(r"^  \| (.+?) \|", turn, re.M)
+             for v in re.findall(r"`(\w+)\(", row)}
+    gaps += [f"verb {v} is not a Game method" for v in sorted(verbs - game)]
+    gaps += [f"hook {h}" for h in sorted(hooks - set(re.findall(r"`(\w+)`", variants)))]
+    return gaps
+
+
+def test_the_architecture_page_shows_the_rulebook_the_verbs_and_the_hooks():
+    doc = ARCHITECTURE.read_text()
+    assert architecture_gaps(doc) == []
+    # the check can fail: a verb's row, a hook and a rulebook attribute left out
+    broken = (doc.replace("  | `pass_to(seat)` |", "  | `hand_to(seat)` |")
+              .replace("`public_state`", "public state")
+              .replace("  | `fits` |", "  | `fit_tables` |"))
+    assert architecture_gaps(broken) == [
+        "rulebook attribute fit_tables", "rulebook attribute fits", "turn API pass_to",
+        "verb hand_to is not a Game method", "hook public_state"]
