@@ -455,6 +455,46 @@ def test_an_idle_seat_is_played_by_a_bot_until_taken_back(service, clock):
         assert service.bot_step(code) is False  # Ben's own turn again
 
 
+def test_a_host_who_leaves_between_hands_is_stood_in_for(service, clock, db_url):
+    """A tournament's table must not stall when its host leaves: once the host has been gone
+    ``idle_after``, the next hand is dealt for them and their seat is played by a bot."""
+    tickets = table_of(service, clock, seats=3, bots=1)
+    host = tickets[0]
+    code = host.code
+    rng = random.Random(8)
+    play(service, clock, tickets, rng)  # the first hand, to its end
+    st = service.state(code)
+    assert st.match.game.over and not st.match.over
+    hands = len(st.match.hands)  # the state's match is the live one
+    # the host is here: the host says when the next hand is dealt
+    assert service.next_bot(code) is None and service.bot_step(code) is False
+    service.present(host.token, False)
+    clock.tick(30)
+    assert service.next_bot(code) == pytest.approx(30.0, abs=0.01)
+    assert service.bot_step(code) is False  # gone, but not for long yet
+    assert service.state(code).version == st.version
+    clock.tick(31)
+    assert service.next_bot(code) == 0.0
+    assert service.bot_step(code) is True  # dealt for the host
+    after = service.state(code)
+    assert after.version == st.version + 1 and len(after.match.hands) == hands + 1
+    assert not after.match.game.over and after.kinds[host.seat] == "away"
+    with pytest.raises(TableError, match="not over"):  # and only once
+        service.new_hand(host.token)
+    bot_to_play = after.match.game.to_play != tickets[1].seat  # the host's seat or the bot's
+    assert service.bot_step(code) is bot_to_play
+    # the hand goes on, the host's turns played by the bot; a restart deals the same hand
+    play(service, clock, tickets, rng, until=5)
+    mid = service.state(code)
+    seen = (mid.version, mid.match.game.fingerprint(), len(mid.match.hands))
+    again = TableService.restore(db_url, clock=clock)
+    try:
+        back = again.state(code)
+        assert (back.version, back.match.game.fingerprint(), len(back.match.hands)) == seen
+    finally:
+        again.close()
+
+
 # --------------------------------------------------------------------------- restart
 
 

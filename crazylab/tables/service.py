@@ -463,11 +463,15 @@ class TableService:
                 raise TableError("the hand is not over yet")
             if match.over:
                 raise TableError("the match is over")
-            hands = len(match.hands) + 1
-            self._stored(lambda: self._store.update(table.code, table.version, hands=hands))
-            match.next_hand()
-            table.version += 1
+            self._deal_next(table)
         self._notify(table)
+
+    def _deal_next(self, table: _Table) -> None:
+        """Store and deal the match's next hand (table locked, the hand over)."""
+        hands = len(table.match.hands) + 1
+        self._stored(lambda: self._store.update(table.code, table.version, hands=hands))
+        table.match.next_hand()
+        table.version += 1
 
     # ------------------------------------------------------------------ presence
 
@@ -553,19 +557,25 @@ class TableService:
         bot plays next (a learner here is to play, the hand is over, not started)."""
         table = self._table(code)
         with table.lock:
-            if not table.started or table.match.game.over:
+            if not table.started or table.match.over:
                 return None
-            s = table.seats[table.match.game.to_play]
-            if s.kind == BOT or self._away(s, self._clock()):
+            if table.match.game.over:  # the host deals; one who has left is stood in for
+                s = table.seats[table.host]
+            else:
+                s = table.seats[table.match.game.to_play]
+                if s.kind == BOT:
+                    return 0.0
+            if self._away(s, self._clock()):
                 return 0.0
             if s.kind == LEARNER and s.gone_since is not None:
                 return max(s.gone_since + self.idle_after - self._clock(), 0.0) + 1e-3
             return None
 
     def bot_step(self, code: str) -> bool:
-        """Play one due bot move at table ``code`` (a bot seat's, or an away learner's seat's);
-        True if one was played. The bot thinks without the table's lock; if the table moved
-        on meanwhile, nothing is played (False)."""
+        """Play one due bot move at table ``code`` (a bot seat's, or an away learner's seat's),
+        or deal the next hand of a match whose host has gone away (a tournament's table would
+        stall otherwise); True if one was. The bot thinks without the table's lock; if the
+        table moved on meanwhile, nothing is played (False)."""
         table = self._table(code)
         with table.lock:
             if not table.started:
@@ -573,24 +583,29 @@ class TableService:
             match = table.match
             game = match.game
             if game.over:
-                return False
-            seat = game.to_play
-            s = table.seats[seat]
-            if s.kind == BOT:
-                level = s.bot or IDLE_BOT
-            elif self._away(s, self._clock()):
-                level = IDLE_BOT
+                if match.over or not self._away(table.seats[table.host], self._clock()):
+                    return False
+                self._deal_next(table)
+                level = None
             else:
-                return False
-            seen = table.version
-            obs = game.observation(seat)
-            obs = replace(obs, log=obs.events)  # read now: the game moves on without the lock
-            rng = random.Random(f"{table.seed}:{len(match.hands)}:{len(game.moves)}")
-        move = make_bot(level).choose(obs, rng)
-        with table.lock:
-            if table.version != seen:
-                return False
-            self._play(table, seat, str(move))
+                seat = game.to_play
+                s = table.seats[seat]
+                if s.kind == BOT:
+                    level = s.bot or IDLE_BOT
+                elif self._away(s, self._clock()):
+                    level = IDLE_BOT
+                else:
+                    return False
+                seen = table.version
+                obs = game.observation(seat)
+                obs = replace(obs, log=obs.events)  # read now: the game moves on unlocked
+                rng = random.Random(f"{table.seed}:{len(match.hands)}:{len(game.moves)}")
+        if level is not None:
+            move = make_bot(level).choose(obs, rng)
+            with table.lock:
+                if table.version != seen:
+                    return False
+                self._play(table, seat, str(move))
         self._notify(table)
         return True
 
