@@ -9,7 +9,7 @@ PORT   ?= 8866
 # Lesson notebooks are checked by nbval; dashboards are executed by tests/ themselves.
 LESSONS    := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 NBVAL_ARGS := --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
-PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider tests $(NBVAL_ARGS) $(LESSONS)
+PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider --durations=15 tests $(NBVAL_ARGS) $(LESSONS)
 
 # The app: crazylab's Voilà launcher (a kernel bound with a "busy, retry" page, kernels of closed
 # pages freed within seconds, the offline crazylab template); the rest of its settings
@@ -115,7 +115,7 @@ lessons: venv
 # `make bench-compiled` compares it with the pure engine (bench/bench_compiled.py).
 COMPILED     := build/compiled
 COMPILED_SRC := $(shell find crazylab widgets -name '*.py' -o -name '*.json' -o -name '*.js' -o -name '*.html' \
-	-o -name '*.css' 2>/dev/null) tools/build_compiled.py
+	-o -name '*.css' 2>/dev/null) tools/build_compiled.py tools/build_backend.py
 RUN_COMPILED := CRAZYLAB_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/python -P
 
 .PHONY: compiled test-compiled bench-compiled
