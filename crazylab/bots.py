@@ -374,10 +374,11 @@ class MonteCarloBot:
     successive halving keeps the better half. The rules of thumb's own favourite stays to the
     end as the yardstick and gives way only to a move that beats it, world by world, by more
     than chance (one standard deviation of a sign test). With ``cull`` (the default), a
-    challenger that is not ahead of the favourite, world by world, at the end of a round is
-    dropped, and the decision stops as soon as none is left: a clear choice costs a fraction
-    of the budget; the first round (the first look) deals a quarter of the worlds at most
-    (:data:`FIRST_LOOK` at least), and the worlds after the first are dealt on a copy of it.
+    challenger that no world told apart from the favourite, or that is behind it by that
+    much, is dropped at the end of each round but the last, and the decision stops as soon
+    as none is left: a clear choice costs a fraction of the budget; the first round (the
+    first look) deals a quarter of the worlds at most (:data:`FIRST_LOOK` at least), and the
+    worlds after the first are dealt on a copy of it.
     ``MonteCarloBot(depth=None, cull=False)`` is the bot of the first fix of issue 21 (96
     playouts, to the end of the hand, no early stop, every world built afresh).
     ``time_limit`` (seconds), when given, stops early; without it a decision is reproducible
@@ -467,8 +468,9 @@ class MonteCarloBot:
             else:
                 if round_ < rounds - 1:
                     rest = alive[1:]
-                    if self.cull:  # a challenger not ahead of the favourite goes
-                        rest = [i for i in rest if _ahead(rewards[i], rewards[favourite]) > 0]
+                    if self.cull:  # a challenger clearly behind the favourite goes
+                        rest = [i for i in rest
+                                if _in_the_running(rewards[i], rewards[favourite])]
                         if not rest:
                             return legal[favourite]
                     # successive halving: the better half of the challengers (a stable sort
@@ -482,9 +484,19 @@ class MonteCarloBot:
         return legal[best if _clearly_better(rewards[best], rewards[favourite]) else favourite]
 
 
-def _ahead(a: list[float], b: list[float]) -> int:
-    """Worlds where ``a`` did better than ``b`` less worlds where it did worse (paired)."""
-    return sum(1 if x > y else -1 if x < y else 0 for x, y in zip(a, b, strict=True))
+def _in_the_running(a: list[float], b: list[float]) -> bool:
+    """Whether a challenger with rewards ``a`` stays after a round against the
+    favourite's ``b`` (paired, world by world): some world told them apart, and it is not
+    behind by one standard deviation of a sign test or more (the mirror of
+    :func:`_clearly_better`; dropping every challenger merely not ahead, after a first look
+    of four worlds, cost the bot 2.6 points of its win rate against the rules of thumb)."""
+    ahead = behind = 0
+    for x, y in zip(a, b, strict=True):
+        if x > y:
+            ahead += 1
+        elif x < y:
+            behind += 1
+    return ahead + behind > 0 and ahead - behind > -math.sqrt(ahead + behind)
 
 
 def _clearly_better(a: list[float], b: list[float]) -> bool:
