@@ -13,7 +13,8 @@
    (target: at most ×2).
 5. ``import crazylab`` in a fresh interpreter, bytecode cached (target: under 50 ms).
 
-Run: ``.venv/bin/python bench/bench_core.py [--games 400] [--repeat 5] [--build DIR]`` (or
+Run: ``.venv/bin/python bench/bench_core.py [--games 400] [--repeat 5] [--build DIR]
+[--on-build]`` (``--on-build``: every figure on the compiled build, what learners run; or
 ``make bench``, which builds the compiled engine first). Times are this
 process's CPU time, best of ``--repeat`` rounds; within a round the two sides of each ratio run
 back to back, so load from other work on the machine falls on both alike.
@@ -31,7 +32,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+#: ``--on-build``: every figure measures the compiled build (``--build DIR``, default
+#: build/compiled), the engine learners play with (``make app``, a wheel built with a compiler)
+ON_BUILD = "--on-build" in sys.argv
+BUILD = Path(sys.argv[sys.argv.index("--build") + 1] if "--build" in sys.argv[:-1]
+             else ROOT / "build" / "compiled")
+sys.path.insert(0, str(BUILD.resolve() if ON_BUILD else ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_compiled import Worker  # noqa: E402
@@ -113,8 +119,11 @@ def import_ms(repeat: int) -> float:
     code = ("import time; t = time.perf_counter(); import crazylab; "
             "print(time.perf_counter() - t)")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([sys.executable, "-c", "import crazylab"], check=True, env=env)  # cache it
-    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, env=env,
+    python = [sys.executable]
+    if ON_BUILD:  # the build's crazylab, the checkout kept off the path
+        env["PYTHONPATH"], python = str(BUILD.resolve()), [sys.executable, "-P"]
+    subprocess.run([*python, "-c", "import crazylab"], check=True, env=env)  # cache it
+    times = [float(subprocess.run([*python, "-c", code], capture_output=True, env=env,
                                   text=True, check=True).stdout) for _ in range(repeat)]
     return min(times) * 1000
 
@@ -140,16 +149,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="best of this many rounds")
     ap.add_argument("--build", type=Path, default=ROOT / "build" / "compiled",
                     help="the compiled build to measure in figure 1 too (make compiled)")
+    ap.add_argument("--on-build", action="store_true",
+                    help="measure every figure on the compiled build (the learners' engine)")
     args = ap.parse_args(argv)
+    if ON_BUILD and cl.engine_build() != "compiled":
+        raise SystemExit(f"--on-build: {args.build} holds no compiled engine (make compiled)")
     g, k = args.games, args.repeat
     quick = cl.rules(QUICK)
     for r in map(cl.rules, cl.PRESETS):  # warm every rule set's tables first
         raw_loop(r, 2, 20)
     print(f"Python {sys.version.split()[0]}; {g} games per measurement, best of {k}; "
-          "CPU time")
+          f"CPU time; the {cl.engine_build()} engine ({Path(cl.__file__).parent})")
 
     print("\n1. simulate(random bots, 1 worker) vs OpenSpiel crazy_eights (target ×2)")
-    compiled = compiled_worker(args.build)
+    compiled = None if ON_BUILD else compiled_worker(args.build)
     for n in (2, 4):
         runs = [lambda n=n: simulated(quick, n, g), lambda n=n: openspiel(n, g)]
         if compiled is not None:
@@ -161,16 +174,16 @@ def main(argv: list[str] | None = None) -> int:
             print("   OpenSpiel is not installed (pip install -e '.[bench]'): skipped")
             break
         ratio = os_s / sim_s
-        print(f"   {n} players: OpenSpiel {g / os_s:7.0f} games/s; pure simulate "
+        print(f"   {n} players: OpenSpiel {g / os_s:7.0f} games/s; {cl.engine_build()} simulate "
               f"{g / sim_s:7.0f} games/s: ×{ratio:.2f} {verdict(ratio >= 2)}", end="")
         if comp:
             c_ratio = os_s / comp[0][0]
             print(f"; compiled {g / comp[0][0]:7.0f} games/s: ×{c_ratio:.2f} "
                   f"{verdict(c_ratio >= 2)}", end="")
         print()
-    if compiled is None:
+    if compiled is None and not ON_BUILD:
         print(f"   (no compiled build in {args.build}: `make compiled` adds it here)")
-    else:
+    elif compiled is not None:
         compiled.close()
 
     print("\n2. simulate(random bots, 1 worker) vs the raw loop, per preset (target ≥ 60%)")
