@@ -560,6 +560,16 @@ def test_flags_and_numbers(value: object, name: str) -> None:
 
 ENGINE_MODULES = [C, M, G, R, O, P, OB, EX, SC, EV, V]
 
+def test_engine_build() -> None:
+    """It takes nothing, and says which engine this process plays with."""
+    expected = "compiled" if os.environ.get("CRAZYLAB_COMPILED") == "1" else "pure Python"
+    assert cl.engine_build() == expected
+    assert G.__file__ is not None and G.__file__.endswith(".py") == (expected == "pure Python")
+    for bad in ("compiled", 1, None):
+        with pytest.raises(TypeError):
+            cl.engine_build(bad)  # type: ignore[call-arg]
+
+
 COVERED: dict[str, Callable[..., None]] = {
     "Card": test_Card, "Card.parse": test_card_text, "card": test_card_text,
     "cards": test_cards, "parse_suit": test_parse_suit, "parse_pitch": test_parse_pitch_and_letter,
@@ -597,7 +607,7 @@ COVERED: dict[str, Callable[..., None]] = {
     "hand_points": test_hand_points, "Event.describe": test_Event_describe,
     "register": test_variants_registry, "unregister": test_variants_registry,
     "variant_for": test_variants_registry, "check_flag": test_flags_and_numbers,
-    "whole_number": test_flags_and_numbers,
+    "whole_number": test_flags_and_numbers, "engine_build": test_engine_build,
 }
 
 #: public callables that are not user entry points, and why

@@ -279,6 +279,10 @@ class RuleSet:
             raise RulesError(f"wild_calls must be True or False, not {quote(wild_calls)}")
         deck = frozenset(self.deck)
         accepts, references = self.accepts, self.references
+        if not wild_calls:  # a card no plain card's reference takes, whatever the position
+            plain_starts = {references[c][0] for c in deck if not self.calls_on_play(c)}
+            takeable = frozenset().union(*(accepts[ref] for ref in plain_starts))
+            return tuple(sorted(c for c in deck - takeable if not self.is_wild(c)))
         calls = len(self.call_values)
         moves: dict[int, set[int]] = {}  # reference -> the references one play leads to
         for ref in range(len(accepts)):
@@ -287,25 +291,27 @@ class RuleSet:
                 row = references[c]
                 if not self.calls_on_play(c):
                     after.add(row[0])
-                elif wild_calls:
+                else:
                     after.update(row[1:calls + 1])
             moves[ref] = after
-        starts = ({x for c in deck for x in references[c]} if wild_calls
-                  else {references[c][0] for c in deck if not self.calls_on_play(c)})
-        dead: set[Card] = set()
-        for start in sorted(starts):
-            seen, todo = {start}, [start]
-            while todo:
-                for nxt in moves[todo.pop()]:
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        todo.append(nxt)
-            takeable = frozenset().union(*(accepts[ref] for ref in seen))
-            dead |= deck - takeable
-        if not wild_calls:  # a card no plain card's reference takes, whatever the position
-            takeable = frozenset().union(*(accepts[ref] for ref in starts))
-            dead = {c for c in deck - takeable if not self.is_wild(c)}
-        return tuple(sorted(dead))
+        # the cards takeable on some reference reachable from each reference (itself
+        # included), as bit masks over the deck's cards, grown along the plays to a fixpoint
+        cards = sorted(deck)
+        bit = {c: 1 << i for i, c in enumerate(cards)}
+        takes = [sum(bit[c] for c in accepts[ref] & deck) for ref in range(len(accepts))]
+        changed = True
+        while changed:
+            changed = False
+            for ref, after in moves.items():
+                grown = takes[ref]
+                for nxt in after:
+                    grown |= takes[nxt]
+                if grown != takes[ref]:
+                    takes[ref], changed = grown, True
+        missing = 0
+        for start in {x for c in deck for x in references[c]}:  # every reference reachable
+            missing |= ~takes[start]
+        return tuple(c for c in cards if missing & bit[c])
 
     def play_share(self) -> float:
         """The share of the deck's cards that are not wild which the piles take together, on
