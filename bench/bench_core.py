@@ -38,12 +38,13 @@ ON_BUILD = "--on-build" in sys.argv
 BUILD = Path(sys.argv[sys.argv.index("--build") + 1] if "--build" in sys.argv[:-1]
              else ROOT / "build" / "compiled")
 sys.path.insert(0, str(BUILD.resolve() if ON_BUILD else ROOT))
+
+import crazylab as cl  # noqa: E402  (before bench_engine, which puts the checkout first)
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_compiled import Worker  # noqa: E402
 from bench_engine import sample_chance  # noqa: E402
-
-import crazylab as cl  # noqa: E402
 
 QUICK = "crazy-eights-quick"
 

@@ -18,9 +18,11 @@ import crazylab.engine.game as engine_game
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = os.environ.get("CRAZYLAB_COMPILED") == "1"
-ENGINE_MODULES = ["crazylab.engine.game", "crazylab.engine.moves", "crazylab.engine.events",
-                  "crazylab.engine.observe", "crazylab.engine.explain",
-                  "crazylab.engine.variants.breens", "crazylab.playout"]
+sys.path.insert(0, str(ROOT / "tools"))
+from build_backend import COMPILED_MODULES  # noqa: E402  (what the build compiles)
+
+ENGINE_MODULES = [p.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+                  for p in COMPILED_MODULES]
 
 #: run by both builds; prints one JSON document of everything observable in many games
 TRACE = r'''

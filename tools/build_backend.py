@@ -23,18 +23,31 @@ from setuptools.build_meta import *  # noqa: F403  (every other hook, as setupto
 
 #: what compiles the engine; only a wheel's build asks for it
 MYPYC = "mypy>=1.10"
-#: engine modules left plain Python: ``Card`` subclasses ``int`` (mypyc makes it a slower
-#: non-native class), ``rules.py`` uses ``functools.cached_property`` (mypyc compiles it
-#: uncached), ``options.py`` is read once per rule set
-NOT_COMPILED = frozenset({"cards.py", "rules.py", "options.py"})
+#: what mypyc compiles, relative to the checkout: the rulebook and the turn machine (the game,
+#: its moves and events, what a seat observes, the variants' hooks) and the bots' playout
+#: loop, which every simulated move runs; the rest of the source (explanations, wording,
+#: pitch names, scoring, the rule sets and their options, cards) stays plain Python
+COMPILED_MODULES: tuple[str, ...] = (
+    "crazylab/engine/events.py",
+    "crazylab/engine/game.py",
+    "crazylab/engine/moves.py",
+    "crazylab/engine/observe.py",
+    "crazylab/engine/rulebook.py",
+    "crazylab/engine/variants/__init__.py",
+    "crazylab/engine/variants/base.py",
+    "crazylab/engine/variants/breens.py",
+    "crazylab/engine/variants/house.py",
+    "crazylab/playout.py",
+)
 
 
 def compiled_modules(root: Path) -> list[str]:
-    """The files mypyc compiles, relative to the checkout ``root``: the engine (its variants
-    too) and the bots' playout loop, which every simulated move runs."""
-    engine = root / "crazylab" / "engine"
-    files = [*engine.glob("*.py"), *engine.glob("variants/*.py"), root / "crazylab" / "playout.py"]
-    return sorted(p.relative_to(root).as_posix() for p in files if p.name not in NOT_COMPILED)
+    """The files mypyc compiles (:data:`COMPILED_MODULES`), each checked to exist under the
+    checkout ``root``."""
+    missing = [m for m in COMPILED_MODULES if not (root / m).is_file()]
+    if missing:
+        raise FileNotFoundError(f"tools/build_backend.py compiles missing files: {missing}")
+    return list(COMPILED_MODULES)
 
 
 def can_build() -> bool:
