@@ -13,7 +13,7 @@ from __future__ import annotations
 import atexit
 import email
 import functools
-import importlib.util
+import importlib.metadata
 import json
 import os
 import re
@@ -62,7 +62,10 @@ def build_dist(tree: Path, out: Path, env: dict[str, str] | None = None) -> Dist
     """``python -m build`` (the sdist, then the wheel from the sdist, as a user's ``pip install
     crazylab`` builds it) of ``tree`` into ``out``, or ``pip wheel`` without ``build``."""
     env = {k: v for k, v in (env or os.environ).items() if k != "PYTHONDONTWRITEBYTECODE"}
-    has_build = importlib.util.find_spec("build.__main__") is not None
+    try:  # installed: not a folder named build/ where the tests run
+        has_build = bool(importlib.metadata.version("build"))
+    except importlib.metadata.PackageNotFoundError:
+        has_build = False
     cmd = ([sys.executable, "-m", "build", "--outdir", str(out), str(tree)] if has_build else
            [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--wheel-dir", str(out),
             str(tree)])
