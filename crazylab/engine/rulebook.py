@@ -17,7 +17,8 @@ from typing import Any
 from .cards import Card
 from .moves import Move, ordered_stacks, play_move
 from .rules import RuleSet
-from .variants import Variant, hooks_for, variant_for
+from .variants import Variant, hooks_for
+from .variants.base import PLAIN
 
 STACK_MEMO_LIMIT = 50_000
 """Entries a rulebook's memo of same-rank stacks may hold before it starts again."""
@@ -80,11 +81,11 @@ class Rulebook:
         self.one_pile = self.fits[0] if r.piles == 1 and not r.stacking else None
         #: :attr:`RuleSet.references`, at hand for every play
         self.references: tuple[tuple[int, ...], ...] = r.references
-        #: the variant the rule set names (``None``: "plain", the plain game)
-        self.variant: Variant | None = variant_for(r)
         #: the hooks the turn machine calls: the variant's, or the core's own
         #: (:data:`~.variants.base.PLAIN`)
         self.hooks: Variant = hooks_for(r)
+        #: the variant the rule set names (``None``: "plain", the plain game)
+        self.variant: Variant | None = None if self.hooks is PLAIN else self.hooks
         #: ``stacks[(cards, pile)]``: the plays of a same-rank stack, made when first asked
         self.stacks: dict[Any, tuple[Move, ...]] = {}
 
