@@ -12,6 +12,10 @@ preheated pool), drives headless Chromium and prints, in one run:
   browser context; per page the time to a clickable card (bare: the button) and to a first
   answered click; 50th/95th percentile and worst, pages that never became playable, pages
   that were shown the "busy, retry" page; side by side, bare vs play, and the ratio;
+* visitors who never got a table, and the kernels the server shut down during the burst (from
+  its log; a visitor's kernel is one its page announced) -- any is a visitor shut out;
+* a link checker first, on the same server (``--checkers``, default 200 plain GETs): how many
+  pages it got, and how soon its kernels were all given back (the room open again);
 * kernels: the most running at once, resident memory (RSS) per kernel, and how long after the
   pages closed the kernels were shut down;
 * with ``--clicks N``: card click -> table redrawn (median of N clicks in one game).
@@ -29,6 +33,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -134,7 +139,9 @@ def rss_mb(pid: int) -> float:
 async def visit(browser, url: str, kind: str, t_start: float) -> dict:
     ctx = await browser.new_context(viewport={"width": 1280, "height": 800})
     page = await ctx.new_page()
-    out: dict = {"busy": 0, "retry": 0, "errors": []}
+    out: dict = {"busy": 0, "retry": 0, "errors": [], "kernels": set()}
+    page.on("request", lambda r: out["kernels"].add(r.url.split("/crazylab/page/")[1].split("/")[0])
+            if "/crazylab/page/" in r.url and r.url.endswith("/hello") else None)
     page.on("response", lambda r: out.__setitem__("busy", out["busy"] + (r.status == 503)))
     out["log"] = []
     page.on("console", lambda m: out["errors"].append(m.text[:200]) if m.type == "error" else None)
@@ -185,6 +192,7 @@ async def burst(server, browser, kind: str, n: int, query: str) -> dict:
             await asyncio.sleep(0.5)
 
     sampler = asyncio.create_task(sample())
+    log_from = len(server.log(10**9))
     cpu0 = {k: cpu_s(v) for k, v in groups(server).items()}
     t0 = time.perf_counter()
     visits = await asyncio.gather(*(visit(browser, url, kind, t0) for _ in range(n)))
@@ -193,6 +201,12 @@ async def burst(server, browser, kind: str, n: int, query: str) -> dict:
     await sampler
     # CPU used during the burst by each group (kernels that exited are not counted)
     cpu = {k: cpu_s(v) - cpu0[k] for k, v in groups(server).items()}
+    # kernels the server shut down during the burst (before any page closed), and how many
+    # of those were a visitor's (a page announced it)
+    log = server.log(10**9)[log_from:]
+    shut = set(re.findall(r"crazylab: shutting down kernel (\S+) \(no page\)", log)) | set(
+        re.findall(r"crazylab: room is full; kernel (\S+) never met its page", log))
+    visitors = set().union(*(v["kernels"] for v in visits))
     # close every page as a browser closing tabs does (beforeunload fires), then time until
     # the kernels they held are gone
     t_close = time.perf_counter()
@@ -207,8 +221,43 @@ async def burst(server, browser, kind: str, n: int, query: str) -> dict:
             break
         await asyncio.sleep(0.25)
     return {"visits": visits, "kernels": peak["kernels"], "rss": peak["rss"], "cpu": cpu,
-            "freed_after": freed_after,
+            "freed_after": freed_after, "shut": len(shut), "shut_visitors": len(shut & visitors),
+            "never_alive": log.count("Kernel never reached an 'alive' state"),
             "left": max(0, len(server.kernel_pids()) - len(base))}
+
+
+def plain_get(url: str) -> int:
+    """A link checker's request: GET the page, read it, never run it."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=300) as r:
+            r.read()
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def checkers(server, n: int, query: str) -> dict:
+    """``n`` plain GETs of the game table (16 at a time), then the time until the room is
+    back to its pool (the checkers' kernels given back)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    base = len(server.kernel_pids())
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(plain_get, [server.render("play.ipynb") + query] * n))
+    took = time.perf_counter() - t0
+    t1, cleared = time.perf_counter(), None
+    while time.perf_counter() - t1 < 180:
+        if len(server.kernel_pids()) <= base:
+            cleared = time.perf_counter() - t1
+            break
+        time.sleep(0.5)
+    return {"n": n, "ok": statuses.count(200), "busy": statuses.count(503),
+            "other": len(statuses) - statuses.count(200) - statuses.count(503),
+            "took": took, "cleared": cleared}
 
 
 async def singles(server, browser, loads: int, query: str) -> dict[str, list[tuple]]:
@@ -242,6 +291,8 @@ def summary(name: str, res: dict) -> dict:
         "kernels": res["kernels"],
         "rss": statistics.median(res["rss"]) if res["rss"] else float("nan"),
         "freed": res["freed_after"], "left": res["left"],
+        "never": len(vs) - len(ok), "shut": res["shut"], "shut_visitors": res["shut_visitors"],
+        "never_alive": res["never_alive"],
         "failed": [v["failed"] for v in vs if "failed" in v][:3],
         "error_texts": sorted({e for v in vs for e in v["errors"]})[:4],
         "cpu_browser": res["cpu"]["browser"], "cpu_server": res["cpu"]["server"],
@@ -274,12 +325,14 @@ async def run(args: argparse.Namespace, server) -> tuple[list, list]:
                                           headless=True)
         await singles(server, browser, 1, query)  # warm the disk cache and the pools
         single = await singles(server, browser, args.loads, query)
+        checked = await asyncio.to_thread(checkers, server, args.checkers, query) \
+            if args.checkers else None
         rows = []
         for kind in ("bare", "play"):
             await asyncio.sleep(5)  # pools refilled, load settled
             rows.append(summary(kind, await burst(server, browser, kind, args.burst, query)))
         await browser.close()
-    return single, rows
+    return single, rows, checked
 
 
 def main() -> None:
@@ -288,6 +341,9 @@ def main() -> None:
     ap.add_argument("--loads", type=int, default=5, help="single-visitor loads (default 5)")
     ap.add_argument("--clicks", type=int, default=0, help="card clicks to time (default 0)")
     ap.add_argument("--rules", default="crazy-eights-classic")
+    ap.add_argument("--checkers", type=int, default=200,
+                    help="plain GETs (a link checker) before the bursts, same server "
+                         "(default 200; 0: none)")
     ap.add_argument("--no-preheat", action="store_true", help="no preheated kernel pool")
     args = ap.parse_args()
 
@@ -302,7 +358,7 @@ def main() -> None:
     server = start_voila(root, show_tracebacks=False, extra_args=tuple(extra))
     try:
         time.sleep(8)  # the pools fill
-        single, rows = asyncio.run(run(args, server))
+        single, rows, checked = asyncio.run(run(args, server))
         clicks: list[float] = []
         if args.clicks:
             from playwright.sync_api import sync_playwright
@@ -333,10 +389,19 @@ def main() -> None:
     ratio = (statistics.median(c for c, _ in single["play"])
              / statistics.median(c for c, _ in single["bare"]))
     print(f"single visitor, play vs bare (clickable, median): {ratio:.2f}x")
+    if checked:
+        cleared = "never" if checked["cleared"] is None else f"{checked['cleared']:.1f} s later"
+        print(f"link checker, same server: {checked['n']} plain GETs of play.ipynb in "
+              f"{checked['took']:.1f} s ({checked['ok']} pages, {checked['busy']} 'busy, retry', "
+              f"{checked['other']} other); their kernels all given back {cleared}")
     print(f"burst of {args.burst} visitors at once           {'bare':>10} {'play':>10}  ratio")
     bare, play = rows
     for label, key, fmt in (
         ("pages playable", "ok", "{:>10d}"),
+        ("visitors who never got a table", "never", "{:>10d}"),
+        ("kernels shut down during the burst", "shut", "{:>10d}"),
+        ("  of them a visitor's (announced)", "shut_visitors", "{:>10d}"),
+        ("'never reached alive' in the log", "never_alive", "{:>10d}"),
         ("clickable p50 (s)", "p50", "{:>10.2f}"),
         ("clickable p95 (s)", "p95", "{:>10.2f}"),
         ("clickable worst (s)", "max", "{:>10.2f}"),
@@ -363,6 +428,8 @@ def main() -> None:
             print(f"  {row['name']}: failures, e.g. {row['failed']}")
         if row["error_texts"]:
             print(f"  {row['name']}: console errors, e.g. {row['error_texts']}")
+    if play["never"] or bare["never"]:
+        print(f"VISITORS SHUT OUT: {bare['never']} bare, {play['never']} play never got a table")
     if clicks:
         print(f"card click -> table redrawn median {statistics.median(clicks):.0f} ms "
               f"(min {min(clicks):.0f}, max {max(clicks):.0f}, n={len(clicks)})")

@@ -16,10 +16,15 @@ On top of plain Voilà (every option of ``voila`` works here too):
   a watcher shuts down any kernel whose page disconnected ``disconnect_grace`` seconds ago.
   Abandoned open tabs are culled by Jupyter's idle culler (``cull_idle_timeout``,
   ``cull_connected`` in ``voila.json``);
-* **kernels only for visitors**: a page request that never opens the page's websocket (a link
-  checker, a chat link preview, a prefetching browser) gives its kernel back ``claim_grace``
-  seconds after its page was sent, and at the bound such kernels make room for the next
-  visitor at once (after ``evict_after`` seconds) instead of the visitor being turned away;
+* **kernels only for visitors, told apart by what they do**: the page's own script announces
+  itself (a tiny POST, sent as soon as the browser reads the page's first lines, long before
+  the heavy front end loads). A page request that never announces itself (a link checker, a
+  chat link preview, a prefetching browser: none runs the page's script) gives its kernel
+  back ``claim_grace`` seconds after its page was sent, and at the bound such kernels make
+  room for the next visitor (after ``evict_after`` seconds) instead of the visitor being
+  turned away. An announced page is a visitor however busy the machine is: its kernel waits
+  ``visitor_grace`` seconds for the websocket (a class arriving at once on two cores takes
+  a minute or more to connect), and is never evicted to make room;
 * **the ``crazylab`` template**: Voilà's ``lab`` template without its Font Awesome CDN links,
   with a ``main`` landmark, a page that scrolls itself, and a watchdog that draws a widget
   that could not be drawn again in place (its model fetched anew), reloading the page only
@@ -46,7 +51,9 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+from jupyter_server.base.handlers import APIHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import IOLoop, PeriodicCallback
 from traitlets import Float, Int
@@ -59,6 +66,7 @@ TEMPLATES = Path(__file__).parent / "jupyter"  # holds voila/templates/crazylab/
 SETTINGS = Path(__file__).parent / "serve_config.json"
 SECRET_ENV = "CRAZYLAB_SECRET"
 PREHEAT_ENV = "VOILA_PREHEAT"
+KERNEL_ID = r"(?P<kernel_id>\w+-\w+-\w+-\w+-\w+)"  # as Voilà's own routes match one
 
 #: the page request being served in this task: the kernel it starts or takes is noted on it
 _PAGE: contextvars.ContextVar[PageHandler | None] = contextvars.ContextVar("crazylab_page",
@@ -94,6 +102,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self.claimed: set[str] = set()  # pool kernels a page has taken
         self.page_sent: dict[str, float] = {}  # kernel id -> when its page was sent whole
         self.connected: set[str] = set()  # kernels a page's websocket has reached
+        self.announced: dict[str, float] = {}  # kernel id -> when its page's script said hello
 
     def is_connected(self, kernel_id: str) -> bool:
         """A page's websocket is (or was) on this kernel."""
@@ -107,13 +116,22 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             self.connected.add(kernel_id)
         return now
 
+    def announce(self, kernel_id: str) -> bool:
+        """The page of ``kernel_id`` ran its script in a browser: a visitor, not a plain
+        GET. False if no such kernel runs."""
+        if kernel_id not in self.list_kernel_ids():
+            return False
+        self.announced.setdefault(kernel_id, time.monotonic())
+        return True
+
     def unclaimed_pages(self, older_than: float) -> list[str]:
-        """Kernels whose page was sent at least ``older_than`` seconds ago and that no
-        websocket ever reached, the oldest first."""
+        """Kernels whose page was sent at least ``older_than`` seconds ago and that neither
+        announced itself nor was reached by a websocket, the oldest first."""
         now = time.monotonic()
         alive = set(self.list_kernel_ids())
         return [k for k, sent in sorted(self.page_sent.items(), key=lambda kv: kv[1])
-                if k in alive and now - sent >= older_than and not self.is_connected(k)]
+                if k in alive and now - sent >= older_than and k not in self.announced
+                and not self.is_connected(k)]
 
     def seconds_until_room(self) -> int:
         """The busy page's wait: until the oldest page-sent, never-connected kernel can make
@@ -126,6 +144,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
 
     def forget(self, kernel_id: str) -> None:
         self.page_sent.pop(kernel_id, None)
+        self.announced.pop(kernel_id, None)
         self.connected.discard(kernel_id)
         self.preheated.discard(kernel_id)
         self.claimed.discard(kernel_id)
@@ -254,6 +273,20 @@ class PageHandler(TornadoVoilaHandler):
         super().write_error(status_code, **kwargs)
 
 
+class PageHelloHandler(APIHandler):
+    """``POST /crazylab/page/<kernel id>/hello``: the page's script announces itself (sent
+    with the page's ``_xsrf`` cookie value, as Voilà's shutdown beacon is). 204, or 404 for a
+    kernel that does not run (its page should load again)."""
+
+    @web.authenticated
+    async def post(self, kernel_id: str) -> None:
+        announce = getattr(self.kernel_manager, "announce", None)
+        if announce is None or not announce(kernel_id):
+            raise web.HTTPError(404, "no such kernel")
+        self.set_status(204)
+        self.finish()
+
+
 class CrazylabVoila(Voila):
     """Voilà for a class: see the module's docstring."""
 
@@ -263,6 +296,9 @@ class CrazylabVoila(Voila):
     claim_grace = Float(45.0, config=True,
                         help="Seconds a kernel may wait for its page to connect, counted "
                              "from when the page was sent whole.")
+    visitor_grace = Float(600.0, config=True,
+                          help="Seconds a kernel whose page announced itself (a browser ran "
+                               "its script) may wait for the page's websocket.")
     render_limit = Float(900.0, config=True,
                          help="Seconds a kernel may live unconnected while its page is "
                               "still being rendered (a stuck render).")
@@ -301,7 +337,9 @@ class CrazylabVoila(Voila):
 
         tables = tables_handlers(self.server_url)
         IOLoop.current().add_callback(tables[0][2]["hub"].start)  # every table resumes
-        return class_handlers(self.server_url) + tables + handlers
+        hello = [(url_path_join(self.server_url, "/crazylab/page/" + KERNEL_ID + "/hello"),
+                  PageHelloHandler)]
+        return hello + class_handlers(self.server_url) + tables + handlers
 
     async def _watch_kernels(self) -> None:
         """Shut down kernels whose page went away, or never connected once it was sent."""
@@ -309,6 +347,7 @@ class CrazylabVoila(Voila):
         alive = set(km.list_kernel_ids())
         pooled = {k for k in alive if getattr(km, "waiting_in_pool", lambda _k: False)(k)}
         page_sent: dict[str, float] = getattr(km, "page_sent", {})
+        announced: dict[str, float] = getattr(km, "announced", {})
         for kid in list(self._seen):
             if kid not in alive:
                 del self._seen[kid]
@@ -325,6 +364,8 @@ class CrazylabVoila(Voila):
             if seen[1]:
                 seen[2] = seen[2] or now
                 stale = now - seen[2] > self.disconnect_grace
+            elif kid in announced:  # a visitor's browser, still loading the page
+                stale = now - announced[kid] > self.visitor_grace
             elif kid in page_sent:
                 stale = now - page_sent[kid] > self.claim_grace
             else:
