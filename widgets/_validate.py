@@ -29,6 +29,8 @@ __all__ = ["MAX_TEXT", "WidgetArgumentError", "callback", "cards", "flag", "numb
 
 #: the longest text a widget's argument may hold (a hand typed as text, a title)
 MAX_TEXT = 2_000
+#: the most seats at a game table (you and up to three opponents)
+MAX_SEATS = 4
 #: the most items a list argument may hold (a deck of cards, names, choices)
 MAX_ITEMS = 1_000
 
@@ -125,9 +127,7 @@ def cards(name: str, value: object, most: int = MAX_ITEMS) -> list[Card]:
     for i, v in enumerate(value):
         if i >= most:
             raise WidgetArgumentError(f"{name} holds more than {most} cards")
-        if isinstance(v, Card):
-            out.append(v)
-        elif isinstance(v, str):
+        if isinstance(v, (Card, str)):  # a Card too: one made past Card() is refused
             try:
                 out.append(Card.parse(v))
             except ValueError as e:
@@ -174,8 +174,9 @@ def table_args(rules: object, opponents: object, seed: object, bot: object, dela
     players = opponents + 1  # type: ignore[operator]
     if names is not None:
         given = texts("names", names)
-        if len(given) < players:
-            raise WidgetArgumentError(f"names must name all {players} seats (you first), not "
+        if not players <= len(given) <= MAX_SEATS:
+            raise WidgetArgumentError(f"names must name all {players} seats (you first), and "
+                                      f"at most {MAX_SEATS} (a table's most seats), not "
                                       f"{quote(names)}")
     goal = r.match_target if target == "rules" else target
     Match(r, players, seed=0, target=goal)  # type: ignore[arg-type]  # a MatchError if impossible
@@ -236,8 +237,9 @@ def explainer_args(example: object, step: object, choices: object, four_colour: 
     if isinstance(example, (str, dict)):
         load_example(example)
     whole("step", step, 0, MAX_STEPS)
-    if choices is not None:
-        texts("choices", choices, 200)
+    if choices is not None and not texts("choices", choices, 200):
+        raise WidgetArgumentError("choices must list at least one example (or be None for "
+                                  "all of them), not []")
     flag("four_colour", four_colour)
     flag("predict", predict)
 

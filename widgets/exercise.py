@@ -58,9 +58,11 @@ from crazylab.engine.cards import Card, CardError, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
 from crazylab.engine.phases import PHASE_DROP, PHASE_PENALTY
+from crazylab.errors import quote
 
 from ._common import ErrorArea, ErrorReporting, guarded
 from ._markup import Html, Markup, style_sheet
+from ._validate import WidgetArgumentError
 from .reasons import legal_reason, verdicts
 from .scoring import card_value, score_hands
 
@@ -107,7 +109,8 @@ class Exercise(ErrorReporting, w.VBox):
         ids = rules.split()
         bad = [i for i in ids if not RULE_ID.match(i)]
         if not ids or bad:
-            raise ValueError(f"rules must name rule ids like 'SR-10 SR-Q2', not {rules!r}")
+            raise WidgetArgumentError(f"rules must name rule ids like 'SR-10 SR-Q2', not "
+                                      f"{quote(rules)}")
         self.errors: list[str] = []
         self._last_text = ""
         self.question = question
@@ -611,6 +614,9 @@ def legal_moves_exercise(game: Game, question: str | None = None, *, rules: str,
     ``8S`` or ``8S:D``, a stack as ``9H+9C``: one move, counted by its first card) and the
     words ``draw``, ``pass``, ``end`` where they apply. ``cards_only``: the question asks
     which *cards* may be played, so the words are neither needed nor judged."""
+    if not isinstance(game, Game):
+        raise WidgetArgumentError(f"game must be a Game (the position asked about), not "
+                                  f"{quote(game)}")
     game = game.copy()  # the position asked about, whatever the lesson does next
     legal = _expected_moves(game)
     expected = {t for t in legal if t not in WORDS.values()} if cards_only else legal
@@ -795,12 +801,14 @@ def choice_exercise(question: str, choices: Sequence[str], answer: str | Sequenc
     norm = {_norm(c): c for c in choices}
     for a in rights:
         if _norm(a) not in norm:
-            raise ValueError(f"the answer {a!r} is not one of the choices {list(choices)}")
+            raise WidgetArgumentError(f"the answer {quote(a)} is not one of the choices "
+                                      f"{quote(list(choices))}")
     right_set = {_norm(a) for a in rights}
     told = {_norm(k): v for k, v in (wrong or {}).items()}
     for k in told:
         if k not in norm:
-            raise ValueError(f"wrong= names {k!r}, which is not one of the choices")
+            raise WidgetArgumentError(f"wrong= names {quote(k)}, which is not one of the "
+                                      "choices")
     numbered = any(len(c) > 12 for c in choices)  # long answers are picked by number
     ex: Exercise
 

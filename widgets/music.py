@@ -51,7 +51,7 @@ from crazylab.engine.pitch import (
 )
 from crazylab.engine.rules import RuleSet
 from crazylab.engine.rules import rules as get_rules
-from crazylab.errors import CrazylabError
+from crazylab.errors import CrazylabError, quote
 from crazylab.music import LEVELS, level_of
 
 from ._common import ErrorArea, ErrorReporting, guarded
@@ -252,7 +252,7 @@ class PianoKeyboard(anywidget.AnyWidget):
     def click(self, midi: int) -> None:
         """What a click on key ``midi`` does in the browser (but the sound)."""
         if midi not in [k["midi"] for k in self.piano_keys]:
-            raise ValueError(f"there is no key {midi} on this keyboard")
+            raise WidgetArgumentError(f"there is no key {quote(midi)} on this keyboard")
         self.selected = midi
         self.played = [*self.played, midi][-TUNE_LENGTH:]
 

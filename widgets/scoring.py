@@ -22,11 +22,13 @@ from crazylab.engine.cards import Card, CardError, cards, sort_key
 from crazylab.engine.game import Game, SetupError
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
+from crazylab.errors import quote
 from crazylab.render import cards_html
 
 from ._common import ErrorArea, ErrorReporting, build_or_default, guarded, query_params
 from ._markup import Html, Markup, style_sheet
-from ._validate import scoring_args
+from ._validate import WidgetArgumentError, rule_set, scoring_args, whole
+from ._validate import cards as card_list
 from .picker import CardPicker
 
 SCORING_WORDS = {
@@ -109,13 +111,15 @@ def score_hands(rules: str | RuleSet, hands: Sequence[Sequence[Card | str]], win
                 ) -> Scored:
     """Score a hand that ``winner`` went out of, with ``hands`` left in the other seats
     (the winner's entry is ignored). The scores are the engine's."""
-    rs = get_rules(rules) if isinstance(rules, str) else rules
-    left = [tuple(Card.parse(c) for c in h) if s != winner else () for s, h in enumerate(hands)]
-    n = len(left)
+    rs = rule_set("rules", rules)
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)):
+        raise WidgetArgumentError(f"hands must be a list of hands (lists of cards), one per "
+                                  f"seat, not {quote(hands)}")
+    n = len(hands)
     if not rs.min_players <= n <= rs.max_players:
         raise SetupError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {n}")
-    if not 0 <= winner < n:
-        raise SetupError(f"the winner must be a seat from 0 to {n - 1}")
+    winner = whole("winner", winner, 0, n - 1)
+    left = [tuple(card_list(f"hands[{s}]", h)) if s != winner else () for s, h in enumerate(hands)]
     last, tops = _last_play(rs, [c for h in left for c in h])
     game_hands: list[list[Card]] = [list(h) for h in left]
     game_hands[winner] = [last]

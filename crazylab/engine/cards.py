@@ -62,6 +62,10 @@ class CardError(CrazylabError):
     is not one (``Card(99)``)."""
 
 
+_NOT_A_CARD = ("the card number {} is not a card (0 to 52): build cards with Card(n), "
+               "Card.parse or crazylab.card")
+
+
 class Card(int):
     """One playing card. ``str(card)`` is canonical (``10C``); ``card.display`` uses symbols.
 
@@ -72,7 +76,7 @@ class Card(int):
 
     def __new__(cls, number: object) -> Card:
         """The interned card numbered ``number``; refuse anything that is not one."""
-        if type(number) is Card:
+        if type(number) is Card and 0 <= number <= JOKER_CODE:
             return number
         if isinstance(number, str):
             raise CardError(f"Card() takes a card number from 0 to 52, not the text "
@@ -106,11 +110,13 @@ class Card(int):
         return None if self.suit is None else SUITS[self.suit]
 
     def __str__(self) -> str:
+        if not 0 <= self <= JOKER_CODE:  # made past Card() (int.__new__), as a pickle could
+            raise CardError(_NOT_A_CARD.format(int(self)))
         suit = self.suit
         return "JK" if suit is None else RANKS[self.rank - 1] + SUITS[suit]
 
     def __repr__(self) -> str:
-        return f"Card('{self}')"
+        return f"Card('{self}')" if 0 <= self <= JOKER_CODE else f"<not a card: {int(self)}>"
 
     @property
     def display(self) -> str:
@@ -130,7 +136,7 @@ class Card(int):
     def parse(cls, text: str | Card) -> Card:
         """Parse ``6H``, ``6♥``, ``th``, ``JK``, ``🃏``…; raise :class:`CardError` otherwise."""
         if isinstance(text, Card):
-            return text
+            return Card(text)  # the interned card; one made past Card() is refused here
         if not isinstance(text, str):
             raise CardError(f"{quote(text)} is not a card: write cards like 6H, 10C or JK")
         key = text.strip(ASCII_SPACE)

@@ -295,6 +295,9 @@ class Game:
             if value is not None and not isinstance(value, str):
                 raise SetupError(f"{name} must be a text like 'D' or 'C#' (or None), not "
                                  f"{quote(value)}")
+        if suit is not None and pitch is not None:
+            raise SetupError(f"give the call in force as suit or as pitch, not both (got suit="
+                             f"{quote(suit)}, pitch={quote(pitch)})")
         if calls is not None and (
                 not isinstance(calls, (list, tuple)) or len(calls) != r.piles
                 or not all(c is None or isinstance(c, str) for c in calls)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import operator
 from typing import Any, Final, NamedTuple
 
 from .cards import Card, CardError, sort_key
@@ -94,6 +93,9 @@ class Move(NamedTuple):
             call = call.strip()
             if not call:
                 raise MoveError(f"{quote(text)}: nothing is called after ':' (write 8S:D)")
+            if ":" in call or "@" in call:
+                raise MoveError(f"{quote(text)} is not a move: write the pile first and one "
+                                "call last, like 8S@1:D")
         pile = None
         if "@" in body:
             body, pile_text = body.split("@", 1)
@@ -122,11 +124,12 @@ MAX_PILE: Final = 99
 def checked(move: Given) -> Move:
     """``move`` if its fields are those a move can have (a kind of ``play``, ``draw``,
     ``pass`` or ``end``; for a play one to eight cards, a call text or ``None``, a pile from
-    0 to 99 or ``None``, ``last`` a bool), with card texts read as cards; otherwise a
-    :class:`MoveError` naming it. Whether it is legal is the game's question.
+    0 to 99 or ``None``, ``last`` a bool; cards are :class:`Card` objects, never texts);
+    otherwise a :class:`MoveError` naming it. Whether it is legal is the game's question.
 
     A ``Move`` is a named tuple, so one can be built with any fields
-    (``Move("play", ("6H",))``): this is where such a move enters the engine."""
+    (``Move("play", ("6H",))``, refused: ``Move.parse("6H")`` reads text): this is where such
+    a move enters the engine."""
     if not isinstance(move, Move):
         raise MoveError(f"{quote(move)} is not a Move")
     fields: tuple[Any, ...] = tuple(move)  # untyped: a hand-built move's fields may be anything
@@ -151,21 +154,19 @@ def checked(move: Given) -> Move:
     if type(last) is not bool:
         raise MoveError(f"{quote(move)} is not a move: last (the last-card call) must be True "
                         f"or False, not {quote(last, 30)}")
-    played: list[Card] = []
     for c in cards:
-        if type(c) is Card:
-            played.append(c)
-        elif isinstance(c, str):
-            try:
-                played.append(Card.parse(c))
-            except CardError as e:
-                raise MoveError(f"{quote(move)} is not a move: {e}") from None
-        else:
-            raise MoveError(f"{quote(move)} is not a move: {quote(c, 30)} is not a card (write "
-                            "cards as text, like '6H', or use crazylab.card)")
-    if type(cards) is tuple and all(map(operator.is_, played, cards)):
+        if type(c) is not Card:
+            hint = (f"Move.parse({quote(c, 30)}) reads a move's text" if isinstance(c, str)
+                    else "build cards with crazylab.card('6H')")
+            raise MoveError(f"{quote(move)} is not a move: {quote(c, 30)} is not a Card "
+                            f"({hint})")
+        try:
+            Card(c)  # a Card made past Card() (int.__new__) may be out of range
+        except CardError as e:
+            raise MoveError(f"{quote(move, 60)} is not a move: {e}") from None
+    if type(cards) is tuple:
         return move
-    return Move(PLAY, tuple(played), call, pile, last)
+    return Move(PLAY, tuple(cards), call, pile, last)
 
 
 _MOVES: dict[tuple, Move] = {}

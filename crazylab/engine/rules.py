@@ -121,6 +121,12 @@ class RuleSet:
         if not isinstance(self.name, str) or not isinstance(self.description, str):
             raise RulesError(f"a rule set's name and description are text "
                              f"(got {quote(self.name)}, {quote(self.description)})")
+        changed = self.options_changed
+        if not (isinstance(changed, (tuple, list)) and all(c in FIELDS for c in changed)):
+            raise RulesError(f"options_changed lists option names (like ('draw_limit',)), not "
+                             f"{quote(changed, 60)}")
+        if type(changed) is not tuple:
+            object.__setattr__(self, "options_changed", tuple(changed))
         for option in FIELDS.values():
             value = getattr(self, option.name)
             try:
