@@ -1,6 +1,10 @@
 # crazylab: developer entry points.  `make venv`, `make app`, `make test`, `make bench`.
 
 PYTHON ?= python3
+# Python caches compiled modules (and pytest its rewritten tests) unless told not to; some shells
+# and sandboxes set PYTHONDONTWRITEBYTECODE, which made every test process and kernel compile the
+# checkout again (15 s of a collection's 16): the targets here always cache.
+unexport PYTHONDONTWRITEBYTECODE
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.stamp
@@ -18,17 +22,20 @@ PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider --durations=15 test
 VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 	--Voila.port_retries=0 --show_tracebacks=False
 
-.PHONY: venv app class test bench clean distclean lessons site site-deps site-serve lock docs
+.PHONY: venv app class check test bench clean distclean lessons site site-deps site-serve lock docs
 
 venv: $(STAMP)
 
-# Re-installs only when pyproject.toml or the lock changes (or the venv is missing). The lock
+# Re-installs only when pyproject.toml or the lock changes (or the venv is missing); links the
+# wheel's Jupyter data (the crazylab Voilà template), which an editable install lacks, so plain
+# `voila notebooks` works in a checkout as after `pip install crazylab`. The lock
 # (ci/constraints-newest.txt, constraints: `-c`) makes the tested set the newest locked one.
 LOCK := ci/constraints-newest.txt
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -c $(LOCK) \
 		-e '.[jupyter,test,lab,examples,site,class,postgres,docs]'
+	$(BIN)/python tools/link_jupyter_data.py
 	@touch $@
 
 # The lock: exact versions of every extra `make venv` installs (uv keeps the versions already
@@ -76,6 +83,22 @@ app: venv
 class: venv
 	CRAZYLAB_DB="$(CLASS_DB)" $(BIN)/crazylab class create "$(or $(NAME),My class)"
 
+# What a developer runs before every commit (under 3 minutes on two cores): ruff, mypy and every
+# test but the browsers, builds, docs and the static site (markers: pyproject.toml), on
+# pytest-xdist's workers (each its own Voilà and databases); `make test` runs everything.
+CHECK_MARKS := not browser and not site and not build and not docs
+WORKERS     ?= auto
+# one more worker than cores: a third of the tests wait on a server, a kernel or a clock
+CHECK_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+check: venv
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	@rc=0; PLOTLY_RENDERER=plotly_mimetype $(BIN)/python -m pytest -q -p no:cacheprovider \
+		-n $(CHECK_WORKERS) --dist worksteal --durations=10 -m "$(CHECK_MARKS)" tests \
+		|| rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make check: pytest collected no tests (exit 5): failing"; exit 1; fi; \
+	exit $$rc
+
 test: venv site-deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -116,7 +139,8 @@ lessons: venv
 COMPILED     := build/compiled
 COMPILED_SRC := $(shell find crazylab widgets -name '*.py' -o -name '*.json' -o -name '*.js' -o -name '*.html' \
 	-o -name '*.css' 2>/dev/null) tools/build_compiled.py tools/build_backend.py
-RUN_COMPILED := CRAZYLAB_COMPILED=1 PYTHONPATH=$(COMPILED) $(BIN)/python -P
+# PYTHONSAFEPATH (as -P, but inherited by pytest-xdist's workers) keeps the checkout off the path
+RUN_COMPILED := CRAZYLAB_COMPILED=1 PYTHONSAFEPATH=1 PYTHONPATH=$(COMPILED) $(BIN)/python
 
 .PHONY: compiled test-compiled bench-compiled
 
@@ -127,16 +151,12 @@ $(COMPILED)/.stamp: $(STAMP) $(COMPILED_SRC)
 	@touch $@
 
 # The tests of the engine and of what plays it (bots, simulations, worked examples, bad
-# input), against the compiled build; the widget, lesson and browser tests exercise the same
-# pure-Python layers above it and run once, in `make test`.
-ENGINE_TESTS := $(addprefix tests/test_,engine_core compiled examples properties rules_sr_ap \
-	breens music house_rules house_variants options bad_input notation rule_coverage sim \
-	sim_robust bots fuzz_examples hot_path replay_cli layers engine_edge turn_verbs mc_bot \
-	random_games engine_bugs tables_service)
+# input: the `engine` marker), against the compiled build; the widget, lesson and browser tests
+# exercise the same pure-Python layers above it and run once, in `make test`.
 test-compiled: compiled
-	@echo "make test-compiled: $(words $(ENGINE_TESTS)) test files against $(COMPILED)"
+	@echo "make test-compiled: the engine tests (-m engine) against $(COMPILED)"
 	PLOTLY_RENDERER=plotly_mimetype $(RUN_COMPILED) -m pytest -q -p no:cacheprovider \
-		$(addsuffix .py,$(ENGINE_TESTS))
+		-n $(WORKERS) -m "engine and not browser" tests
 
 bench-compiled: compiled
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

@@ -155,6 +155,13 @@ def pytest_sessionstart(session) -> None:
 
 # --------------------------------------------------------------------------- PostgreSQL
 
+def pytest_collection_modifyitems(config, items) -> None:
+    """A test that needs PostgreSQL is marked ``pg`` by the fixture it asks for."""
+    for item in items:
+        if {"pg_url", "pg_server"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.pg)
+
+
 @pytest.fixture(scope="session")
 def pg_server():
     """A real PostgreSQL server (``pg_support.pg_server``): skipped with the reason when there

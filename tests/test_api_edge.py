@@ -34,6 +34,8 @@ from crazylab import match as M
 from crazylab import sim as S
 from crazylab.errors import CrazylabError
 
+pytestmark = pytest.mark.oldest
+
 #: seconds any one call may take (a refusal must come before the work)
 BOUND = 5.0
 

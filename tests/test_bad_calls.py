@@ -14,6 +14,8 @@ from crazylab.engine.cards import Card
 from crazylab.engine.moves import PLAY
 from crazylab.errors import CrazylabError
 
+pytestmark = [pytest.mark.engine, pytest.mark.oldest]
+
 #: cards made past Card() (``int.__new__``), as an old or forged pickle could
 OUT_OF_RANGE = [int.__new__(Card, 99), int.__new__(Card, -1), int.__new__(Card, 53)]
 

@@ -16,6 +16,8 @@ import crazylab.examples
 from crazylab.errors import QUOTE_LIMIT, CrazylabError, int_digits, quote
 from crazylab.match import MatchError
 
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # -- crazylab.errors ------------------------------------------------------------------------

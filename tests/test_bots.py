@@ -26,6 +26,8 @@ from crazylab.engine.game import Game
 from crazylab.engine.moves import Move, play_move
 from crazylab.engine.observe import Observation
 
+pytestmark = pytest.mark.engine
+
 
 def _playable(name: str) -> bool:
     """A rule set whose games can be created (Breens needs its variant module)."""

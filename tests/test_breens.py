@@ -19,6 +19,8 @@ from crazylab.engine.rules import RulesError, rules
 from crazylab.engine.variants import breens as effects
 from crazylab.examples import list_examples, load_example
 
+pytestmark = pytest.mark.engine
+
 BR = "crazy-breens"
 FILL = ["10C", "10D", "10H", "10S", "6C", "6D", "6H", "6S"]
 OTHERS = [["3C", "4D"], ["3H", "4H"], ["3S", "4S"]]  # seats 1-3 of a 4-player position

@@ -21,6 +21,8 @@ from crazylab.engine.options import FIELDS, parse_option
 from crazylab.engine.rules import PRESETS
 from crazylab.sheet import rules_sheet
 
+pytestmark = pytest.mark.oldest
+
 KINDS = {"bool": w.Checkbox, "choice": w.Dropdown, "int": w.BoundedIntText,
          "optional_int": w.HBox, "ints": w.Text, "int_map": w.Text, "effect_map": w.Text}
 

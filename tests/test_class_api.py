@@ -25,6 +25,8 @@ from tornado.netutil import bind_sockets
 
 from crazylab.classroom import Store, open_store
 
+pytestmark = pytest.mark.oldest
+
 L1, L2 = "01_crazy_eights_basics", "02_classic_vs_quick"
 
 

@@ -29,6 +29,8 @@ from crazylab.classroom.store import (
     rows_to_csv,
 )
 
+pytestmark = pytest.mark.oldest
+
 L1, L2 = "01_crazy_eights_basics", "02_classic_vs_quick"
 TABLES = ("classes", "learners", "attempts", "practice", "hands")
 #: the tests' own catalogue (the shipped one follows the lessons): two lessons, e01..e30

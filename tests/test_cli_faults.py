@@ -17,6 +17,8 @@ import pytest
 from crazylab import cli, sim
 from crazylab.playout import EndlessHand
 
+pytestmark = pytest.mark.oldest
+
 RUN = ["simulate", "crazy-eights-quick", "--games", "300", "--workers", "1", "--no-progress"]
 
 

@@ -16,6 +16,8 @@ import pytest
 
 import crazylab.engine.game as engine_game
 
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = os.environ.get("CRAZYLAB_COMPILED") == "1"
 sys.path.insert(0, str(ROOT / "tools"))

@@ -25,6 +25,8 @@ from crazylab.widgets.dashboard import (
 
 from crazylab.classroom.store import ClassError, StoreUnavailable, open_store
 
+pytestmark = pytest.mark.oldest
+
 L1, L2 = "01_crazy_eights_basics", "02_classic_vs_quick"
 
 # (learner, lesson, exercise, answer, verdict, rule ids, feedback)

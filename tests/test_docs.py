@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from browser_support import REPO_ROOT
 
+pytestmark = pytest.mark.docs
+
 sys.path.insert(0, str(REPO_ROOT / "docs"))
 import check_links  # noqa: E402
 

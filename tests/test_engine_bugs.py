@@ -9,12 +9,16 @@ import ast
 import random
 from pathlib import Path
 
+import pytest
+
 import crazylab as cl
 from crazylab.bots import MonteCarloBot, determinize
 from crazylab.engine.events import DREW, EVENT_KINDS
 from crazylab.engine.game import Game
 from crazylab.engine.phases import PHASE_PENALTY, PHASE_PLAY, PHASES
 from crazylab.engine.rules import rules
+
+pytestmark = pytest.mark.engine
 
 # -- determinize after a reverse (house action_cards) ------------------------------------------
 

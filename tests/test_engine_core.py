@@ -20,6 +20,8 @@ from crazylab.engine.moves import Move, MoveError
 from crazylab.engine.variants.base import TurnAPI, Variant
 from crazylab.engine.variants.breens import BreensState
 
+pytestmark = pytest.mark.engine
+
 # -- the variant interface ---------------------------------------------------------------
 
 

@@ -38,6 +38,8 @@ from crazylab.engine import scoring as SC
 from crazylab.engine import variants as V
 from crazylab.errors import CrazylabError
 
+pytestmark = pytest.mark.engine
+
 TIME_LIMIT = 2.0  # seconds a call may take, refused or not
 EXAMPLES = int(os.environ.get("CRAZYLAB_EDGE_EXAMPLES", "120"))  # more for a long sweep
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,

@@ -17,6 +17,8 @@ from crazylab.examples import (
     load_game,
 )
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.mark.parametrize("name", list_examples())
 def test_shipped_example_replays(name):

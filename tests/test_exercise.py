@@ -15,6 +15,8 @@ from crazylab.widgets.exercise import (
 
 import crazylab as cl
 
+pytestmark = pytest.mark.oldest
+
 
 @pytest.fixture
 def worked():

@@ -31,6 +31,8 @@ from crazylab.cli import main
 from crazylab.errors import CrazylabError
 from crazylab.examples import ExampleError, example_path, list_examples, load_example
 
+pytestmark = pytest.mark.engine
+
 NAMES = list_examples()
 TEXTS = {name: example_path(name).read_bytes() for name in NAMES}
 DATA = {name: json.loads(TEXTS[name]) for name in NAMES}

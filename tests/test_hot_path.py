@@ -26,8 +26,9 @@ PER_MOVE: list[Callable[..., object]] = [
 ]
 
 # the mypyc build (make test-compiled) has no bytecode, so no cells to look at
-pytestmark = pytest.mark.skipif(not hasattr(Game.push, "__code__"),
-                                reason="the engine is compiled (mypyc): no __code__")
+pytestmark = [pytest.mark.skipif(not hasattr(Game.push, "__code__"),
+                                 reason="the engine is compiled (mypyc): no __code__"),
+              pytest.mark.engine]
 
 
 @pytest.mark.parametrize("function", PER_MOVE, ids=lambda f: f.__qualname__)

@@ -16,6 +16,8 @@ from crazylab.engine.game import Game, IllegalMove
 from crazylab.engine.rules import rules
 from crazylab.engine.variants import breens as effects
 
+pytestmark = pytest.mark.engine
+
 BR = "crazy-breens"
 
 

@@ -10,6 +10,8 @@ import crazylab as cl
 from crazylab.engine.options import RulesError, parse_option
 from crazylab.examples import load_example
 
+pytestmark = pytest.mark.engine
+
 ACTIONS = "2=draw2,A=skip,Q=reverse,J=wild,QS=draw5"
 
 

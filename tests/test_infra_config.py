@@ -8,7 +8,10 @@ import re
 import sys
 import tomllib
 
+import pytest
 from browser_support import REPO_ROOT
+
+pytestmark = pytest.mark.oldest
 
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = [pytest.mark.engine, pytest.mark.oldest]
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"crazylab": ROOT / "crazylab", "crazylab.widgets": ROOT / "widgets"}
 

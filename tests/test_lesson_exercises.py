@@ -23,6 +23,8 @@ from lesson_exercises import LESSONS, run_lesson
 from crazylab.engine.cards import Card
 from crazylab.engine.moves import PLAY
 
+pytestmark = pytest.mark.oldest
+
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 NOTE = re.compile(r"^([A-G])([♯♭#b]?)$")
 SEMITONE = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}

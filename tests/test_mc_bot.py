@@ -16,6 +16,8 @@ from crazylab.engine.game import Game
 from crazylab.engine.observe import Observation
 from crazylab.lab import win_rates
 
+pytestmark = pytest.mark.engine
+
 RULES = "crazy-eights-quick"
 
 

@@ -32,6 +32,8 @@ from crazylab.engine.pitch import (
 from crazylab.examples import list_examples, load_example
 from crazylab.music import CLAP, CRASH, LEVELS, level_of, melody
 
+pytestmark = pytest.mark.engine
+
 MAIN = "crazy-8s-music"
 LEVEL = {i: f"crazy-8s-level-{i}" for i in range(1, 6)}
 MUSICAL = [MAIN, *LEVEL.values()]

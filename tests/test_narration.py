@@ -19,6 +19,8 @@ from crazylab.examples import list_examples, load_example
 from crazylab.music import melody
 from crazylab.sheet import rules_sheet
 
+pytestmark = pytest.mark.oldest
+
 ROOT = Path(__file__).resolve().parent.parent
 SHEETS = ROOT / "notebooks" / "sheets"
 LESSONS = sorted((ROOT / "notebooks" / "lessons").glob("[0-9]*.py"))

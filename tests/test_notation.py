@@ -6,6 +6,8 @@ import crazylab as cl
 from crazylab.engine.cards import CARDS, Card, CardError, parse_suit
 from crazylab.engine.moves import Move, MoveError
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.mark.parametrize("c", CARDS)
 def test_every_card_round_trips(c):

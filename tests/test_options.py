@@ -27,6 +27,8 @@ from crazylab.engine.options import (
 )
 from crazylab.engine.rules import PRESETS, RuleSet, rules
 
+pytestmark = [pytest.mark.engine, pytest.mark.oldest]
+
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "OPTIONS.md"
 NOT_OPTIONS = {"name", "description", "options_changed", "variant"}  # variant: derived
 #: the rulebook's ids: the rules, the option values (A1 …) and the variants (V1 …)

@@ -116,7 +116,8 @@ def test_the_oldest_set_is_the_lower_bounds_and_ci_runs_it():
     step = ci.index("ci/constraints-oldest.txt")
     assert ci.index("make test\n") < step, "the oldest set runs after make test passes"
     assert "timeout" in ci[step - 600:step + 1200]
-    assert '-m "not browser and not site"' in ci[step:]
+    assert '-m "oldest and not browser and not site"' in ci[step:]
+    assert "pytest.mark.oldest" in ci[step:]  # the files are the marker's, no list by hand
 
 
 def _installed_copy(dest: Path) -> Path:

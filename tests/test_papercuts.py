@@ -19,6 +19,8 @@ import crazylab as cl
 from crazylab.examples import game_to_example, load_game, save_game
 from crazylab.match import Match, MatchError
 
+pytestmark = pytest.mark.oldest
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

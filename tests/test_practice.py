@@ -31,6 +31,8 @@ from crazylab.practice import (
     possible_ids,
 )
 
+pytestmark = pytest.mark.oldest
+
 LESSON = "01_crazy_eights_basics"
 CASES = [(r, k) for r in PRESETS for k in kinds_for(r)]
 SEEDS = range(50)

@@ -22,6 +22,8 @@ from crazylab.widgets.progress import Recorder
 
 from crazylab.classroom.store import ClassError, Store, StoreUnavailable, open_store
 
+pytestmark = pytest.mark.oldest
+
 LESSON = "01_crazy_eights_basics"
 
 

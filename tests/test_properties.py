@@ -16,6 +16,8 @@ from crazylab.engine.cards import CARDS
 from crazylab.engine.game import IllegalMove
 from crazylab.examples import game_to_example, load_game
 
+pytestmark = pytest.mark.engine
+
 PRESETS = list(cl.PRESETS)
 CHECKED_MOVES = 80  # moves per game checked in depth; the game then plays on to its end
 SETTINGS = settings(max_examples=15, deadline=None,

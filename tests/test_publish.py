@@ -31,6 +31,8 @@ from crazylab.widgets import serve, site_build
 
 import crazylab
 
+pytestmark = pytest.mark.oldest
+
 TEMPLATE = REPO_ROOT / "widgets" / "jupyter" / "voila" / "templates" / "crazylab"
 #: what the wheel is built from
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "tools/build_backend.py", "README.md",
@@ -100,6 +102,7 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
                           text=True, cwd=cwd, timeout=120)
 
 
+@pytest.mark.build
 def test_wheel_holds_the_template_as_jupyter_data_and_the_config_that_selects_it(wheel):
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
@@ -225,6 +228,7 @@ def _warnings(log: str) -> list[str]:
             and not re.match(r"\s*(gcc|cc|clang|x86_64-linux-gnu-gcc)\s", ln)]
 
 
+@pytest.mark.build
 def test_build_has_no_warning():
     """`python -m build` (sdist, then the wheel from it, its engine compiled where it can be)
     prints no warning (when `build` is installed; else `pip wheel -v`)."""

@@ -25,6 +25,8 @@ import crazylab as cl
 from crazylab.engine.game import Game
 from crazylab.engine.moves import Move
 
+pytestmark = pytest.mark.engine
+
 #: each game ends within this many moves (random players draw a lot; level 5 is the longest)
 MAX_MOVES = 20_000
 #: the share of moves whose undo is checked against a full snapshot

@@ -24,6 +24,8 @@ from crazylab.examples import (
     schema,
 )
 
+pytestmark = [pytest.mark.engine, pytest.mark.oldest]
+
 GOOD: dict[str, Any] = {
     "rules": "crazy-eights", "players": 2,
     "setup": {"hands": [["6C"], ["3H"]], "stock": ["2H"], "discard": ["6H"], "to_play": 0},
@@ -318,7 +320,8 @@ def test_messages_quote_at_most_about_80_characters_of_the_input(
     path = write(tmp_path, content)
     code, _, err = replay(capsys, path)
     assert code == 2
-    assert len(err) < MAX_LINE, f"{len(err)} characters: {err[:300]}"
+    said = err.replace(str(path), "FILE")  # the file's own name is as long as its folder
+    assert len(said) < MAX_LINE, f"{len(said)} characters: {said[:300]}"
     assert "x" * 100 not in err
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from spec_paths import rule_ids
 
+pytestmark = pytest.mark.engine
+
 IDS = rule_ids()
 TESTS = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py")
                 if p.name != Path(__file__).name)

@@ -8,6 +8,8 @@ import crazylab as cl
 from crazylab import Game, IllegalMove
 from crazylab.engine.cards import CARDS
 
+pytestmark = pytest.mark.engine
+
 
 def pos(rules, players, hands, stock=(), discard=("KH",), to_play=0, **kw):
     return Game.from_position(rules, players, hands=hands, stock=list(stock),

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.oldest
+
 pytest.importorskip("ipywidgets")
 
 from crazylab.widgets.scoring import ScoreCalculator, card_value, score_hands  # noqa: E402

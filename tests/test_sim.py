@@ -32,6 +32,8 @@ from crazylab.lab import (
 )
 from crazylab.sim import bots_seed, hand_seed, simulate
 
+pytestmark = [pytest.mark.engine, pytest.mark.oldest]
+
 pd = pytest.importorskip("pandas")
 
 SMALL = dict(rules=["crazy-eights-classic", "crazy-eights-quick"], players=[2, 3],

@@ -27,6 +27,8 @@ from crazylab.cli import main as cli_main
 from crazylab.errors import CrazylabError
 from crazylab.sim import SimulationError, SimulationInterrupted, simulate
 
+pytestmark = [pytest.mark.engine, pytest.mark.oldest]
+
 pd = pytest.importorskip("pandas")
 
 ROOT = Path(__file__).resolve().parents[1]

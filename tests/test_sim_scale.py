@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.oldest
+
 pd = pytest.importorskip("pandas")
 distributed = pytest.importorskip("dask.distributed")
 pytest.importorskip("pyarrow")

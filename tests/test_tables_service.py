@@ -37,6 +37,8 @@ from crazylab.tables import (
 )
 from crazylab.tables.service import JOINS_PER_MINUTE as JOINS
 
+pytestmark = pytest.mark.engine
+
 TABLE_ROWS = ("game_tables", "table_seats", "table_moves")
 
 

@@ -16,6 +16,8 @@ from crazylab.engine.game import Game, SetupError
 from crazylab.engine.moves import DRAW, DRAW_MOVE, PASS_MOVE, Move
 from crazylab.engine.variants.base import PLAIN, TurnAPI, Variant
 
+pytestmark = pytest.mark.engine
+
 HANDS = [["QH", "7H", "5C"], ["4H", "9S", "KD"], ["6H", "KC", "2S"]]
 
 

@@ -20,6 +20,8 @@ from test_publish import build_dist, built, copy_checkout
 
 import crazylab as cl
 
+pytestmark = pytest.mark.build
+
 sys.path.insert(0, str(REPO_ROOT / "tools"))
 import build_backend  # noqa: E402
 

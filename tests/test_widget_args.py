@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 import crazylab as cl
 from crazylab.errors import CrazylabError
 
+pytestmark = pytest.mark.oldest
+
 BOUND = 10.0
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])

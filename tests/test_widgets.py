@@ -29,6 +29,8 @@ from crazylab.engine.rules import PRESETS
 from crazylab.engine.variants import breens as effects
 from crazylab.examples import list_examples, load_example
 
+pytestmark = pytest.mark.oldest
+
 WORKED_TURN = dict(hands=[["6C", "KH", "8S", "3D"], ["3H", "9C", "QD", "4S", "7D"]],
                    stock=["2H", "JC", "5S", "4C", "9H"], discard=["6H"], to_play=0)
 

@@ -14,6 +14,8 @@ from crazylab.engine.game import Game, IllegalMove
 from crazylab.engine.rules import PRESETS
 from crazylab.engine.rules import rules as get_rules
 
+pytestmark = pytest.mark.oldest
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 #: a card written as a code (``3D``, ``10H``, ``AD``) instead of a symbol (``3♦``)

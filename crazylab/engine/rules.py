@@ -122,7 +122,8 @@ class RuleSet:
             raise RulesError(f"a rule set's name and description are text "
                              f"(got {quote(self.name)}, {quote(self.description)})")
         changed = self.options_changed
-        if not (isinstance(changed, (tuple, list)) and all(c in FIELDS for c in changed)):
+        if not (isinstance(changed, (tuple, list))
+                and all(c in FIELDS or c == "variant" for c in changed)):
             raise RulesError(f"options_changed lists option names (like ('draw_limit',)), not "
                              f"{quote(changed, 60)}")
         if type(changed) is not tuple:
