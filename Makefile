@@ -10,10 +10,16 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.stamp
 PORT   ?= 8866
 
+# What make check leaves to make test (markers: pyproject.toml)
+CHECK_MARKS := not browser and not site and not build and not docs
 # Lesson notebooks are checked by nbval; dashboards are executed by tests/ themselves.
 LESSONS    := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 NBVAL_ARGS := --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
-PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider --durations=15 tests $(NBVAL_ARGS) $(LESSONS)
+# make test = make check's tests (in parallel), then the slow families one at a time: the
+# browsers, builds, docs and site are CPU-bound on two cores, where running them side by side
+# was slower (22 min against about 19) and less steady.
+PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider --durations=15 \
+	-m "not ($(CHECK_MARKS)) or lesson" tests $(NBVAL_ARGS) $(LESSONS)
 
 # The app: crazylab's Voilà launcher (a kernel bound with a "busy, retry" page, kernels of closed
 # pages freed within seconds, the offline crazylab template); the rest of its settings
@@ -86,8 +92,6 @@ class: venv
 # What a developer runs before every commit (under 3 minutes on two cores): ruff, mypy and every
 # test but the browsers, builds, docs and the static site (markers: pyproject.toml), on
 # pytest-xdist's workers (each its own Voilà and databases); `make test` runs everything.
-CHECK_MARKS := not browser and not site and not build and not docs
-WORKERS     ?= auto
 # one more worker than cores: a third of the tests wait on a server, a kernel or a clock
 CHECK_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 check: venv
@@ -99,9 +103,7 @@ check: venv
 	if [ $$rc -eq 5 ]; then echo "make check: pytest collected no tests (exit 5): failing"; exit 1; fi; \
 	exit $$rc
 
-test: venv site-deps
-	$(BIN)/ruff check .
-	$(BIN)/mypy
+test: check site-deps
 	@echo "PLOTLY_RENDERER=plotly_mimetype $(PYTEST)"; rc=0; \
 	PLOTLY_RENDERER=plotly_mimetype $(PYTEST) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5): failing"; exit 1; fi; \
@@ -156,7 +158,7 @@ $(COMPILED)/.stamp: $(STAMP) $(COMPILED_SRC)
 test-compiled: compiled
 	@echo "make test-compiled: the engine tests (-m engine) against $(COMPILED)"
 	PLOTLY_RENDERER=plotly_mimetype $(RUN_COMPILED) -m pytest -q -p no:cacheprovider \
-		-n $(WORKERS) -m "engine and not browser" tests
+		-m "engine and not browser" tests
 
 bench-compiled: compiled
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

@@ -155,10 +155,26 @@ def pytest_sessionstart(session) -> None:
 
 # --------------------------------------------------------------------------- PostgreSQL
 
+def pytest_terminal_summary(terminalreporter) -> None:
+    """One line for the PostgreSQL tests skipped, and why (never a silent skip)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", [])
+               if "pg" in getattr(r, "keywords", {})]
+    if skipped:
+        reason = str(skipped[0].longrepr[-1]) if isinstance(skipped[0].longrepr, tuple) else ""
+        terminalreporter.write_line(f"crazylab: {len(skipped)} PostgreSQL tests skipped: "
+                                    f"{reason.removeprefix('Skipped: ')}")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(config, items) -> None:
-    """A test that needs PostgreSQL is marked ``pg`` by the fixture it asks for."""
+    """A test that needs PostgreSQL is marked ``pg`` by the fixture it asks for (or its
+    ``postgresql`` parameter); a lesson notebook's cell (nbval) is marked ``lesson``."""
     for item in items:
-        if {"pg_url", "pg_server"} & set(getattr(item, "fixturenames", ())):
+        if item.path.suffix == ".ipynb":  # a lesson notebook's cell, checked by nbval
+            item.add_marker(pytest.mark.lesson)
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if {"pg_url", "pg_server"} & set(getattr(item, "fixturenames", ())) \
+                or "postgresql" in params.values():  # a store fixture's PostgreSQL case
             item.add_marker(pytest.mark.pg)
 
 

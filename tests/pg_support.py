@@ -3,9 +3,10 @@
 :func:`pg_server` finds one, in this order:
 
 1. ``$CRAZYLAB_TEST_PG`` (a SQLAlchemy URL; ``.ci/run`` starts a throwaway cluster and sets it);
-2. as a user other than root, with Debian's ``initdb`` (``/usr/lib/postgresql/*/bin``) or one
-   on ``PATH``: a throwaway cluster of its own in a temporary folder (its unix socket there,
-   no TCP), stopped at the end of the session;
+2. with Debian's ``initdb`` (``/usr/lib/postgresql/*/bin``) or one on ``PATH``: a throwaway
+   cluster of its own in a temporary folder (its unix socket there, no TCP; as the
+   ``postgres`` user when run as root), stopped at the end of the session (one per
+   pytest-xdist worker);
 3. else the PostgreSQL tests are skipped with the reason, except under ``CI=true``, where a
    missing server fails them (CI must test PostgreSQL).
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import glob
 import os
+import pwd
 import secrets
 import shutil
 import socket
@@ -78,24 +80,34 @@ def _free_port() -> int:
 
 
 def start_cluster() -> PgServer:
-    """initdb + pg_ctl start in a temporary folder (not as root: PostgreSQL refuses it)."""
+    """initdb + pg_ctl start in a temporary folder; as root (which PostgreSQL refuses) as the
+    ``postgres`` user that Debian's package makes, as ``.ci/run`` does."""
     initdb = _initdb()
     if initdb is None:
         return PgServer(None, "no PostgreSQL here (no initdb; apt-get install postgresql)")
+    as_user: list[str] = []
     if os.geteuid() == 0:
-        return PgServer(None, "running as root: set CRAZYLAB_TEST_PG (.ci/run starts a "
-                              "cluster as the postgres user)")
+        try:
+            owner = pwd.getpwnam("postgres")
+        except KeyError:
+            owner = None
+        if owner is None or shutil.which("runuser") is None:
+            return PgServer(None, "running as root without a postgres user: set "
+                                  "CRAZYLAB_TEST_PG (.ci/run starts a cluster)")
+        as_user = ["runuser", "-u", "postgres", "--"]
     bindir = Path(initdb).parent
     folder = Path(tempfile.mkdtemp(prefix="crazylab-pg-"))
+    if as_user:
+        os.chown(folder, owner.pw_uid, owner.pw_gid)  # type: ignore[union-attr]
     port = _free_port()
     data = folder / "data"
 
     def run(*args: str) -> None:
-        subprocess.run(args, check=True, capture_output=True, timeout=120)
+        subprocess.run([*as_user, *args], check=True, capture_output=True, timeout=120)
 
     def stop() -> None:
-        subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w",
-                        "stop"], capture_output=True, timeout=60)
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                        "-w", "stop"], capture_output=True, timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
 
     try:

@@ -205,9 +205,12 @@ def test_site_wheels_hold_bytecode_of_the_browsers_python(built_site):
         assert not sources, f"{wheel.name}: sources left: {sources[:3]}"
         assert magics <= {PY313_MAGIC}, f"{wheel.name}: {magics}"
     crazylab_wheel = next(w for w in wheels if w.name.startswith("crazylab-"))
+    # pure, even when the site is built where a C compiler makes the wheel's engine compiled
+    assert crazylab_wheel.name.endswith("-py3-none-any.whl"), crazylab_wheel.name
     with zipfile.ZipFile(crazylab_wheel) as z:
         assert "crazylab/engine/game.pyc" in z.namelist()
         assert "crazylab/widgets/table.js" in z.namelist()  # the browser code is kept
+        assert not [n for n in z.namelist() if n.endswith((".so", ".pyd"))]
 
 
 @pytest.fixture(scope="session")

@@ -148,11 +148,13 @@ FONTAWESOME_CDN = re.compile(
     r"<link[^>]*href=\"https://[^\"]*font-?awesome[^\"]*\"[^>]*>", re.IGNORECASE)
 
 
-def run(*cmd: str | Path, cwd: Path | None = None) -> None:
-    """Run a step of the build; a failure is a :class:`SiteError` naming it."""
+def run(*cmd: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    """Run a step of the build (``env``: added to this process's environment); a failure is
+    a :class:`SiteError` naming it."""
     print("+", " ".join(str(c) for c in cmd), flush=True)
     try:
-        subprocess.run([str(c) for c in cmd], cwd=cwd, check=True)
+        subprocess.run([str(c) for c in cmd], cwd=cwd, check=True,
+                       env=None if env is None else {**os.environ, **env})
     except FileNotFoundError:
         raise SiteError(f"{cmd[0]} is not installed (the static site needs it)") from None
     except subprocess.CalledProcessError as e:
@@ -817,19 +819,25 @@ def checkout() -> Path | None:
 
 
 def crazylab_wheel(dest: Path) -> Path:
-    """crazylab's wheel for the browser: built from the checkout when there is one (what the
-    repository's site always did), else made from the installed package's files."""
+    """crazylab's wheel for the browser, pure Python (``py3-none-any``: no browser loads an
+    x86-64 extension module): built from the checkout when there is one (``CRAZYLAB_PURE=1``,
+    so a machine with a compiler does not compile the engine into it), else made from the
+    installed package's ``.py`` and data files."""
     repo = checkout()
     if repo is not None:
         run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", dest,
-            repo)
-        return max(dest.glob("crazylab-*.whl"), key=lambda w: w.stat().st_mtime)
+            repo, env={"CRAZYLAB_PURE": "1"})
+        wheel = max(dest.glob("crazylab-*.whl"), key=lambda w: w.stat().st_mtime)
+        if not wheel.name.endswith("-py3-none-any.whl"):
+            raise SiteError(f"{wheel.name}: the browser needs a pure wheel (py3-none-any)")
+        return wheel
     import crazylab
 
     package = Path(crazylab.__file__).resolve().parent
     files = {f"crazylab/{f.relative_to(package).as_posix()}": f.read_bytes()
              for f in sorted(package.rglob("*"))
-             if f.is_file() and "__pycache__" not in f.parts and f.suffix != ".pyc"}
+             if f.is_file() and "__pycache__" not in f.parts
+             and f.suffix not in (".pyc", ".so", ".pyd")}  # no compiled module: a pure wheel
     return pure_wheel("crazylab", crazylab.__version__, files, dest,
                       "crazylab for the static site (made from the installed package)")
 
