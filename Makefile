@@ -104,7 +104,7 @@ check: venv
 	exit $$rc
 
 test: check site-deps
-	@echo "PLOTLY_RENDERER=plotly_mimetype $(PYTEST)"; rc=0; \
+	@echo 'PLOTLY_RENDERER=plotly_mimetype $(PYTEST)'; rc=0; \
 	PLOTLY_RENDERER=plotly_mimetype $(PYTEST) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5): failing"; exit 1; fi; \
 	test $$rc -eq 0 || exit $$rc

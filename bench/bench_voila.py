@@ -51,6 +51,7 @@ from browser_support import (  # noqa: E402
     TIMED_CLICK,
     YOUR_TURN,
     human_step,
+    plain_get,
     start_voila,
     stop_voila,
     write_notebook,
@@ -224,19 +225,6 @@ async def burst(server, browser, kind: str, n: int, query: str) -> dict:
             "freed_after": freed_after, "shut": len(shut), "shut_visitors": len(shut & visitors),
             "never_alive": log.count("Kernel never reached an 'alive' state"),
             "left": max(0, len(server.kernel_pids()) - len(base))}
-
-
-def plain_get(url: str) -> int:
-    """A link checker's request: GET the page, read it, never run it."""
-    import urllib.error
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(url, timeout=300) as r:
-            r.read()
-            return r.status
-    except urllib.error.HTTPError as e:
-        return e.code
 
 
 def checkers(server, n: int, query: str) -> dict:

@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -291,3 +292,29 @@ def write_notebook(root: Path, name: str, *sources: str) -> Path:
     path = Path(root) / name
     nbformat.write(nb, path)
     return path
+
+
+#: a one-cell notebook whose page shows a Deal button (the room tests' page)
+DEAL = "import ipywidgets as w\nw.Button(description='Deal')"
+
+
+@contextlib.contextmanager
+def deal_server(root: Path, *args: str) -> Iterator[VoilaServer]:
+    """``make app``'s server, no preheated pool, on ``root/one.ipynb`` (a Deal button);
+    ``args``: its bounds and clocks (``--CrazylabVoila.claim_grace=2``...)."""
+    write_notebook(root, "one.ipynb", DEAL)
+    server = start_voila(root, extra_args=("--preheat_kernel=False", *args))
+    try:
+        yield server
+    finally:
+        stop_voila(server)
+
+
+def plain_get(url: str, timeout: float = 120) -> int:
+    """What a link checker or a link preview does: GET the page, read it, never run it."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            r.read()
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import statistics
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,8 +18,10 @@ import pytest
 from browser_support import (
     TIMED_CLICK,
     YOUR_TURN,
+    deal_server,
     human_step,
     page_errors,
+    plain_get,
     start_voila,
     stop_voila,
     write_notebook,
@@ -376,13 +376,10 @@ def test_six_visitors_at_once_each_get_a_playable_table(voila_server, browser, s
 @pytest.fixture(scope="module")
 def bounded_server(tmp_path_factory):
     """A server that allows one kernel (no pool): the second visitor meets the bound."""
-    root = tmp_path_factory.mktemp("voila-bounded")
-    write_notebook(root, "one.ipynb", "import ipywidgets as w\nw.Button(description='Deal')")
-    server = start_voila(root, extra_args=("--preheat_kernel=False",
-                                           "--BoundedKernelManager.max_kernels=1",
-                                           "--BoundedKernelManager.retry_after=2"))
-    yield server
-    stop_voila(server)
+    with deal_server(tmp_path_factory.mktemp("voila-bounded"),
+                     "--BoundedKernelManager.max_kernels=1",
+                     "--BoundedKernelManager.retry_after=2") as server:
+        yield server
 
 
 @pytest.mark.browser
@@ -405,24 +402,11 @@ def test_past_the_kernel_bound_a_visitor_is_told_to_wait_and_gets_in_later(bound
 @pytest.fixture(scope="module")
 def checked_server(tmp_path_factory):
     """A small room (four kernels, no pool) with short clocks, for a link checker's burst."""
-    root = tmp_path_factory.mktemp("voila-checked")
-    write_notebook(root, "one.ipynb", "import ipywidgets as w\nw.Button(description='Deal')")
-    server = start_voila(root, extra_args=("--preheat_kernel=False",
-                                           "--BoundedKernelManager.max_kernels=4",
-                                           "--BoundedKernelManager.evict_after=2",
-                                           "--CrazylabVoila.claim_grace=6"))
-    yield server
-    stop_voila(server)
-
-
-def _plain_get(url: str) -> int:
-    """What a link checker or a link preview does: GET the page, read it, never connect."""
-    try:
-        with urllib.request.urlopen(url, timeout=120) as r:
-            r.read()
-            return r.status
-    except urllib.error.HTTPError as e:
-        return e.code
+    with deal_server(tmp_path_factory.mktemp("voila-checked"),
+                     "--BoundedKernelManager.max_kernels=4",
+                     "--BoundedKernelManager.evict_after=2",
+                     "--CrazylabVoila.claim_grace=6") as server:
+        yield server
 
 
 @pytest.mark.browser
@@ -434,7 +418,7 @@ def test_a_burst_of_plain_gets_leaves_the_room_open(checked_server, browser):
     was sent."""
     url = checked_server.render("one.ipynb")
     with ThreadPoolExecutor(16) as pool:
-        statuses = list(pool.map(_plain_get, [url] * 200))
+        statuses = list(pool.map(plain_get, [url] * 200))
     assert set(statuses) <= {200, 503}, sorted(set(statuses))
     assert statuses.count(200) >= 4, statuses.count(200)
     # the room is full of the checker's kernels: a real visitor gets in at once, or is told

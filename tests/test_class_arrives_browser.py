@@ -16,10 +16,10 @@ import pytest
 from browser_support import (
     NOTEBOOKS_DIR,
     YOUR_TURN,
+    deal_server,
     human_step,
     start_voila,
     stop_voila,
-    write_notebook,
 )
 
 BURST = 12  # pages at once; bench/bench_voila.py runs 30 and times them
@@ -80,12 +80,9 @@ def test_a_class_arriving_at_once_all_get_their_table(class_server, browser, scr
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory):
     """No pool, a claim grace of 2 s: a page that does not announce itself loses its kernel."""
-    root = tmp_path_factory.mktemp("voila-lost")
-    write_notebook(root, "one.ipynb", "import ipywidgets as w\nw.Button(description='Deal')")
-    server = start_voila(root, extra_args=("--preheat_kernel=False",
-                                           "--CrazylabVoila.claim_grace=2"))
-    yield server
-    stop_voila(server)
+    with deal_server(tmp_path_factory.mktemp("voila-lost"),
+                     "--CrazylabVoila.claim_grace=2") as server:
+        yield server
 
 
 @pytest.mark.browser

@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browser_support import start_voila, stop_voila, write_notebook
+from browser_support import deal_server
 
 CLAIM_GRACE = 3
 
@@ -26,14 +26,12 @@ CLAIM_GRACE = 3
 @pytest.fixture(scope="module")
 def room(tmp_path_factory):
     """Two kernels at most, no pool, short clocks."""
-    root = tmp_path_factory.mktemp("voila-hello")
-    write_notebook(root, "one.ipynb", "import ipywidgets as w\nw.Button(description='Deal')")
-    server = start_voila(root, extra_args=(
-        "--preheat_kernel=False", "--BoundedKernelManager.max_kernels=2",
-        "--BoundedKernelManager.evict_after=1", "--BoundedKernelManager.retry_after=2",
-        f"--CrazylabVoila.claim_grace={CLAIM_GRACE}"))
-    yield server
-    stop_voila(server)
+    with deal_server(tmp_path_factory.mktemp("voila-hello"),
+                     "--BoundedKernelManager.max_kernels=2",
+                     "--BoundedKernelManager.evict_after=1",
+                     "--BoundedKernelManager.retry_after=2",
+                     f"--CrazylabVoila.claim_grace={CLAIM_GRACE}") as server:
+        yield server
 
 
 class Client:
@@ -137,12 +135,9 @@ def test_a_visitor_is_kept_while_a_checker_is_reclaimed_and_makes_room(room):
 @pytest.fixture(scope="module")
 def impatient_room(tmp_path_factory):
     """An announced page may wait only 2 s for its websocket."""
-    root = tmp_path_factory.mktemp("voila-impatient")
-    write_notebook(root, "one.ipynb", "import ipywidgets as w\nw.Button(description='Deal')")
-    server = start_voila(root, extra_args=("--preheat_kernel=False",
-                                           "--CrazylabVoila.visitor_grace=2"))
-    yield server
-    stop_voila(server)
+    with deal_server(tmp_path_factory.mktemp("voila-impatient"),
+                     "--CrazylabVoila.visitor_grace=2") as server:
+        yield server
 
 
 def test_an_announced_page_that_never_connects_is_not_kept_for_ever(impatient_room):
