@@ -83,7 +83,7 @@ app: venv
 		"http://127.0.0.1:$(PORT)/voila/render/teacher.ipynb"
 	CRAZYLAB_DB="$(CLASS_DB)" PLOTLY_RENDERER=plotly_mimetype \
 		PYTHONPATH="$$($(BIN)/python tools/build_compiled.py --can-build && test -f $(COMPILED)/.stamp && echo $(CURDIR)/$(COMPILED))" \
-		$(BIN)/python -P -m crazylab.widgets.serve $(VOILA_ARGS)
+		$(BIN)/python -P -m crazylab.web.serve $(VOILA_ARGS)
 
 # A class for `make app`: make class NAME="Year 8" prints its code and teacher key.
 class: venv
@@ -139,7 +139,7 @@ lessons: venv
 # the installed package stays pure Python). `make test-compiled` runs the tests against it,
 # `make bench-compiled` compares it with the pure engine (bench/bench_compiled.py).
 COMPILED     := build/compiled
-COMPILED_SRC := $(shell find crazylab widgets -name '*.py' -o -name '*.json' -o -name '*.js' -o -name '*.html' \
+COMPILED_SRC := $(shell find crazylab -name '*.py' -o -name '*.json' -o -name '*.js' -o -name '*.html' \
 	-o -name '*.css' 2>/dev/null) tools/build_compiled.py tools/build_backend.py
 # PYTHONSAFEPATH (as -P, but inherited by pytest-xdist's workers) keeps the checkout off the path
 RUN_COMPILED := CRAZYLAB_COMPILED=1 PYTHONSAFEPATH=1 PYTHONPATH=$(COMPILED) $(BIN)/python
@@ -164,20 +164,17 @@ bench-compiled: compiled
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/bench_compiled.py --build $(COMPILED)
 
-# --- The static site (site/build.py): the dashboards in the visitor's browser, no server.
+# --- The static site (crazylab/site/): the dashboards in the visitor's browser, no server.
 SITE_PORT ?= 8000
-SITE_NPM  := site/node_modules/.package-lock.json
 
-site-deps: venv $(SITE_NPM)
-
-# Pyodide's runtime and Font Awesome, pinned by site/package-lock.json.
-$(SITE_NPM): site/package-lock.json
-	cd site && npm ci --no-audit --no-fund
-	@touch $@
+# Pyodide's runtime and Font Awesome, pinned by crazylab/site/files/package-lock.json: npm ci
+# once into ~/.cache/crazylab (what `crazylab site` does on any machine with npm).
+site-deps: venv
+	$(BIN)/python -m crazylab.site.build --npm-only
 
 site: site-deps
-	$(BIN)/python site/build.py
+	$(BIN)/python -m crazylab.site.build
 
 site-serve:
 	@test -f _site/index.html || $(MAKE) site
-	$(BIN)/python site/serve.py --port $(SITE_PORT)
+	$(BIN)/python -m crazylab.site.serve --port $(SITE_PORT)

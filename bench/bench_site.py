@@ -6,15 +6,16 @@ and the time from navigation to a playable table on a first visit and on a secon
 
 The baseline is the site as it was before Python started from a snapshot (issue 19 item 8):
 ``--baseline-ref`` builds it from that commit of this repository (a ``git worktree`` in a
-temporary folder, its own site/build.py; about 30 s), ``--baseline`` takes a site already built.
+temporary folder, its own site/build.py, as the site was built then; about 30 s),
+``--baseline`` takes a site already built.
 Both sites are measured in the same run, interleaved (baseline, this site, baseline, ...), so
 both see the same machine load: the ratios are the figures to compare across runs.
 
 Headless Debian Chromium; every other host resolves to nothing (``--host-resolver-rules``:
 Playwright's request routing, which tests/test_site.py uses, switches the HTTP cache off) and
-any request for one is counted. Each site is served by site/serve.py on 127.0.0.1 with gzip (as
-most web hosts do; ``--plain`` also measures without, like ``python -m http.server``), which
-counts the bytes it sends. Each run uses a fresh browser profile: visit 1 starts with an empty
+any request for one is counted. Each site is served by crazylab.site.serve on 127.0.0.1 with
+gzip (as most web hosts do; ``--plain`` also measures without, like ``python -m http.server``),
+which counts the bytes it sends. Each run uses a fresh browser profile: visit 1 starts with an empty
 cache, visit 2 opens the page again in the same profile. Targets (issue 19): playable in under
 4 s on a second visit and under 8 s on a first; issue 14: under 20 MB transferred.
 """
@@ -22,7 +23,6 @@ cache, visit 2 opens the page again in the same profile. Targets (issue 19): pla
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import shutil
 import statistics
@@ -36,10 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM, CHROMIUM_ARGS, VIEWPORT  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("crazylab_site_serve", ROOT / "site" / "serve.py")
-assert _spec and _spec.loader
-serve = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(serve)
+from crazylab.site import serve  # noqa: E402
+from crazylab.site.build import find_node_modules  # noqa: E402
 
 #: the table waits for the human's move (a legal card or, when none fits, the draw button)
 PLAYABLE = ".cl-table[data-your-turn=true], .cl-table[data-over=true]"
@@ -63,7 +61,7 @@ def build_baseline(ref: str, dest: Path) -> Path:
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--force",
                     str(tree), ref], check=True, capture_output=True)
     try:
-        (tree / "site" / "node_modules").symlink_to(ROOT / "site" / "node_modules")
+        (tree / "site" / "node_modules").symlink_to(find_node_modules())  # its site/ folder
         print(f"building the baseline site of {ref} (its own site/build.py) ...", flush=True)
         done = subprocess.run([sys.executable, "site/build.py", "--output",
                                str(dest / "_site"), "--work", str(dest / "work")],

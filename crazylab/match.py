@@ -50,11 +50,13 @@ class Match:
     the leaders share it, :attr:`winners`). Every argument is checked before anything is dealt:
     a bad one raises :class:`MatchError` naming it (a target up to :data:`MAX_TARGET`, hands up
     to :data:`MAX_HANDS`, starting ``scores`` within :data:`MAX_SCORE` and below the target: a
-    match does not start already won)."""
+    match does not start already won). ``first``: the first hand, dealt already (a position set
+    up by hand, under these rules at this table size); the next ones are dealt as usual."""
 
     def __init__(self, rules: RuleSet | str, players: int = 2, seed: int | None = None,
                  target: int | None = None, dealer: int | None = None,
-                 scores: list[int] | None = None, *, hands: int | None = None) -> None:
+                 scores: list[int] | None = None, *, hands: int | None = None,
+                 first: Game | None = None) -> None:
         if isinstance(rules, str):
             rules = get_rules(rules)
         if not isinstance(rules, RuleSet):
@@ -99,7 +101,14 @@ class Match:
         self.dealer = self.players - 1 if dealer is None else dealer
         self.hands: list[Game] = []
         self._recorded: list[Game] = []  # hands whose points are in the scores
-        self.game = self._deal()
+        if first is None:
+            self.game = self._deal()
+        elif not isinstance(first, Game) or first.rules != rules or first.n != self.players:
+            raise MatchError(f"the first hand must be a Game of {rules.name} for "
+                             f"{self.players} players, not {quote(first)}")
+        else:
+            self.game = first
+            self.hands.append(first)
 
     def _deal(self) -> Game:
         seed = self.seed * 7919 + len(self.hands)

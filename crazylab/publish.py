@@ -5,9 +5,9 @@ the repository's, from the installed package.
     crazylab site FOLDER -o DIR                             # the static site (Pyodide, no server)
     crazylab tables [--db URL] [--port 8870]               # tables where learners play each other
 
-``serve`` is :mod:`crazylab.widgets.serve` (a bound on kernels with a "busy, retry" page, kernels
+``serve`` is :mod:`crazylab.web.serve` (a bound on kernels with a "busy, retry" page, kernels
 of closed pages freed, preheated kernels, the seed secret, the offline ``crazylab`` template,
-the package's class settings). ``site`` is :mod:`crazylab.widgets.site_build`: every notebook
+the package's class settings). ``site`` is :mod:`crazylab.site.build`: every notebook
 of the folder as a page running in the visitor's browser. Bad arguments are one line on stderr
 (exit 2) and nothing is started or written.
 """
@@ -97,7 +97,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        from .widgets import tables_api as server
+        from .web import tables_api as server
     except ImportError as e:
         print(f"crazylab tables: needs the Jupyter layer ({e.name} is missing): "
               "pip install 'crazylab[jupyter]'", file=sys.stderr)
@@ -133,7 +133,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if not 0 < args.port < 65536:
             raise PublishError(f"--port must be 1 to 65535, not {args.port}")
         try:
-            from .widgets import serve
+            from .web import serve
         except ImportError as e:
             raise PublishError(f"needs the Jupyter layer ({e.name} is missing): "
                                "pip install 'crazylab[jupyter]'") from None
@@ -154,7 +154,7 @@ def cmd_site(args: argparse.Namespace) -> int:
         output = args.output.resolve()
         if output == folder or folder.is_relative_to(output):
             raise PublishError("the output folder would replace the notebooks' folder")
-        from .widgets import site_build
+        from .site import build as site_build
     except PublishError as e:
         _say("site", str(e))
         return 2

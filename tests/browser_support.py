@@ -125,7 +125,7 @@ def voila_command(root: Path, port: int, *, show_tracebacks: bool = True,
     """The command line of ``make app`` (crazylab's Voilà launcher, settings from voila.json)
     on ``root`` and ``port``."""
     return [
-        sys.executable, "-m", "crazylab.widgets.serve", str(root),
+        sys.executable, "-m", "crazylab.web.serve", str(root),
         "--no-browser",
         f"--port={port}",
         "--Voila.ip=127.0.0.1",

@@ -38,7 +38,7 @@ def _fresh_kernel_records(monkeypatch) -> None:
     so a lesson run by an earlier test lends its lesson and answers to no later exercise."""
     import sys
 
-    progress = sys.modules.get("crazylab.widgets.progress")
+    progress = sys.modules.get("crazylab.classroom.recorder")
     if progress is not None:
         monkeypatch.setattr(progress, "_RECORDER", None)
     exercise = sys.modules.get("crazylab.widgets.exercise")

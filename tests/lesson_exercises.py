@@ -42,8 +42,9 @@ def run_lesson(source: Path, times: int = 1) -> list[Any]:
     """Run every code cell of ``source`` ``times`` times in a row (one namespace, as a kernel
     would) and return the exercises built, in order (each cell's, once per run); the items of
     a practice set (exercises with no exercise id) are not the lesson's."""
-    from crazylab.widgets import exercise
     from IPython.core.interactiveshell import InteractiveShell
+
+    from crazylab.widgets import exercise
 
     made: list[Any] = []
     init = exercise.Exercise.__init__

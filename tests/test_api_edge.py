@@ -221,6 +221,18 @@ def test_the_issue_s_match_examples_are_refused() -> None:
             M.Match("crazy-eights-classic", **kwargs)  # type: ignore[arg-type]
 
 
+def test_a_match_may_start_from_a_hand_dealt_already() -> None:
+    from crazylab import Game
+
+    first = Game.new("crazy-eights-classic", 3, 5, dealer=1)
+    m = M.Match("crazy-eights-classic", 3, seed=2, dealer=1, first=first)
+    assert m.game is first and m.hands == [first] and m.games_played == 0
+    for wrong in (Game.new("crazy-eights-classic", 2, 5), Game.new("crazy-eights-quick", 3, 5),
+                  "8S"):
+        with pytest.raises(M.MatchError, match="the first hand must be a Game"):
+            M.Match("crazy-eights-classic", 3, first=wrong)  # type: ignore[arg-type]
+
+
 def _match_state(m: M.Match) -> Any:
     return (list(m.scores), m.games_played, len(m.hands), m.dealer, m.game.fingerprint())
 

@@ -206,7 +206,7 @@ def test_a_click_reported_by_the_browser_is_a_note_of_the_tune():
 
 
 def test_piano_js_plays_a_note_with_web_audio_and_reports_the_click():
-    js = (ROOT / "widgets" / "piano.js").read_text()
+    js = (ROOT / "crazylab" / "widgets" / "piano.js").read_text()
     assert "AudioContext" in js and "createOscillator" in js
     assert 'model.send({ event: "play", midi })' in js
     assert "fetch(" not in js and "http" not in js  # no samples, no network

@@ -12,14 +12,14 @@ import shlex
 
 import ipywidgets as w
 import pytest
-from crazylab.widgets import GameTable, LegalMoveExplorer, RuleBuilder
-from crazylab.widgets.builder import changed_options, cli_text, python_text
 
 import crazylab
 from crazylab import cli
 from crazylab.engine.options import FIELDS, parse_option
 from crazylab.engine.rules import PRESETS
 from crazylab.sheet import rules_sheet
+from crazylab.widgets import GameTable, LegalMoveExplorer, RuleBuilder
+from crazylab.widgets.builder import changed_options, cli_text, python_text
 
 pytestmark = pytest.mark.oldest
 

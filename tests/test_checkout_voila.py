@@ -38,7 +38,7 @@ def test_every_data_file_of_the_wheel_is_linked_from_the_checkout(tmp_path):
     stale.unlink()
     stale.write_text("an old copy")
     assert link_jupyter_data.link(prefix=tmp_path) == [stale]  # an old copy is replaced
-    assert stale.resolve() == (REPO / "widgets/jupyter/voila/templates/crazylab/"
+    assert stale.resolve() == (REPO / "crazylab/web/jupyter/voila/templates/crazylab/"
                                "index.html.j2").resolve()
 
 

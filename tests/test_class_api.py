@@ -1,4 +1,4 @@
-"""The class API (crazylab.widgets.class_api) on a real tornado server on 127.0.0.1 with a
+"""The class API (crazylab.web.class_api) on a real tornado server on 127.0.0.1 with a
 SQLite file, sent forged requests: another learner's token, a made-up token, another class's
 code, the teacher's route without or with a wrong key. Each is refused with a one-line JSON
 error and leaks nothing; a learner's and a teacher's own requests work. Then the same routes
@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 from browser_support import start_voila, stop_voila
-from crazylab.widgets import class_api
 from tornado import httpserver, web
 from tornado.netutil import bind_sockets
 
 from crazylab.classroom import Store, open_store
+from crazylab.web import class_api
 
 pytestmark = pytest.mark.oldest
 
@@ -245,7 +245,7 @@ def test_a_database_that_cannot_open_is_503_and_names_no_path(tmp_path) -> None:
 
 
 def test_the_crazylab_voila_server_mounts_the_routes(tmp_path, monkeypatch) -> None:
-    """``python -m crazylab.widgets.serve`` answers the API from ``$CRAZYLAB_DB``."""
+    """``python -m crazylab.web.serve`` answers the API from ``$CRAZYLAB_DB``."""
     db = tmp_path / "served.db"
     store = open_store(str(db))
     c = _class_with_two_learners(store)

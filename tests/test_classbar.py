@@ -31,7 +31,7 @@ TOTAL = load_catalog().exercise_count(LESSON)
 PAGE = f'''\
 import ipywidgets as w
 from crazylab.widgets.classbar import class_bar
-from crazylab.widgets.progress import recorder
+from crazylab.classroom.recorder import recorder
 
 bar = class_bar("{LESSON}")
 rec = recorder()

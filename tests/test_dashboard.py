@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from crazylab.classroom.store import ClassError, StoreUnavailable, open_store
 from crazylab.widgets.dashboard import (
     BUSY,
     MISMATCH,
@@ -22,8 +24,6 @@ from crazylab.widgets.dashboard import (
     TeacherPage,
     lesson_titles,
 )
-
-from crazylab.classroom.store import ClassError, StoreUnavailable, open_store
 
 pytestmark = pytest.mark.oldest
 
@@ -386,7 +386,7 @@ def test_a_browser_file_with_no_name_is_named_from_its_file(store, klass) -> Non
 def test_a_file_the_learners_recorder_writes_is_imported(store, klass) -> None:
     """The learner's side (the kernel's recorder in browser mode, as on the site without a
     server) writes the file; the teacher's dashboard imports it whole, once."""
-    from crazylab.widgets.progress import Recorder
+    from crazylab.classroom.recorder import Recorder
 
     new, _ = klass
     rec = Recorder(environ={})  # no database: the browser keeps the records

@@ -3,6 +3,8 @@ answers are explained with Game.explain's words, unreadable answers get a senten
 nothing, and every exercise names its rule ids."""
 
 import pytest
+
+import crazylab as cl
 from crazylab.widgets import position
 from crazylab.widgets.exercise import (
     Exercise,
@@ -12,8 +14,6 @@ from crazylab.widgets.exercise import (
     next_top_exercise,
     score_exercise,
 )
-
-import crazylab as cl
 
 pytestmark = pytest.mark.oldest
 

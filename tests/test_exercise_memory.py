@@ -16,14 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from crazylab.widgets import exercise, position, progress
+from lesson_exercises import LESSONS, run_lesson
+
+from crazylab.classroom import recorder as progress
+from crazylab.classroom.catalog import load
+from crazylab.classroom.store import open_store
+from crazylab.widgets import exercise, position
 from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import Exercise, legal_moves_exercise, score_exercise
 from crazylab.widgets.table import GameTable
-from lesson_exercises import LESSONS, run_lesson
-
-from crazylab.classroom.catalog import load
-from crazylab.classroom.store import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

@@ -15,6 +15,8 @@ import re
 import sys
 
 import pytest
+
+from crazylab.examples import list_examples, load_example
 from crazylab.widgets import StepExplainer
 from crazylab.widgets import explainer as ex
 from crazylab.widgets.explainer import (
@@ -26,8 +28,6 @@ from crazylab.widgets.explainer import (
     plain_words,
     readable_title,
 )
-
-from crazylab.examples import list_examples, load_example
 
 SCORING = "sr-t4-scoring-64"
 KING_CHAIN = "br-t10-seed-king-chain"

@@ -19,11 +19,11 @@ from typing import Any
 
 import ipywidgets
 import pytest
+
+from crazylab.engine.moves import PLAY
 from crazylab.widgets import StepExplainer
 from crazylab.widgets import explainer as ex
 from crazylab.widgets.explainer import plain_words
-
-from crazylab.engine.moves import PLAY
 
 TURN = "sr-t1-t2-worked-turn-eight-calls-diamonds"
 EXAMPLES = [

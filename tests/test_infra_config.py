@@ -80,7 +80,7 @@ def test_voila_json_is_published_mode():
 
 def test_a_page_that_never_connects_gives_its_kernel_back_within_a_minute():
     """A link checker's GET used to hold a kernel for 15 minutes (claim_grace 900 s)."""
-    from crazylab.widgets.serve import BoundedKernelManager, CrazylabVoila
+    from crazylab.web.serve import BoundedKernelManager, CrazylabVoila
 
     cfg = json.loads((REPO_ROOT / "voila.json").read_text())
     assert cfg["CrazylabVoila"]["claim_grace"] + CrazylabVoila.watch_every.default_value <= 60

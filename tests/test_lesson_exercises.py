@@ -16,12 +16,12 @@ import re
 from typing import Any
 
 import pytest
-from crazylab.widgets import position
-from crazylab.widgets.exercise import legal_moves_exercise
 from lesson_exercises import LESSONS, run_lesson
 
 from crazylab.engine.cards import Card
 from crazylab.engine.moves import PLAY
+from crazylab.widgets import position
+from crazylab.widgets.exercise import legal_moves_exercise
 
 pytestmark = pytest.mark.oldest
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from crazylab.widgets._markup import Html, Markup, style_sheet
 
 

@@ -11,6 +11,9 @@ import pytest
 
 pytest.importorskip("anywidget")
 
+import crazylab as cl  # noqa: E402
+from crazylab.engine.cards import card, cards, sort_key  # noqa: E402
+from crazylab.engine.game import Game  # noqa: E402
 from crazylab.widgets.music import (  # noqa: E402
     IntervalExplorer,
     PianoKeyboard,
@@ -18,11 +21,7 @@ from crazylab.widgets.music import (  # noqa: E402
     keyboard_keys,
 )
 
-import crazylab as cl  # noqa: E402
-from crazylab.engine.cards import card, cards, sort_key  # noqa: E402
-from crazylab.engine.game import Game  # noqa: E402
-
-WIDGETS = Path(__file__).resolve().parents[1] / "widgets"
+WIDGETS = Path(__file__).resolve().parents[1] / "crazylab" / "widgets"
 
 
 def fitting(ex):

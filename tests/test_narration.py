@@ -230,7 +230,7 @@ def test_explanations_name_a_spade_reference_with_a_flat():
 
 
 def test_reasons_and_melody_spell_by_suit():
-    from crazylab.widgets.reasons import verdicts
+    from crazylab.seat.reasons import verdicts
 
     g = Game.from_position("crazy-8s-level-2", 2, hands=[["7D", "AS", "5C"], ["9S"]],
                            piles=[["3D"], ["KS"]], to_play=0)
@@ -254,7 +254,7 @@ def test_reasons_and_melody_spell_by_suit():
 
 
 def test_the_pile_in_force_names_a_pitch_by_its_card():
-    from crazylab.widgets.table_text import call_in_force
+    from crazylab.seat.text import call_in_force
 
     g = Game.from_position("crazy-8s-level-2", 2, hands=[["2C", "8S"], ["9S"]],
                            piles=[["3D"], ["KS"]], to_play=0)

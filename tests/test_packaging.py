@@ -121,11 +121,10 @@ def test_the_oldest_set_is_the_lower_bounds_and_ci_runs_it():
 
 
 def _installed_copy(dest: Path) -> Path:
-    """crazylab laid out as a wheel installs it (crazylab/ with widgets/ as crazylab/widgets)."""
+    """crazylab laid out as a wheel installs it."""
     site = dest / "site"
     ignore = shutil.ignore_patterns("__pycache__", "*.so")
     shutil.copytree(REPO_ROOT / "crazylab", site / "crazylab", ignore=ignore)
-    shutil.copytree(REPO_ROOT / "widgets", site / "crazylab" / "widgets", ignore=ignore)
     assert (site / "crazylab" / "py.typed").is_file()
     return site
 

@@ -200,9 +200,8 @@ def test_a_widget_that_never_arrives_reloads_the_page_last(late_server, page, sc
 def test_card_picker_answers_every_click_once() -> None:
     """A click is answered even when its callback fails, and a repeated request (the browser
     asks again after a timeout) is answered without picking the card twice."""
-    from crazylab.widgets import CardPicker
-
     from crazylab.engine.cards import Card
+    from crazylab.widgets import CardPicker
 
     picker = CardPicker([Card.parse("8D"), Card.parse("KS")])
     sent: list[dict] = []

@@ -12,11 +12,8 @@ import time
 from collections import Counter
 
 import pytest
-from crazylab.widgets import exercise as exercise_module
-from crazylab.widgets.exercise import misconception
-from crazylab.widgets.practice import Practice, exercise_for, practice_set
-from crazylab.widgets.progress import Recorder
 
+from crazylab.classroom.recorder import Recorder
 from crazylab.engine.cards import Card
 from crazylab.engine.errors import CrazylabError
 from crazylab.engine.moves import PLAY, Move
@@ -30,6 +27,9 @@ from crazylab.practice import (
     make_item,
     possible_ids,
 )
+from crazylab.widgets import exercise as exercise_module
+from crazylab.widgets.exercise import misconception
+from crazylab.widgets.practice import Practice, exercise_for, practice_set
 
 pytestmark = pytest.mark.oldest
 
@@ -421,8 +421,8 @@ def test_move_text_in_next_top_questions_is_the_engines():
 def test_items_are_no_lesson_exercises_even_when_the_page_names_its_lesson():
     """The kernel's recorder names the lesson (the class bar set it): an item's exercise still
     gets no exercise id, is not catalogued and records no attempt; the set is catalogued."""
+    from crazylab.classroom.recorder import recorder
     from crazylab.widgets import practice as practice_module
-    from crazylab.widgets.progress import recorder
 
     rec = recorder()
     saved = rec.lesson

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from crazylab.widgets.classbar import ClassBar
-from crazylab.widgets.progress import Recorder
 
+from crazylab.classroom.recorder import Recorder
 from crazylab.classroom.store import ClassError, Store, StoreUnavailable, open_store
+from crazylab.widgets.classbar import ClassBar
 
 pytestmark = pytest.mark.oldest
 
@@ -307,8 +307,8 @@ def test_hub_user_is_the_learner(db: Path, store: Store) -> None:
 
 
 def test_importing_the_recorder_needs_no_sqlalchemy() -> None:
-    code = ("import sys; import crazylab.widgets.progress, crazylab.widgets.classbar; "
-            "from crazylab.widgets.progress import recorder; r = recorder(); "
+    code = ("import sys; import crazylab.classroom.recorder, crazylab.widgets.classbar; "
+            "from crazylab.classroom.recorder import recorder; r = recorder(); "
             "r.attempt(lesson='l', exercise='e01', answer='a', verdict=True, rule_ids=[], "
             "feedback=''); assert len(r.outbox) == 1; "
             "assert 'sqlalchemy' not in sys.modules, 'sqlalchemy imported'")

@@ -27,16 +27,17 @@ from typing import NamedTuple
 
 import pytest
 from browser_support import REPO_ROOT
-from crazylab.widgets import serve, site_build
 
 import crazylab
+from crazylab.site import build as site_build
+from crazylab.web import serve
 
 pytestmark = pytest.mark.oldest
 
-TEMPLATE = REPO_ROOT / "widgets" / "jupyter" / "voila" / "templates" / "crazylab"
+TEMPLATE = REPO_ROOT / "crazylab" / "web" / "jupyter" / "voila" / "templates" / "crazylab"
 #: what the wheel is built from
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "tools/build_backend.py", "README.md",
-           "LICENSE", "crazylab", "widgets")
+           "LICENSE", "crazylab")
 
 
 def copy_checkout(dest: Path) -> Path:
@@ -117,13 +118,13 @@ def test_wheel_holds_the_template_as_jupyter_data_and_the_config_that_selects_it
         assert config["VoilaConfiguration"]["extension_denylist"] == json.loads(
             (REPO_ROOT / "voila.json").read_text())["VoilaConfiguration"]["extension_denylist"]
         # the template is Jupyter data only, not package data as well
-        assert not [n for n in names if n.startswith("crazylab/widgets/jupyter/")]
+        assert not [n for n in names if n.startswith("crazylab/web/jupyter/")]
         # the class settings of `crazylab serve` are the repository's voila.json
-        settings = json.loads(z.read("crazylab/widgets/serve_config.json"))
+        settings = json.loads(z.read("crazylab/web/serve_config.json"))
         assert settings == json.loads((REPO_ROOT / "voila.json").read_text())
         for name in ("boot.js", "snapshot.mjs", "precompile.mjs", "browser-wheels.txt",
                      "pandas_lite.py", "package-lock.json", "placeholders/sqlite3/__init__.py"):
-            assert f"crazylab/widgets/static-site/{name}" in names, name
+            assert f"crazylab/site/files/{name}" in names, name
         meta = email.message_from_bytes(z.read(f"crazylab-{crazylab.__version__}.dist-info/"
                                                "METADATA"))
         assert f"crazylab-{crazylab.__version__}.dist-info/licenses/LICENSE" in names
@@ -144,10 +145,12 @@ def test_the_error_page_frame_loads_nothing_from_another_host():
     assert "{% block body %}" in page and "{% block stylesheets %}" in page
 
 
-def test_packaged_copies_agree_with_the_repository():
-    """The npm lock the builder fetches with is the one `make site-deps` installs."""
-    for name in ("package.json", "package-lock.json"):
-        assert (site_build.HERE / name).read_bytes() == (REPO_ROOT / "site" / name).read_bytes()
+def test_one_npm_lock_and_the_served_settings_are_the_repositorys():
+    """The builder's npm lock is the only one (`make site-deps` fetches with it too)."""
+    locks = [p.relative_to(REPO_ROOT).as_posix() for p in REPO_ROOT.rglob("package-lock.json")
+             if not {"node_modules", ".venv", "build", "_site_build"} & set(p.parts)]
+    assert locks == ["crazylab/site/files/package-lock.json"]
+    assert (site_build.HERE / "package-lock.json").is_file()
     assert json.loads(serve.SETTINGS.read_text()) == json.loads(
         (REPO_ROOT / "voila.json").read_text())
     assert serve.class_settings().VoilaConfiguration.preheat_kernel is True
@@ -162,7 +165,7 @@ def test_installed_config_selects_crazylab_and_the_command_line_still_wins(tmp_p
     monkeypatch.setenv("JUPYTER_PATH", str(serve.TEMPLATES))  # the checkout's template
     etc = tmp_path / "etc"
     etc.mkdir()
-    shutil.copy2(REPO_ROOT / "widgets" / "jupyter" / "etc" / "voila.json", etc / "voila.json")
+    shutil.copy2(serve.TEMPLATES / "etc" / "voila.json", etc / "voila.json")
     folder = tmp_path / "nb"
     folder.mkdir()
     chosen = {}
@@ -213,7 +216,6 @@ def test_bad_folders_are_one_line_and_change_nothing(tmp_path):
 
 def test_site_without_node_modules_says_what_to_do(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(site_build, "NODE", tmp_path / "nothing")
     with pytest.raises(site_build.SiteError, match="npm"):
         site_build.find_node_modules(fetch=False)
     with pytest.raises(site_build.SiteError, match="holds no pyodide"):

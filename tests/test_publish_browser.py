@@ -18,7 +18,6 @@ widgets' front ends) are linked into the venv's ``share/jupyter``, as if install
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import re
 import subprocess
@@ -224,18 +223,18 @@ def test_crazylab_serve_a_teachers_folder(fresh, started, page):
 
 
 def _site_server():
-    spec = importlib.util.spec_from_file_location("crazylab_site_serve",
-                                                  REPO_ROOT / "site" / "serve.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.SiteServer
+    from crazylab.site.serve import SiteServer
+
+    return SiteServer
 
 
 def test_crazylab_site_of_a_teachers_folder(fresh, page, context):
-    node_modules = REPO_ROOT / "site" / "node_modules"
-    if not (node_modules / "pyodide" / "pyodide.asm.wasm").exists():
-        pytest.fail(f"{node_modules} missing: run `make site-deps` (npm ci in site/)")
+    from crazylab.site.build import SiteError, find_node_modules
+
+    try:
+        node_modules = find_node_modules(fetch=False)
+    except SiteError as e:
+        pytest.fail(f"{e}: run `make site-deps`")
     out = fresh.run("-m", "crazylab.cli", "site", str(fresh.folder), "-o", "site",
                     "--node-modules", str(node_modules), timeout=600)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]

@@ -13,11 +13,10 @@ pytestmark = pytest.mark.oldest
 
 pytest.importorskip("ipywidgets")
 
-from crazylab.widgets.scoring import ScoreCalculator, card_value, score_hands  # noqa: E402
-
 from crazylab.engine.cards import Card  # noqa: E402
 from crazylab.engine.rules import PRESETS  # noqa: E402
 from crazylab.engine.rules import rules as get_rules  # noqa: E402
+from crazylab.widgets.scoring import ScoreCalculator, card_value, score_hands  # noqa: E402
 
 SCORE_PAGE = Path(__file__).resolve().parents[1] / "notebooks" / "score.ipynb"
 

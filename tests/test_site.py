@@ -1,4 +1,4 @@
-"""The static site (issue 14): built by site/build.py, served by a plain static server on
+"""The static site (issue 14): built by crazylab/site/build.py, served by a plain static server on
 127.0.0.1, driven in headless Chromium with every request to another host aborted.
 
 The ``site`` tests build the site once per session from this checkout (into a temporary
@@ -9,7 +9,6 @@ tests here are quick checks of what the build and the browser's Python rely on.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -21,20 +20,7 @@ from pathlib import Path
 import pytest
 from browser_support import REPO_ROOT, TIMED_CLICK, YOUR_TURN, human_step, save_screenshot
 
-SITE_DIR = REPO_ROOT / "site"
-
-
-def _load(name: str):
-    """site/<name>.py as a module (``site`` is a standard module's name: no package here)."""
-    spec = importlib.util.spec_from_file_location(f"crazylab_site_{name}", SITE_DIR / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build = _load("build")
-serve = _load("serve")
+from crazylab.site import build, serve
 
 # --------------------------------------------------------------------------- quick checks
 
@@ -165,8 +151,8 @@ def test_simulation_lesson_on_the_site_shows_its_results_and_keeps_its_exercises
 def test_browser_wheels_are_pinned():
     reqs = build.pinned(build.HERE / "browser-wheels.txt")
     assert reqs and all(re.fullmatch(r"[\w.-]+==[\w.]+", r) for r in reqs)
-    lock = json.loads((SITE_DIR / "package-lock.json").read_text())
-    declared = json.loads((SITE_DIR / "package.json").read_text())["dependencies"]
+    lock = json.loads((build.HERE / "package-lock.json").read_text())
+    declared = json.loads((build.HERE / "package.json").read_text())["dependencies"]
     assert all(re.fullmatch(r"\d+\.\d+\.\d+", v) for v in declared.values()), declared
     for name, version in declared.items():
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
@@ -177,8 +163,10 @@ def test_browser_wheels_are_pinned():
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The site, built once per session from this checkout."""
-    if not (build.PYODIDE_NPM / "pyodide.asm.wasm").exists():
-        pytest.fail(f"{build.PYODIDE_NPM} missing: run `make site-deps` (npm ci in site/)")
+    try:
+        build.find_node_modules(fetch=False)
+    except build.SiteError as e:
+        pytest.fail(f"{e}: run `make site-deps`")
     root = tmp_path_factory.mktemp("site")
     return build.build(root / "_site", root / "work")
 
@@ -209,7 +197,7 @@ def test_site_wheels_hold_bytecode_of_the_browsers_python(built_site):
     assert crazylab_wheel.name.endswith("-py3-none-any.whl"), crazylab_wheel.name
     with zipfile.ZipFile(crazylab_wheel) as z:
         assert "crazylab/engine/game.pyc" in z.namelist()
-        assert "crazylab/widgets/table.js" in z.namelist()  # the browser code is kept
+        assert "crazylab/seat/table.js" in z.namelist()  # the browser code is kept
         assert not [n for n in z.namelist() if n.endswith((".so", ".pyd"))]
 
 
@@ -431,7 +419,7 @@ def test_site_boots_python_from_its_snapshot(built_site):
     html = (built_site / "voici" / "render" / "play.html").read_text()
     assert "../../static/pyodide/boot.js" in html
     files = {path for path, _, _ in manifest["files"]}
-    assert f"{build.SITE_PACKAGES}/crazylab/widgets/table.js" in files
+    assert f"{build.SITE_PACKAGES}/crazylab/seat/table.js" in files
     assert f"{build.SITE_PACKAGES}/pyodide_kernel/__init__.pyc" in files
     for name in (manifest["snapshot"], manifest["pack"]):  # versioned: name?v=sha256 prefix
         assert re.fullmatch(r"[\w.-]+\?v=[0-9a-f]{16}", name), name

@@ -1,4 +1,4 @@
-"""One seat's view of a match (widgets/table_seat.py), from any seat: what a shared table's
+"""One seat's view of a match (crazylab/seat/view.py), from any seat: what a shared table's
 server sends each learner. Whole hands are played by a plain host loop (the engine's legal
 moves), each seat's view built after every move."""
 
@@ -8,15 +8,14 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-from crazylab.widgets.table_seat import MAX_LOG, Refused, SeatView, ViewStream
 
 from crazylab.engine.game import Game
 from crazylab.engine.rules import rules
 from crazylab.match import Match
+from crazylab.seat.view import MAX_LOG, Refused, SeatView, ViewStream
 
 NAMES = ["Ada", "Bea", "Cy"]
 
@@ -255,7 +254,7 @@ def test_a_bad_seat_is_refused():
 
 def test_the_seat_view_imports_no_widget_library():
     """A server builds views with it: no ipywidgets, anywidget, traitlets or tornado."""
-    code = ("import sys, crazylab.widgets.table_seat; "
+    code = ("import sys, crazylab.seat.view; "
             "print([m for m in ('ipywidgets', 'anywidget', 'traitlets', 'tornado') "
             "if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -278,7 +277,8 @@ window.drawn = true;
 
 def _show(page, snap: dict[str, Any]) -> None:
     """table.js drawn from ``snap`` with a model shim (as a shared table's page feeds it)."""
-    here = Path(__file__).resolve().parents[1] / "widgets"
+    from crazylab.seat import RENDERER as here
+
     js = (here / "table.js").read_text().replace("export default { render };", "")
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

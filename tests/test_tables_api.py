@@ -1,4 +1,4 @@
-"""Tables for people over the wire (crazylab.widgets.tables_api): a real tornado server on
+"""Tables for people over the wire (crazylab.web.tables_api): a real tornado server on
 127.0.0.1 with a SQLite file, HTTP calls and websocket clients (no browser).
 
 * create, join, bots and start over HTTP; three learners' websockets and a bot play a hand to
@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from crazylab.widgets import tables_api
-from crazylab.widgets.table_seat import apply_step
 from tornado import httpclient, httpserver, web, websocket
 from tornado.netutil import bind_sockets
 
 from crazylab.classroom import open_store
+from crazylab.seat.view import apply_step
 from crazylab.tables import TableService
+from crazylab.web import tables_api
 
 RULES = "crazy-eights"
 TIMEOUT = 120.0

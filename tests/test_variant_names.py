@@ -205,10 +205,9 @@ def rule_sets() -> list[RuleSet]:
 
 
 def test_a_rule_set_keeps_its_variant_through_every_serialisation(tmp_path):
-    from crazylab.widgets.builder import cli_text, python_text
-
     from crazylab.examples import game_to_example, load_game, save_game
     from crazylab.tables.service import rules_from_json, rules_to_json
+    from crazylab.widgets.builder import cli_text, python_text
 
     for r in rule_sets():
         copies = {

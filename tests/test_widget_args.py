@@ -12,16 +12,16 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
-import crazylab.widgets as W
 import ipywidgets
 import pytest
 import time_bound
-from crazylab.widgets.music import IntervalExplorer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import crazylab as cl
+import crazylab.widgets as W
 from crazylab.errors import CrazylabError
+from crazylab.widgets.music import IntervalExplorer
 
 pytestmark = pytest.mark.oldest
 

@@ -18,16 +18,15 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
+from crazylab.engine.game import Game  # noqa: E402
+from crazylab.engine.moves import PLAY  # noqa: E402
 from crazylab.widgets._markup import Markup  # noqa: E402
 from crazylab.widgets.builder import RuleBuilder  # noqa: E402
 from crazylab.widgets.explorer import LegalMoveExplorer  # noqa: E402
 from crazylab.widgets.music import IntervalExplorer  # noqa: E402
 from crazylab.widgets.scoring import ScoreCalculator  # noqa: E402
 
-from crazylab.engine.game import Game  # noqa: E402
-from crazylab.engine.moves import PLAY  # noqa: E402
-
-WIDGETS = Path(__file__).resolve().parents[1] / "widgets"
+WIDGETS = Path(__file__).resolve().parents[1] / "crazylab" / "widgets"
 STEMS = ("explorer", "builder", "scoring", "music")
 
 #: an HTML tag (opening or closing) or an inline style attribute

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from crazylab.practice import derive_seed
 from crazylab.widgets import position
 from crazylab.widgets._common import ErrorArea
 from crazylab.widgets._markup import Html, Markup
@@ -26,10 +28,8 @@ from crazylab.widgets.exercise import (
 from crazylab.widgets.explainer import StepExplainer
 from crazylab.widgets.practice import Practice
 
-from crazylab.practice import derive_seed
-
 ROOT = Path(__file__).resolve().parent.parent
-WIDGETS = ROOT / "widgets"
+WIDGETS = ROOT / "crazylab" / "widgets"
 #: module -> the stem of its markup (<stem>.html) and style sheet (<stem>.css)
 MODULES = {"exercise.py": "exercise", "practice.py": "practice", "dashboard.py": "dashboard",
            "explainer.py": "explainer", "_common.py": "common"}

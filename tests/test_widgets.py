@@ -11,6 +11,12 @@ import random
 import re
 
 import pytest
+
+from crazylab.engine.cards import Card, cards
+from crazylab.engine.game import Game
+from crazylab.engine.rules import PRESETS
+from crazylab.engine.variants import breens as effects
+from crazylab.examples import list_examples, load_example
 from crazylab.widgets import (
     GameTable,
     LegalMoveExplorer,
@@ -22,12 +28,6 @@ from crazylab.widgets import (
     score_hands,
 )
 from crazylab.widgets.explainer import changes, plain_words
-
-from crazylab.engine.cards import Card, cards
-from crazylab.engine.game import Game
-from crazylab.engine.rules import PRESETS
-from crazylab.engine.variants import breens as effects
-from crazylab.examples import list_examples, load_example
 
 pytestmark = pytest.mark.oldest
 
@@ -658,9 +658,8 @@ def test_the_table_plays_house_action_cards_and_jump_in_and_says_what_to_do():
     human are explained and offered as buttons; every hand still ends."""
     import random
 
-    from crazylab.widgets import GameTable
-
     import crazylab as cl
+    from crazylab.widgets import GameTable
 
     seen: dict[str, tuple[str, list]] = {}
     for seed in range(60):
@@ -691,9 +690,8 @@ def test_the_table_plays_house_action_cards_and_jump_in_and_says_what_to_do():
 def test_a_play_that_leaves_one_card_asks_for_the_last_card_call():
     """A14 at the table: with last_card_call on, a card that leaves one card opens a
     chooser (call or not); calling avoids the penalty, forgetting it draws it."""
-    from crazylab.widgets import GameTable
-
     import crazylab as cl
+    from crazylab.widgets import GameTable
 
     outcomes = {}
     for seed in range(40):
@@ -887,7 +885,7 @@ def test_a_variant_with_house_rules_is_named_and_its_sheet_says_them_in_words():
 
 
 def test_for_people_takes_rule_ids_and_card_codes_out_of_engine_sentences():
-    from crazylab.widgets.table_text import for_people
+    from crazylab.seat.text import for_people
 
     assert for_people("3H matches neither the rank nor the suit of AD.") == \
         "3♥ matches neither the rank nor the suit of A♦."

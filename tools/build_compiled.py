@@ -1,7 +1,7 @@
 """Build the optional compiled engine: crazylab with its engine modules compiled by mypyc.
 
 Run: ``make compiled`` (or ``.venv/bin/python tools/build_compiled.py [DEST]``, default
-``build/compiled``). It copies ``crazylab/`` (and ``widgets/`` as ``crazylab/widgets``) to
+``build/compiled``). It copies ``crazylab/`` to
 ``DEST/crazylab``, compiles the modules of :data:`COMPILED` there in place with mypyc (the
 ``mypy`` of the test extra; gcc and the Python headers), and checks that the result imports.
 The source tree and the installed (editable, pure-Python) package are not touched: the
@@ -40,7 +40,6 @@ def build(dest: Path) -> float:
     for stale in ("crazylab", "build", ".mypy_cache"):
         shutil.rmtree(dest / stale, ignore_errors=True)
     shutil.copytree(ROOT / "crazylab", dest / "crazylab", ignore=IGNORE)
-    shutil.copytree(ROOT / "widgets", dest / "crazylab" / "widgets", ignore=IGNORE)
     env = dict(os.environ, PYTHONPATH="")
     subprocess.run([sys.executable, "-m", "mypyc", *COMPILED], cwd=dest, env=env, check=True,
                    stdout=subprocess.DEVNULL if "-q" in sys.argv else None)

@@ -39,6 +39,9 @@
 
 # %%
 import pandas as pd
+from IPython.display import Markdown, display
+
+import crazylab as cl
 from crazylab.widgets import LegalMoveExplorer, StepExplainer, legal_table, position
 from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import (
@@ -47,9 +50,6 @@ from crazylab.widgets.exercise import (
     legal_moves_exercise,
     score_exercise,
 )
-from IPython.display import Markdown, display
-
-import crazylab as cl
 
 display(class_bar("01_crazy_eights_basics"))  # who you are, and where your answers are kept
 

@@ -29,6 +29,10 @@
 
 # %%
 import pandas as pd
+from IPython.display import Markdown, display
+
+import crazylab as cl
+from crazylab.examples import load_example
 from crazylab.widgets import LegalMoveExplorer, StepExplainer, legal_table, position
 from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import (
@@ -37,10 +41,6 @@ from crazylab.widgets.exercise import (
     legal_moves_exercise,
     score_exercise,
 )
-from IPython.display import Markdown, display
-
-import crazylab as cl
-from crazylab.examples import load_example
 
 display(class_bar("02_classic_vs_quick"))  # who you are, and where your answers are kept
 

@@ -30,9 +30,10 @@
 # **New hand**: the deal moves one seat to the left and the scores add up.
 
 # %%
+from IPython.display import display
+
 from crazylab.widgets import GameTable
 from crazylab.widgets.classbar import class_bar
-from IPython.display import display
 
 display(class_bar("03_play_a_match"))  # who you are, and where your answers are kept
 

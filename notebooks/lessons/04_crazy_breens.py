@@ -50,6 +50,12 @@
 # up at the deal (the **starter**) counts as the **dealer's** play (BR-6).
 
 # %%
+from IPython.display import Markdown, display
+
+import crazylab as cl
+from crazylab.engine.cards import SUIT_SYMBOLS, SUITS
+from crazylab.engine.variants import breens as effects
+from crazylab.examples import list_examples, load_example
 from crazylab.widgets import StepExplainer
 from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import (
@@ -58,12 +64,6 @@ from crazylab.widgets.exercise import (
     legal_moves_exercise,
     next_top_exercise,
 )
-from IPython.display import Markdown, display
-
-import crazylab as cl
-from crazylab.engine.cards import SUIT_SYMBOLS, SUITS
-from crazylab.engine.variants import breens as effects
-from crazylab.examples import list_examples, load_example
 
 display(class_bar("04_crazy_breens"))  # who you are, and where your answers are kept
 

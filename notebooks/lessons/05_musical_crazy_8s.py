@@ -33,6 +33,11 @@
 # %%
 import random
 
+from IPython.display import Markdown, display
+
+import crazylab as cl
+from crazylab.engine.pitch import both_names, pretty
+from crazylab.examples import list_examples, load_example
 from crazylab.widgets import StepExplainer, bot_levels
 from crazylab.widgets.classbar import class_bar
 from crazylab.widgets.exercise import (
@@ -41,11 +46,6 @@ from crazylab.widgets.exercise import (
     legal_moves_exercise,
     score_exercise,
 )
-from IPython.display import Markdown, display
-
-import crazylab as cl
-from crazylab.engine.pitch import both_names, pretty
-from crazylab.examples import list_examples, load_example
 
 display(class_bar("05_musical_crazy_8s"))  # who you are, and where your answers are kept
 

@@ -33,16 +33,16 @@
 # %%
 import random
 
-from crazylab.widgets import StepExplainer, bot_levels, position
-from crazylab.widgets.classbar import class_bar
-from crazylab.widgets.exercise import choice_exercise, is_legal_exercise, legal_moves_exercise
-from crazylab.widgets.music import IntervalExplorer, Reference, keyboard_keys, rule_text
 from IPython.display import Markdown, display
 
 import crazylab as cl
 from crazylab.engine.cards import card
 from crazylab.examples import load_example
 from crazylab.music import LEVELS, melody
+from crazylab.widgets import StepExplainer, bot_levels, position
+from crazylab.widgets.classbar import class_bar
+from crazylab.widgets.exercise import choice_exercise, is_legal_exercise, legal_moves_exercise
+from crazylab.widgets.music import IntervalExplorer, Reference, keyboard_keys, rule_text
 
 display(class_bar("06_music_levels"))  # who you are, and where your answers are kept
 

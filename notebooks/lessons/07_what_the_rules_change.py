@@ -29,11 +29,11 @@
 # Run the cells from top to bottom (Shift+Enter). Every run is seeded: you get the numbers shown.
 
 # %%
-from crazylab.widgets.classbar import class_bar
-from crazylab.widgets.exercise import choice_exercise
 from IPython.display import display
 
 import crazylab as cl
+from crazylab.widgets.classbar import class_bar
+from crazylab.widgets.exercise import choice_exercise
 
 display(class_bar("07_what_the_rules_change"))  # who you are, and where your answers are kept
 

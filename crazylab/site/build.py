@@ -2,7 +2,7 @@
 Pyodide kernel), with every file served from the site itself.
 
     crazylab site FOLDER -o DIR                   # any folder of notebooks (``build_folder``)
-    .venv/bin/python site/build.py                # the repository's -> _site/ (`make site`)
+    python -m crazylab.site.build                 # the repository's -> _site/ (`make site`)
     .venv/bin/python -m http.server -d _site      # or `make site-serve`
 
 A teacher's folder: each ``*.ipynb`` is a page (``index.ipynb`` the landing page, else a list of
@@ -14,10 +14,10 @@ with a stand-in for pandas (``pandas_lite.py``); the simulations of the lesson o
 change (pandas, plotly) show their stored results (``lesson_cells``).
 
 The builder's files (``HERE``: the node scripts, boot.js, the pinned browser wheels, the pandas
-stand-in, the placeholders) are package data in ``crazylab/widgets/static-site/``. Nothing is
-fetched from a CDN: Pyodide's runtime comes from the npm package ``pyodide`` (a node_modules
-found by ``find_node_modules``: the checkout's ``site/node_modules`` after `make site-deps`, or
-one fetched once by ``npm ci`` into a cache), the wheels from PyPI at build time
+stand-in, the placeholders, the one npm lock) are package data in ``crazylab/site/files/``.
+Nothing is fetched from a CDN: Pyodide's runtime comes from the npm package ``pyodide`` (a
+node_modules found by ``find_node_modules``: one named, else the one ``npm ci`` fetched once
+into a cache from the package's lock; `make site-deps` fills it), the wheels from PyPI at build time
 (``browser-wheels.txt``), Font Awesome from npm. Every
 wheel the pages need (crazylab, the widgets, the kernel's own) is listed in the site's
 ``pyodide-lock.json`` and loaded when Pyodide starts, in parallel and from the browser's cache
@@ -53,17 +53,14 @@ from pathlib import Path
 from ..errors import CrazylabError
 
 #: the builder's own files (package data)
-HERE = Path(__file__).resolve().parent / "static-site"
+HERE = Path(__file__).resolve().parent / "files"
 #: the repository, when this module runs from a checkout (an editable install)
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-#: a node_modules named by the user, before the checkout's and the cache's
+#: a node_modules named by the user, before the cache's
 NODE_ENV = "CRAZYLAB_SITE_NODE_MODULES"
-#: the npm packages the site takes files from (pinned by static-site/package-lock.json)
+#: the npm packages the site takes files from (pinned by files/package-lock.json)
 NPM_PYODIDE, NPM_FONTAWESOME = "pyodide", "@fortawesome/fontawesome-free"
-NODE = ROOT / "site" / "node_modules"  # the checkout's (`make site-deps`)
-PYODIDE_NPM = NODE / NPM_PYODIDE
-FONTAWESOME_NPM = NODE / NPM_FONTAWESOME
 
 
 class SiteError(CrazylabError):
@@ -425,7 +422,7 @@ def lesson_list() -> str:
 
 
 #: the first cell of a lesson's site copy: pandas is not part of the site (with numpy, ~10 MB
-#: more for every visit, for four small tables); static-site/pandas_lite.py stands in for it
+#: more for every visit, for four small tables); files/pandas_lite.py stands in for it
 PANDAS_CELL = """\
 # the static site: a stand-in for the few pandas calls the lessons make (pandas_lite.py)
 import sys as _sys
@@ -856,8 +853,8 @@ def cache_folder() -> Path:
 
 def find_node_modules(given: Path | None = None, *, fetch: bool = True) -> Path:
     """A node_modules with Pyodide's runtime and Font Awesome: ``given``, else
-    ``$CRAZYLAB_SITE_NODE_MODULES``, the checkout's ``site/node_modules`` (`make site-deps`),
-    the cache's; else (``fetch``) ``npm ci`` fills the cache from the package's lock file."""
+    ``$CRAZYLAB_SITE_NODE_MODULES``, the cache's (`make site-deps` fills it in a checkout);
+    else (``fetch``) ``npm ci`` fills the cache from the package's lock file."""
     named = given or (Path(os.environ[NODE_ENV]) if os.environ.get(NODE_ENV) else None)
     if named is not None:
         if not _node_modules_ok(named):
@@ -865,9 +862,8 @@ def find_node_modules(given: Path | None = None, *, fetch: bool = True) -> Path:
                             f"`npm ci` in a folder with {HERE / 'package.json'} and its lock")
         return named.resolve()
     cache = cache_folder()
-    for folder in (NODE if checkout() else None, cache / "node_modules"):
-        if folder is not None and _node_modules_ok(folder):
-            return folder.resolve()
+    if _node_modules_ok(cache / "node_modules"):
+        return (cache / "node_modules").resolve()
     if not fetch or shutil.which("npm") is None:
         raise SiteError("the static site needs Pyodide's runtime from npm: install node and npm "
                         f"(then this fetches it once into {cache}), or pass --node-modules DIR")
@@ -960,12 +956,22 @@ def build_folder(folder: Path, output: Path, work: Path,
 
 
 def main(argv: list[str] | None = None) -> None:
-    """`make site`: the repository's site (site/build.py calls this)."""
+    """`make site`: the repository's site (``python -m crazylab.site.build``); ``--npm-only``
+    (`make site-deps`) fetches the npm packages into the cache and prints where they are."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=ROOT / "_site")
     parser.add_argument("--work", type=Path, default=ROOT / "_site_build")
+    parser.add_argument("--npm-only", action="store_true",
+                        help="only fetch Pyodide and Font Awesome from npm (once, into a cache)")
     args = parser.parse_args(argv)
     try:
+        if args.npm_only:
+            print(f"site: the npm packages are in {find_node_modules()}")
+            return
         build(args.output.resolve(), args.work.resolve())
     except SiteError as e:
         raise SystemExit(f"site: {e}") from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,5 +1,5 @@
 // A memory snapshot of the browser's Python with the site's packages imported and the kernel
-// made, taken once at build time (what site/build.py runs):
+// made, taken once at build time (what crazylab/site/build.py runs):
 //
 //   node site/snapshot.mjs PYODIDE_DIR MANIFEST OUT      (OUT: the gzipped snapshot)
 //

@@ -1,7 +1,7 @@
 """Serve the built site (``_site/``) on 127.0.0.1 with Python's plain static file server:
 what `make site-serve` runs. Any static web host serves the folder the same way.
 
-    .venv/bin/python site/serve.py [--port 8000] [--dir _site] [--no-gzip]
+    python -m crazylab.site.serve [--port 8000] [--dir _site] [--no-gzip]
 
 Like most web hosts, it compresses text and WebAssembly with gzip for browsers that ask for
 it (``--no-gzip``: never, like ``python -m http.server``). :class:`SiteServer` is also what
@@ -20,8 +20,6 @@ import threading
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -146,7 +144,7 @@ class SiteServer:
 def main() -> None:
     parser = argparse.ArgumentParser(description="Serve the static site on 127.0.0.1.")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--dir", type=Path, default=ROOT / "_site")
+    parser.add_argument("--dir", type=Path, default=Path("_site"))
     parser.add_argument("--no-gzip", action="store_true", help="never compress")
     args = parser.parse_args()
     server = SiteServer(args.dir, args.port, verbose=True, gzip=not args.no_gzip)

@@ -1,6 +1,6 @@
 // Add bytecode to pure-Python wheels, compiled by the Python that runs in the browser.
 //
-//   node site/precompile.mjs WHEEL...        (what site/build.py runs)
+//   node precompile.mjs WHEEL...        (what crazylab/site/build.py runs)
 //
 // Pyodide's Python would otherwise compile every module from source on every visit, in
 // WebAssembly, and keep nothing: importing IPython and the widgets took 4x as long from source

@@ -1,4 +1,5 @@
-"""Jupyter widgets for crazylab, installed as ``crazylab.widgets``:
+"""Jupyter widgets for crazylab (ipywidgets and anywidgets only; what one seat sees is
+:mod:`crazylab.seat`, the HTTP side :mod:`crazylab.web`):
 
 * :class:`GameTable`: play a hand or a match against computer opponents, any rule set;
 * :class:`LegalMoveExplorer`: which cards of a hand are legal on a top card, and why;
@@ -20,6 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names ``__getattr__`` imports on first use, for type checkers
     # (``X as X``: re-exported)
+    from crazylab.seat.reasons import Verdict as Verdict
+    from crazylab.seat.reasons import verdicts as verdicts
+
     from ._common import query_params as query_params
     from .builder import RuleBuilder as RuleBuilder
     from .explainer import StepExplainer as StepExplainer
@@ -29,8 +33,6 @@ if TYPE_CHECKING:  # the names ``__getattr__`` imports on first use, for type ch
     from .picker import CardPicker as CardPicker
     from .players import bot_levels as bot_levels
     from .players import random_bot as random_bot
-    from .reasons import Verdict as Verdict
-    from .reasons import verdicts as verdicts
     from .scoring import ScoreCalculator as ScoreCalculator
     from .scoring import Scored as Scored
     from .scoring import score_hands as score_hands
@@ -42,7 +44,7 @@ _WHERE = {
     "LegalMoveExplorer": ".explorer", "legal_table": ".explorer", "position": ".explorer",
     "CardPicker": ".picker",
     "bot_levels": ".players", "random_bot": ".players",
-    "Verdict": ".reasons", "verdicts": ".reasons",
+    "Verdict": "crazylab.seat.reasons", "verdicts": "crazylab.seat.reasons",
     "ScoreCalculator": ".scoring", "Scored": ".scoring", "score_hands": ".scoring",
     "GameTable": ".table",
     "RuleBuilder": ".builder",

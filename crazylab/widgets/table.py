@@ -18,7 +18,7 @@ table. At the end of a hand ``end`` holds every hand left, face up, how each was
 far. ``title`` names a variant with its house rules and ``sheet`` is its rules sheet.
 
 The seat's half of the table (what seat 0 may see, its chooser, status and news, the
-patches to the browser) is :mod:`crazylab.widgets.table_seat`'s :class:`SeatView` and
+patches to the browser) is :mod:`crazylab.seat.view`'s :class:`SeatView` and
 :class:`ViewStream`, shared with the server of a class's shared tables; this widget is their
 host: the match, the computer opponents, the anywidget traits and messages.
 
@@ -33,7 +33,6 @@ import hashlib
 import os
 import random
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -47,6 +46,8 @@ from crazylab.engine.phases import PHASE_PENALTY
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
 from crazylab.match import Match
+from crazylab.seat import RENDERER
+from crazylab.seat.view import Refused, SeatView, ViewStream
 from crazylab.sheet import variant_name
 
 from ._common import (
@@ -57,9 +58,7 @@ from ._common import (
 )
 from ._validate import table_args as _table_args
 from .players import Bot, bot_levels, random_bot, resolve_bot
-from .table_seat import Refused, SeatView, ViewStream
 
-HERE = Path(__file__).parent
 HUMAN = 0
 MAX_LOG = 80
 SECRET_ENV = "CRAZYLAB_SECRET"
@@ -75,8 +74,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
     >>> table.choose_call("D")                                          # doctest: +SKIP
     """
 
-    _esm = HERE / "table.js"
-    _css = HERE / "table.css"
+    _esm = RENDERER / "table.js"  # the seat view's renderer, shared with the tables' pages
+    _css = RENDERER / "table.css"
 
     view = t.Dict()  # what the browser shows (Python side; sent as ``snapshot`` + steps)
     snapshot = t.Dict().tag(sync=True)  # the first view and its card faces
@@ -377,10 +376,8 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
             self.opponents = game.n - 1
         finally:
             self._ready = True
-        match = Match(game.rules, game.n, seed=self._rng.randrange(2**31), dealer=game.dealer,
-                      target=self.match.target)
-        match.game, match.hands = game, [game]
-        self.match = match
+        self.match = Match(game.rules, game.n, seed=self._rng.randrange(2**31),
+                           dealer=game.dealer, target=self.match.target, first=game)
         self._start_hand()
 
     def hint(self, show: bool = True) -> dict[str, Any]:
@@ -542,7 +539,7 @@ def _keep_hand(table: GameTable) -> None:
         return
     table._kept_hand = game
     try:
-        from .progress import recorder
+        from crazylab.classroom.recorder import recorder
 
         res = game.result
         recorder().hand(

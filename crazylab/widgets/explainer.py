@@ -53,11 +53,11 @@ from crazylab.engine.phases import (
 )
 from crazylab.examples import Example, Frame, example_path, list_examples, load_example
 from crazylab.render import game_html, result_words
+from crazylab.seat.text import call_in_force
 
 from ._common import ErrorArea, ErrorReporting, guarded, query_params
 from ._markup import Html, Markup
 from ._validate import explainer_args
-from .table_text import call_in_force
 
 HERE = Path(__file__).parent
 #: the explainer's markup; its style is explainer.css, which the example list (an anywidget,
@@ -457,7 +457,7 @@ def why_legal(game: Game, move: Move) -> str:
     if move.kind == PLAY and game.phase not in (PHASE_PLAY, PHASE_CHAIN):
         return f"{_move_words(move)} is one of the moves allowed now."
     if move.kind == PLAY:
-        from .reasons import card_moves, legal_reason
+        from crazylab.seat.reasons import card_moves, legal_reason
 
         moves = tuple(m for m in card_moves(game, move.card) if m.pile == move.pile) or (move,)
         why = legal_reason(game, move.card, moves)

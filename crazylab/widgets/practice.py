@@ -32,6 +32,7 @@ from crazylab import rulebook
 from crazylab.engine.cards import Card
 from crazylab.engine.moves import PLAY
 from crazylab.practice import Item, PracticeError, PracticeSet, derive_seed
+from crazylab.seat.reasons import legal_reason
 
 from ._common import ErrorArea, ErrorReporting, guarded
 from ._markup import Markup, style_sheet
@@ -43,7 +44,6 @@ from .exercise import (
     practice_items,
     score_exercise,
 )
-from .reasons import legal_reason
 
 __all__ = ["Practice", "catalogue", "exercise_for", "practice_set"]
 
@@ -56,8 +56,8 @@ KIND_WORDS = {"legal": "which cards are legal", "score": "what a hand scores",
 
 
 def _default_recorder() -> Any:
-    """The kernel's recorder (``crazylab.widgets.progress``)."""
-    from .progress import recorder
+    """The kernel's recorder (``crazylab.classroom.recorder``)."""
+    from crazylab.classroom.recorder import recorder
 
     return recorder()
 

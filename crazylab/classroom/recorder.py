@@ -47,7 +47,7 @@ from crazylab.classroom.records import Attempt, PracticeItem
 if TYPE_CHECKING:  # the store imports SQLAlchemy: only for the type checker here
     from crazylab.classroom.store import Store
 
-log = logging.getLogger("crazylab.widgets.progress")
+log = logging.getLogger("crazylab.classroom.recorder")
 
 DB_ENV = "CRAZYLAB_DB"
 HUB_ENV = "JUPYTERHUB_USER"

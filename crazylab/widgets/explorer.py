@@ -16,6 +16,8 @@ from crazylab.engine.moves import PLAY
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
 from crazylab.render import cards_html
+from crazylab.seat.reasons import verdicts
+from crazylab.seat.text import call_in_force
 
 from ._common import (
     ErrorArea,
@@ -27,8 +29,6 @@ from ._common import (
 from ._markup import Html, Markup, style_sheet
 from ._validate import explorer_args
 from .picker import CardPicker
-from .reasons import verdicts
-from .table_text import call_in_force
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -29,7 +29,7 @@ Every exercise of a lesson page has an id, ``e01``, ``e02`` … in the order the
 create them (:attr:`Exercise.lesson` is the lesson the page's class bar named, see
 ``crazylab.widgets.classbar``; the same question made again, a cell run twice, keeps its id).
 Each checked answer (right or wrong; not an answer the exercise could not read) goes to the
-kernel's recorder (``crazylab.widgets.progress``), and when the learner's earlier answers come
+kernel's recorder (``crazylab.classroom.recorder``), and when the learner's earlier answers come
 back the exercise shows them: the last answer in its box (or its button coloured), the last
 feedback, the list of answers with their verdicts, and the tries counted. :func:`catalogue`
 lists the exercises the kernel made, for ``crazylab/classroom/catalog.json``.
@@ -59,11 +59,11 @@ from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
 from crazylab.engine.phases import PHASE_DROP, PHASE_PENALTY
 from crazylab.errors import quote
+from crazylab.seat.reasons import legal_reason, verdicts
 
 from ._common import ErrorArea, ErrorReporting, guarded
 from ._markup import Html, Markup, style_sheet
 from ._validate import WidgetArgumentError
-from .reasons import legal_reason, verdicts
 from .scoring import card_value, score_hands
 
 #: a checker returns (True, text) for a right answer, (False, text) for a wrong one, and
@@ -363,7 +363,7 @@ def practice_items() -> Iterator[None]:
 def _recorder() -> Any:
     """The kernel's recorder, or None where it cannot be had."""
     try:
-        from .progress import recorder
+        from crazylab.classroom.recorder import recorder
         return recorder()
     except Exception:  # noqa: BLE001 - exercises work without one
         log.exception("no recorder: answers are not kept")

@@ -2,7 +2,7 @@
 that needs nothing from the internet.
 
     crazylab serve FOLDER --port 8866                           # a teacher's own folder
-    python -m crazylab.widgets.serve notebooks --port=8866      # what `make app` runs
+    python -m crazylab.web.serve notebooks --port=8866      # what `make app` runs
 
 On top of plain Voilà (every option of ``voila`` works here too):
 

@@ -6,7 +6,7 @@ answers are kept (issue 22).
 
 The browser keeps a random learner token in ``localStorage`` (``crazylab.learner``: the token,
 the display name and the class's name, never a teacher key) and sends it here when the bar is
-drawn (the ``token`` trait); the kernel's :func:`~crazylab.widgets.progress.recorder` then
+drawn (the ``token`` trait); the kernel's :func:`~crazylab.classroom.recorder.recorder` then
 loads that learner and hands every widget their earlier answers. Three states:
 
 * **no class** ("browser"): "Join a class" (class code, display name, Join) and "working on
@@ -33,7 +33,7 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from .progress import Recorder, recorder
+from crazylab.classroom.recorder import Recorder, recorder
 
 HERE = Path(__file__).parent
 log = logging.getLogger("crazylab.widgets.classbar")

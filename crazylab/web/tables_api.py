@@ -1,7 +1,7 @@
 """Tables for people over HTTP and websockets: the game lives in one server, each browser gets
 only what its seat may see.
 
-Mounted by ``crazylab.widgets.serve.CrazylabVoila`` beside the class API, and served alone
+Mounted by ``crazylab.web.serve.CrazylabVoila`` beside the class API, and served alone
 by ``crazylab tables --db URL --port N``. Routes under ``<base>crazylab/tables/`` (the wire of
 issue 23; every body is JSON of at most 16 KB, every error ``{"error": "<one line>"}``):
 
@@ -52,14 +52,19 @@ from typing import Any
 from tornado import web, websocket
 from tornado.ioloop import IOLoop
 
+from crazylab.seat import RENDERER
+
 from .class_api import ApiError, JsonApiHandler, StoreHolder
 
 TABLES_PREFIX = "crazylab/tables/"
 BODY_LIMIT = 16 * 1024
 MESSAGE_LIMIT = 4 * 1024  # a browser's websocket message
 HERE = Path(__file__).parent
-#: the files ``static/<file>`` serves (nothing else of the package is reachable)
-STATIC_FILES = frozenset({"table.js", "table.css", "shared_table.js", "shared_table.css"})
+#: the files ``static/<file>`` serves (nothing else of the package is reachable): the seat
+#: view's renderer and this page's own code
+STATIC_FILES = {"table.js": RENDERER / "table.js", "table.css": RENDERER / "table.css",
+                "shared_table.js": HERE / "shared_table.js",
+                "shared_table.css": HERE / "shared_table.css"}
 PAGES = {"lobby": "tables_lobby.html", "table": "shared_table.html",
          "watch": "shared_table.html", "tournament": "tournament.html",
          "class": "tables_class.html"}
@@ -489,7 +494,7 @@ class FileHandler(web.RequestHandler):
         name = self.name or (args[0] if args else "")
         if name not in STATIC_FILES and name not in PAGES.values():
             raise web.HTTPError(404)
-        path = HERE / name
+        path = STATIC_FILES.get(name) or HERE / name
         if not path.is_file():
             raise web.HTTPError(404)
         self.set_header("Content-Type", CONTENT_TYPES.get(path.suffix, "text/plain"))
@@ -641,7 +646,7 @@ class TableSocket(websocket.WebSocketHandler):
 
     def _seat(self, state: Any) -> None:
         """This seat's SeatView (a new one when the seats' names change) and ViewStream."""
-        from .table_seat import SeatView, ViewStream
+        from crazylab.seat.view import SeatView, ViewStream
 
         names = list(state.names)
         if self.seat_view is None or names != self.names:
@@ -693,7 +698,7 @@ class TableSocket(websocket.WebSocketHandler):
     async def _action(self, data: dict[str, Any]) -> None:
         """A browser's action: checked by this seat's SeatView, then played by the service
         at the version the browser saw; a refusal answers this browser alone."""
-        from .table_seat import Refused
+        from crazylab.seat.view import Refused
 
         action = data.get("action")
         if action == "clear_error":  # the table dismissed an error line: nothing to answer

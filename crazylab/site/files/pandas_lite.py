@@ -1,8 +1,9 @@
 """A stand-in for the few pandas calls the lessons make, for the static site's lesson pages.
 
 Pyodide's pandas (with numpy) is not part of the site: about 10 MB more for every visit, to
-show four small tables. ``site/build.py`` puts this module's source in a first (hidden) cell of
-each lesson's site copy, which registers it as ``pandas`` in that page's kernel only. It knows
+show four small tables. ``crazylab/site/build.py`` puts this module's source in a first
+(hidden) cell of each lesson's site copy, which registers it as ``pandas`` in that page's
+kernel only. It knows
 exactly what the lessons ask of pandas (``tests/test_site.py`` checks the lessons' own tables
 through it): a frame from records or from a dict of columns, ``set_index``, ``reset_index``,
 ``iterrows``, ``round``, ``nunique(axis=1) > 1`` as a row filter, ``option_context`` and

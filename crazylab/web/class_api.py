@@ -1,6 +1,6 @@
 """The class store over HTTP: a learner's own records and the teacher's CSV export.
 
-Mounted by :class:`crazylab.widgets.serve.CrazylabVoila` under ``<base>/crazylab/api/``:
+Mounted by :class:`crazylab.web.serve.CrazylabVoila` under ``<base>/crazylab/api/``:
 
 * ``GET /crazylab/api/me`` (header ``X-Crazylab-Token``): the learner (name, class) and
   their progress per lesson;

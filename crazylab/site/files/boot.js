@@ -1,4 +1,4 @@
-// crazylab's Pyodide loader: the kernel's `pyodideUrl` on the static site (site/build.py).
+// crazylab's Pyodide loader: the kernel's `pyodideUrl` on the static site (crazylab/site/build.py).
 //
 // The Pyodide kernel's worker runs `importScripts(pyodideUrl)` and then `loadPyodide(options)`.
 // This script defines that `loadPyodide`: it loads Pyodide's own pyodide.js from the same folder
