@@ -74,8 +74,8 @@ def main() -> int:
 
     import sqlalchemy as sa
 
-    from crazylab.classroom import schema
     from crazylab.classroom.store import open_store
+    from crazylab.store import schema
 
     url = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='crazylab-load-')}/class.db"
     store = open_store(url)

@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("crazylab.seat",),  # one seat's view and its words: below the widgets and the web
     ("crazylab.tables",),  # shared tables: on the class store, the match and the bots
     ("crazylab.classroom",),  # the class store: below the app, beside nothing of the engine
+    ("crazylab.store",),  # the one persistence layer: database, schema, secrets, names
     ("crazylab.sim", "crazylab.lab"),
     ("crazylab.bots", "crazylab.music", "crazylab.examples", "crazylab.match", "crazylab.render",
      "crazylab.audio", "crazylab.rulebook",
@@ -179,7 +180,8 @@ def test_the_layer_checks_can_fail():
         "crazylab.web.serve"]
     assert upward("crazylab.seat.view", {"crazylab.widgets.table"}) == ["crazylab.widgets.table"]
     assert upward("crazylab.publish", {"crazylab.cli"}) == ["crazylab.cli"]
-    assert unlisted({"crazylab.engine.game", "crazylab.store", "crazylab"}) == ["crazylab.store"]
+    assert unlisted({"crazylab.engine.game", "crazylab.review", "crazylab"}) == [
+        "crazylab.review"]
 
 
 def test_the_engine_imports_no_jupyter_or_data_libraries():

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from crazylab.classroom import schema
 from crazylab.classroom.store import open_store
 from crazylab.engine.cards import Card
+from crazylab.store import schema
 from crazylab.tables import (
     CODE_ALPHABET,
     BadMove,

@@ -23,8 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crazylab
-from crazylab.classroom import schema
 from crazylab.classroom.store import open_store
+from crazylab.store import schema
 from crazylab.tables import SeatTicket, TableService
 from crazylab.tables.tournament import (
     HandResult,
@@ -128,7 +128,8 @@ def test_tables_of_3_and_4_spread_the_meetings(n, size, rounds):
     (lambda: round_robin(["Ana", "Ben"], 5), "table_size must be 2, 3 or 4, not 5"),
     (lambda: round_robin(["Ana", "Ben"], 2, 0), "rounds must be a whole number from 1"),
     (lambda: round_robin("AnaBen", 2), "players must be a list of names"),
-    (lambda: round_robin(["Ana", " Ben"], 2), "printable characters, not ' Ben'"),
+    (lambda: round_robin(["Ana", " Ben"], 2), "(no extra spaces), not ' Ben'"),
+    (lambda: round_robin(["Ana", "B" * 41], 2), "1 to 40 printable characters"),
 ])
 def test_bad_pairing_input_is_one_clear_line(call, why):
     with pytest.raises(TournamentError) as e:

@@ -1,7 +1,8 @@
 """The class: classes, learners and their progress kept in a database (issue 22).
 
-:mod:`crazylab.classroom.store` holds the model (read its docstring) and the only SQLAlchemy
-code; :mod:`crazylab.classroom.catalog` lists the lesson and exercise ids a record may name.
+:mod:`crazylab.classroom.store` holds the model (read its docstring) and its queries, over the
+one persistence layer :mod:`crazylab.store`; :mod:`crazylab.classroom.catalog` lists the
+lesson and exercise ids a record may name.
 Importing this package is cheap: the store (and SQLAlchemy) load on first use of one of its
 names, e.g. ``from crazylab.classroom import open_store``.
 """

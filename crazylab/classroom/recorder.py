@@ -43,6 +43,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from crazylab.classroom.records import Attempt, PracticeItem
+from crazylab.store.keys import secret_hash
 
 if TYPE_CHECKING:  # the store imports SQLAlchemy: only for the type checker here
     from crazylab.classroom.store import Store
@@ -588,7 +589,7 @@ class Recorder:
         name = self.learner.name if self.learner is not None else self.browser_name
         ident = self.identity()
         if self.token:  # the token lets whoever holds it answer as the learner: not in a file
-            ident = hashlib.sha256(self.token.encode()).hexdigest()[:32]
+            ident = secret_hash(self.token)[:32]
         return {"format": PROGRESS_FORMAT, "version": 1,
                 "learner": {"id": ident, "name": name},
                 "attempts": [as_dict(a) for a in self.earlier(None)],

@@ -24,7 +24,7 @@ The model
   30 kernels answering at once queue instead of polling) or any SQLAlchemy URL
   (``postgresql+psycopg://...`` for a hub whose kernels run on several nodes). Its schema
   version is kept in the database and an older database is upgraded in place
-  (:mod:`crazylab.classroom.schema`). A locked or unreachable database raises
+  (:mod:`crazylab.store.schema`). A locked or unreachable database raises
   :class:`StoreUnavailable`: the caller keeps the record and retries.
 
 ``open_store()`` picks the database: ``$CRAZYLAB_DB`` (a URL or a file path), else the file
@@ -34,19 +34,13 @@ The model
 from __future__ import annotations
 
 import csv
-import hashlib
-import hmac
 import io
 import json
 import math
 import os
-import random
 import re
 import secrets
-import threading
-import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -55,13 +49,17 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-try:
-    import fcntl
-except ImportError:  # Windows: SQLite's own locking only
-    fcntl = None  # type: ignore[assignment]
-
 from ..errors import CrazylabError, quote
-from . import schema
+from ..store import (
+    NAME_MAX,
+    Database,
+    class_code,
+    display_name,
+    schema,
+    secret_hash,
+    secret_matches,
+    sqlite_url,
+)
 from .catalog import Catalog
 from .catalog import load as load_catalog
 from .records import Attempt, PracticeItem
@@ -75,7 +73,7 @@ DB_ENV = "CRAZYLAB_DB"
 HOME_ENV = "CRAZYLAB_HOME"
 DEFAULT_HOME = Path("~/.local/share/crazylab")
 
-NAME_MAX = 40
+
 ANSWER_MAX = 500
 QUESTION_MAX = 1000
 FEEDBACK_MAX = 4000
@@ -96,7 +94,6 @@ HAND_RESULT_MAX = 4000
 ANONYMOUS_NAME = "Anonymous"
 #: SQLite's own wait for a busy database inside a statement (a write transaction waits up to
 #: the store's busy timeout in :func:`_sqlite_setup` instead)
-SQLITE_STATEMENT_WAIT = 0.05
 
 
 class ClassError(CrazylabError):
@@ -160,13 +157,9 @@ def default_url() -> str:
     """``$CRAZYLAB_DB`` (a URL, or a file path made a SQLite URL), else the default file."""
     configured = os.environ.get(DB_ENV, "").strip()
     if configured:
-        return configured if "://" in configured else _sqlite_url(Path(configured))
+        return configured if "://" in configured else sqlite_url(Path(configured))
     home = Path(os.environ.get(HOME_ENV, "") or DEFAULT_HOME).expanduser()
-    return _sqlite_url(home / "crazylab.db")
-
-
-def _sqlite_url(path: Path) -> str:
-    return f"sqlite:///{path.expanduser().resolve()}"
+    return sqlite_url(home / "crazylab.db")
 
 
 def open_store(url: str | None = None, *, catalog: Catalog | None = None,
@@ -174,7 +167,7 @@ def open_store(url: str | None = None, *, catalog: Catalog | None = None,
     """The store at ``url`` (see :func:`default_url` for ``None``), created and upgraded to
     the current schema on first use. A plain file path is taken as a SQLite file."""
     if url is not None and "://" not in url:
-        url = _sqlite_url(Path(url))
+        url = sqlite_url(Path(url))
     return Store(url or default_url(), catalog=catalog, busy_timeout=busy_timeout)
 
 
@@ -187,42 +180,17 @@ def _utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def _hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _unavailable(error: Exception) -> StoreUnavailable:
-    orig = getattr(error, "orig", None) or error
-    first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
-    return StoreUnavailable(f"the class database is unavailable ({first[:120]}); "
-                            "nothing was stored, try again")
-
-
 class Store:
     """The class database behind one SQLAlchemy engine (thread safe; one per process)."""
 
     def __init__(self, url: str, *, catalog: Catalog | None = None,
                  busy_timeout: float = 10.0) -> None:
         self.catalog = catalog or load_catalog()
-        self.engine, parsed = make_engine(url, what="class database", error=ClassError,
-                                          busy_timeout=busy_timeout)
-        self.dialect = parsed.get_backend_name()
-        self.busy_timeout = busy_timeout
-        self._writers_path: Path | None = None  # SQLite file: writers take turns on it
-        self._writers_fd: tuple[int, int] | None = None  # (pid, fd)
-        self._writer_lock = threading.Lock()
         self._statements: dict[str, Any] = {}
-        database = sqlite_file(parsed)
-        if database is not None and fcntl is not None:
-            self._writers_path = database.with_name(database.name + "-writers")
-        self.url = parsed.render_as_string(hide_password=True)
-        with self._write() as conn:
-            try:
-                if self.dialect == "postgresql":  # one migrator at a time
-                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(2202)"))
-                schema.migrate(conn)
-            except schema.SchemaTooNew as e:
-                raise ClassError(str(e)) from e
+        self.db = Database(url, what="class database", error=ClassError,
+                           unavailable=StoreUnavailable, busy_timeout=busy_timeout)
+        self.engine, self.dialect, self.url = self.db.engine, self.db.dialect, self.db.url
+        with self.db.write() as conn:
             self._warm_up(conn)
 
     def _warm_up(self, conn: sa.Connection) -> None:
@@ -253,87 +221,23 @@ class Store:
 
     def close(self) -> None:
         """Close every pooled connection."""
-        self.engine.dispose()
-        if self._writers_fd is not None and self._writers_fd[0] == os.getpid():
-            os.close(self._writers_fd[1])
-        self._writers_fd = None
+        self.db.close()
 
     def __repr__(self) -> str:
         return f"Store({self.url!r})"
-
-    # ------------------------------------------------------------------ transactions
-
-    @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
-        """A write transaction (SQLite: BEGIN IMMEDIATE, so two writers wait for each other
-        with the busy timeout instead of failing on a lock upgrade)."""
-        with self._errors(), self.engine.connect() as conn:
-            conn.execution_options(crazylab_immediate=True)
-            with self._writers_turn(), conn.begin():
-                yield conn
-
-    @contextmanager
-    def _writers_turn(self) -> Iterator[None]:
-        """SQLite file: writers (threads and processes) queue on a lock file beside the
-        database, asleep in the kernel, instead of polling SQLite's lock: on a busy machine
-        the pollers would keep the writer holding the lock off the CPU. A writer whose busy
-        timeout ran out while it queued gives up (:class:`StoreUnavailable`)."""
-        if self._writers_path is None or fcntl is None:
-            yield
-            return
-        deadline = time.monotonic() + self.busy_timeout
-        if not self._writer_lock.acquire(timeout=max(self.busy_timeout, 0.001)):
-            raise StoreUnavailable("the class database is busy; nothing was stored, try again")
-        try:
-            pid, fd = self._writers_fd or (-1, -1)
-            if pid != os.getpid():  # not a descriptor inherited through fork: its own
-                try:
-                    fd = os.open(self._writers_path, os.O_RDWR | os.O_CREAT, 0o600)
-                except OSError:  # a read-only folder: SQLite's own lock still holds
-                    yield
-                    return
-                self._writers_fd = (os.getpid(), fd)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                if time.monotonic() > deadline:
-                    raise StoreUnavailable("the class database is busy; nothing was stored, "
-                                           "try again")
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            self._writer_lock.release()
-
-    @contextmanager
-    def _read(self) -> Iterator[sa.Connection]:
-        with self._errors(), self.engine.connect() as conn, conn.begin():
-            yield conn
-
-    @contextmanager
-    def _errors(self) -> Iterator[None]:
-        try:
-            yield
-        except (sa_exc.OperationalError, sa_exc.InterfaceError) as e:
-            raise _unavailable(e) from None
-        except sa_exc.TimeoutError as e:  # no pooled connection free in time
-            raise _unavailable(e) from None
-        except sa_exc.DBAPIError as e:
-            if e.connection_invalidated:
-                raise _unavailable(e) from None
-            raise
 
     # ------------------------------------------------------------------ classes
 
     def create_class(self, name: str) -> NewClass:
         """A new class: its code (to give learners) and its teacher key (to keep secret)."""
-        name = _name(name, "class name")
+        name = display_name(name, "class name", ClassError)
         key = secrets.token_urlsafe(24)
         for _ in range(5):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
-                with self._write() as conn:
+                with self.db.write() as conn:
                     conn.execute(sa.insert(schema.classes).values(
-                        code=code, name=name, key_hash=_hash_key(key), created_at=_now()))
+                        code=code, name=name, key_hash=secret_hash(key), created_at=_now()))
                 return NewClass(code=code, teacher_key=key, name=name)
             except sa_exc.IntegrityError:  # a code drawn twice: 2**-65, but draw again
                 continue
@@ -346,7 +250,7 @@ class Store:
                  .select_from(c.outerjoin(lr, lr.c.class_code == c.c.code))
                  .group_by(c.c.code, c.c.name, c.c.created_at)
                  .order_by(c.c.created_at, c.c.code))
-        with self._read() as conn:
+        with self.db.read() as conn:
             return [ClassInfo(code=r[0], name=r[1], learners=int(r[3]), created_at=_utc(r[2]))
                     for r in conn.execute(query)]
 
@@ -354,9 +258,9 @@ class Store:
 
     def join(self, code: str, name: str) -> Learner:
         """A new learner in the class ``code`` with a fresh random token."""
-        name = _name(name, "display name")
+        name = display_name(name, "display name", ClassError)
         code = _code(code)
-        with self._write() as conn:
+        with self.db.write() as conn:
             cls = self._class_row(conn, code)
             if cls is None:
                 raise ClassError(f"unknown class code {quote(code)}")
@@ -376,7 +280,7 @@ class Store:
         lr = schema.learners
         for _ in range(2):
             try:
-                with self._write() as conn:
+                with self.db.write() as conn:
                     cls = self._class_row(conn, code) if code else None
                     if code and cls is None:
                         raise ClassError(f"unknown class code {quote(code)}")
@@ -401,7 +305,7 @@ class Store:
     def anonymous(self) -> Learner:
         """A learner in no class (kept like any other; :meth:`forget` deletes it)."""
         token = secrets.token_urlsafe(24)
-        with self._write() as conn:
+        with self.db.write() as conn:
             conn.execute(sa.insert(schema.learners).values(
                 token=token, name=ANONYMOUS_NAME, class_code=None, created_at=_now()))
         return Learner(token=token, name=ANONYMOUS_NAME, class_code=None, class_name=None)
@@ -409,7 +313,7 @@ class Store:
     def learner(self, token: str) -> Learner:
         """The learner with this token (``ClassError("unknown learner token")`` otherwise)."""
         lr, c = schema.learners, schema.classes
-        with self._read() as conn:
+        with self.db.read() as conn:
             row = conn.execute(
                 sa.select(lr.c.name, lr.c.class_code, c.c.name.label("class_name"))
                 .select_from(lr.outerjoin(c, c.c.code == lr.c.class_code))
@@ -421,7 +325,7 @@ class Store:
 
     def forget(self, token: str) -> None:
         """Delete the learner and every attempt, practice item and hand of theirs."""
-        with self._write() as conn:
+        with self.db.write() as conn:
             learner_id = self._learner_id(conn, token)
             for table in (schema.attempts, schema.practice, schema.hands):
                 conn.execute(sa.delete(table).where(table.c.learner_id == learner_id))
@@ -471,7 +375,7 @@ class Store:
     def attempts(self, token: str, lesson: str | None = None) -> list[Attempt]:
         """The learner's attempts (of one lesson), oldest first."""
         t = schema.attempts
-        with self._read() as conn:
+        with self.db.read() as conn:
             query = sa.select(t).where(t.c.learner_id == self._learner_id(conn, token))
             if lesson is not None:
                 query = query.where(t.c.lesson == lesson)
@@ -484,7 +388,7 @@ class Store:
     def practice(self, token: str, lesson: str | None = None) -> list[PracticeItem]:
         """The learner's practice items (of one lesson), oldest first."""
         t = schema.practice
-        with self._read() as conn:
+        with self.db.read() as conn:
             query = sa.select(t).where(t.c.learner_id == self._learner_id(conn, token))
             if lesson is not None:
                 query = query.where(t.c.lesson == lesson)
@@ -497,7 +401,7 @@ class Store:
     def progress(self, token: str) -> dict[str, LessonProgress]:
         """Every lesson of the catalogue (in its order) with the learner's progress."""
         t = schema.attempts
-        with self._read() as conn:
+        with self.db.read() as conn:
             rows = conn.execute(
                 sa.select(t.c.lesson, t.c.exercise, sa.func.max(sa.case((t.c.verdict, 1),
                                                                         else_=0)))
@@ -517,7 +421,7 @@ class Store:
 
     def class_report(self, code: str, key: str) -> ClassReport:
         """Everything of the class: its learners, attempts, practice items and hands."""
-        with self._read() as conn:
+        with self.db.read() as conn:
             cls = self._check_key(conn, code, key)
             rows = {what: self._export(conn, cls.code, what) for what in EXPORTS}
         return ClassReport(code=cls.code, name=cls.name, **rows)
@@ -528,16 +432,16 @@ class Store:
         if what not in EXPORTS:
             raise ClassError(f"cannot export {quote(str(what))}; choose one of "
                              f"{', '.join(EXPORTS)}")
-        with self._read() as conn:
+        with self.db.read() as conn:
             cls = self._check_key(conn, code, key)
             return self._export(conn, cls.code, what)
 
     def reset_class(self, code: str, key: str, *, confirm: str) -> int:
         """Delete every learner of the class and all their rows (the class, its code and key
         stay); ``confirm`` must be the class code. Returns the number of rows deleted."""
-        with self._write() as conn:
+        with self.db.write() as conn:
             cls = self._check_key(conn, code, key)
-            if not isinstance(confirm, str) or _normal_code(confirm) != cls.code:
+            if not isinstance(confirm, str) or class_code(confirm) != cls.code:
                 raise ClassError("to reset the class, confirm with its class code; "
                                  "nothing was deleted")
             lr = schema.learners
@@ -562,7 +466,7 @@ class Store:
         if not isinstance(who, Mapping):
             raise ClassError("progress file: 'learner' must be an object")
         import_id = _record_id(who.get("id"), "learner id")
-        name = _name(who.get("name"), "display name")
+        name = display_name(who.get("name"), "display name", ClassError)
         attempt_rows: list[dict[str, Any]] = []
         practice_rows: list[dict[str, Any]] = []
         for what, items, check in (("attempts", data.get("attempts", []), self._attempt_values),
@@ -585,7 +489,7 @@ class Store:
                 values["at"] = _when(item.get("at"), f"{what} item {n + 1}")
                 rows.append(values)
         stored = 0
-        with self._write() as conn:
+        with self.db.write() as conn:
             cls = self._check_key(conn, code, key)
             lr = schema.learners
             learner_id = conn.execute(sa.select(lr.c.id).where(
@@ -640,7 +544,7 @@ class Store:
                      values: dict[str, Any]) -> bool:
         token = _token(token)
         self._statement(table, key)  # built before the write lock is taken
-        with self._write() as conn:
+        with self.db.write() as conn:
             values["learner_id"] = self._learner_id(conn, token)
             return bool(self._insert_row(conn, table, key, values))
 
@@ -690,13 +594,9 @@ class Store:
     def _check_key(self, conn: sa.Connection, code: Any, key: Any) -> Any:
         """The class row if ``key`` is its teacher key; an unknown code is refused the same
         way as a wrong key (and takes the same time)."""
-        wrong = ClassError("wrong teacher key")
-        if not isinstance(code, str) or not isinstance(key, str) or len(key) > 200:
-            raise wrong
-        row = self._class_row(conn, _normal_code(code))
-        stored = row.key_hash if row is not None else _hash_key(secrets.token_hex(8))
-        if not hmac.compare_digest(stored, _hash_key(key)) or row is None:
-            raise wrong
+        row = self._class_row(conn, class_code(code)) if isinstance(code, str) else None
+        if not secret_matches(row.key_hash if row is not None else None, key):
+            raise ClassError("wrong teacher key")
         return row
 
     def _export(self, conn: sa.Connection, code: str, what: str) -> list[dict[str, Any]]:
@@ -728,111 +628,13 @@ class Store:
         return out
 
 
-# --------------------------------------------------------------------------- SQLite
-
-
-def sqlite_file(url: sa.URL) -> Path | None:
-    """The file of a SQLite URL (``None``: another database, or SQLite in memory)."""
-    database = url.database or ""
-    if url.get_backend_name() != "sqlite" or not database or database == ":memory:" \
-            or database.startswith("file:"):
-        return None
-    return Path(database).expanduser()
-
-
-def make_engine(url: str, *, what: str, error: type[CrazylabError],
-                busy_timeout: float = 10.0) -> tuple[sa.Engine, sa.URL]:
-    """An engine for the database at ``url`` with crazylab's settings, and the parsed URL.
-    SQLite: its folder made, WAL, foreign keys, a busy timeout, and transactions begun by
-    crazylab (a connection with the execution option ``crazylab_immediate`` writes: BEGIN
-    IMMEDIATE, writers taking fair turns); another database: a pool checked before use. A
-    bad URL, folder or driver raises ``error`` in one line naming ``what``."""
-    try:
-        parsed = sa.make_url(url)
-    except (sa_exc.ArgumentError, ValueError) as e:
-        raise error(f"not a database URL: {quote(url)}") from e
-    kwargs: dict[str, Any] = {}
-    if parsed.get_backend_name() == "sqlite":
-        database = sqlite_file(parsed)
-        if database is not None:
-            try:
-                database.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise error(f"cannot make the folder of the {what} "
-                            f"{quote(str(database.parent))}: {e.strerror}") from None
-        kwargs["connect_args"] = {"timeout": busy_timeout, "check_same_thread": False}
-    else:
-        kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
-    try:
-        engine = sa.create_engine(parsed, **kwargs)
-    except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as e:
-        raise error(f"cannot use the database {quote(str(parsed))}: {e}") from e
-    if parsed.get_backend_name() == "sqlite":
-        _sqlite_setup(engine, busy_timeout)
-    return engine, parsed
-
-
-def _sqlite_setup(engine: sa.Engine, busy_timeout: float) -> None:
-    """WAL, a busy timeout and foreign keys on every connection; transactions begun by
-    crazylab itself (DEFERRED for reads, IMMEDIATE for writes)."""
-
-    @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None  # crazylab emits BEGIN itself (below)
-        cur = dbapi_conn.cursor()
-        cur.execute(f"PRAGMA busy_timeout = {int(min(busy_timeout, SQLITE_STATEMENT_WAIT) * 1000)}")
-        cur.execute("PRAGMA foreign_keys = ON")
-        cur.execute("PRAGMA journal_mode = WAL")
-        cur.execute("PRAGMA synchronous = NORMAL")
-        cur.close()
-
-    @sa.event.listens_for(engine, "begin")
-    def _begin(conn: sa.Connection) -> None:
-        if not conn.get_execution_options().get("crazylab_immediate"):
-            conn.exec_driver_sql("BEGIN")
-            return
-        # SQLite's own busy handler backs off to 100 ms sleeps, so under many writers a
-        # writer that waited long keeps losing to newcomers (seconds, even its timeout).
-        # Short random waits up to the timeout instead: first come is not first served,
-        # but nobody starves.
-        deadline = time.monotonic() + busy_timeout
-        while True:
-            try:
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
-                return
-            except sa_exc.OperationalError as e:
-                if not _is_busy(e) or time.monotonic() >= deadline:
-                    raise
-                time.sleep(random.uniform(0.0005, 0.004))
-
-
-def _is_busy(error: sa_exc.OperationalError) -> bool:
-    text = str(error.orig).lower()
-    return "locked" in text or "busy" in text
-
-
 # --------------------------------------------------------------------------- validation
-
-
-def _name(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise ClassError(f"the {what} must be text")
-    value = value.strip()
-    if not 1 <= len(value) <= NAME_MAX or not value.isprintable():
-        raise ClassError(f"the {what} must be 1 to {NAME_MAX} printable characters, not "
-                         f"{quote(value)}")
-    _utf8(value, f"the {what}")
-    return value
-
-
-def _normal_code(code: str) -> str:
-    return re.sub(r"[\s-]", "", code).upper()
 
 
 def _code(code: Any) -> str:
     if not isinstance(code, str):
         raise ClassError("the class code must be text")
-    normal = _normal_code(code)
+    normal = class_code(code)
     if not re.fullmatch(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}", normal):
         raise ClassError(f"unknown class code {quote(code)}")
     return normal

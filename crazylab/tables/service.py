@@ -26,7 +26,6 @@ how a browser that reloads finds its seat again, never the name.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import random
@@ -47,6 +46,7 @@ from ..engine.rules import PRESETS, RulesError, RuleSet
 from ..engine.rules import rules as get_rules
 from ..errors import CrazylabError, quote
 from ..match import Match, MatchError
+from ..store import display_name, secret_hash
 from .store import MoveRow, SeatRow, StaleWrite, StoreError, TableRow, TableStore
 
 __all__ = [
@@ -60,7 +60,6 @@ log = logging.getLogger(__name__)
 #: join codes: 8 characters of 31 (no 0/O, 1/I/L): about 40 random bits
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
-NAME_MAX = 40
 MOVE_MAX = 100
 TOKEN_MAX = 128
 #: joins (and creates) a client may make in a minute
@@ -188,17 +187,8 @@ class _Window:
             times.append(now)
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _name(name: object) -> str:
-    if not isinstance(name, str):
-        raise TableError(f"a name must be a text, not {quote(name)}")
-    name = " ".join(name.split())
-    if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
-        raise TableError(f"a name has 1 to {NAME_MAX} printable characters, not {quote(name)}")
-    return name
+    return display_name(name, "name", TableError)
 
 
 def _tuples(value: Any) -> Any:
@@ -306,7 +296,7 @@ class TableService:
 
     def _seat(self, token: object) -> tuple[_Table, int, str]:
         if isinstance(token, str) and 0 < len(token) <= TOKEN_MAX:
-            digest = _hash(token)
+            digest = secret_hash(token)
             found = self._tokens.get(digest)
             if found is not None:
                 return self._tables[found[0]], found[1], digest
@@ -362,7 +352,7 @@ class TableService:
         except MatchError as e:
             raise TableError(str(e)) from None
         token = secrets.token_urlsafe(24)
-        digest = _hash(token)
+        digest = secret_hash(token)
         table_seats = [_Seat(name, LEARNER, None, digest, gone_since=self._clock())]
         table_seats += [_Seat("Empty seat", EMPTY) for _ in range(seats - 1)]
         for _ in range(5):
@@ -398,7 +388,7 @@ class TableService:
                 raise TableFull(f"table {table.code} is full: every seat is taken")
             seat = free[0]
             token = secrets.token_urlsafe(24)
-            digest = _hash(token)
+            digest = secret_hash(token)
             new = _Seat(name, LEARNER, None, digest, gone_since=self._clock())
             self._stored(lambda: self._store.set_seat(
                 table.code, table.version, SeatRow(seat, digest, name, LEARNER, None)))

@@ -1,5 +1,5 @@
 """Where the shared tables live: the class database's ``game_tables``, ``table_seats`` and
-``table_moves`` (schema version 3, :mod:`crazylab.classroom.schema`).
+``table_moves`` (schema version 3, :mod:`crazylab.store.schema`).
 
 :class:`TableStore` writes a table's every change as it happens, each in one transaction, and
 reads every table back when a service starts (:meth:`TableStore.load`). A move is stored with
@@ -14,7 +14,6 @@ foreign keys on) or any SQLAlchemy URL (``postgresql+psycopg://...`` on a hub).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,9 +24,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
-from ..classroom import schema
-from ..classroom.store import default_url, make_engine
+from ..classroom.store import default_url
 from ..errors import CrazylabError
+from ..store import Database, schema, sqlite_url
 
 __all__ = ["MoveRow", "SeatRow", "StaleWrite", "StoreError", "TableRow", "TableStore"]
 
@@ -85,46 +84,23 @@ class TableStore:
 
     def __init__(self, url: str | None = None) -> None:
         if url is not None and "://" not in url:
-            url = f"sqlite:///{Path(url).expanduser().resolve()}"
-        self.engine, parsed = make_engine(url or default_url(), what="table database",
-                                          error=StoreError, busy_timeout=BUSY_TIMEOUT)
-        self.dialect = parsed.get_backend_name()
-        self.url = parsed.render_as_string(hide_password=True)
-        # SQLite: one writer at a time in this process (others wait on the busy timeout)
-        self._lock = threading.Lock() if self.dialect == "sqlite" else None
-        with self.write() as conn:
-            if self.dialect == "postgresql":  # one migrator at a time
-                conn.execute(sa.text("SELECT pg_advisory_xact_lock(2202)"))
-            try:
-                schema.migrate(conn)
-            except schema.SchemaTooNew as e:
-                raise StoreError(str(e)) from e
+            url = sqlite_url(Path(url))
+        self.db = Database(url or default_url(), what="table database", error=StoreError,
+                           unavailable=StoreError, busy_timeout=BUSY_TIMEOUT)
+        self.engine, self.dialect, self.url = self.db.engine, self.db.dialect, self.db.url
 
     def close(self) -> None:
-        self.engine.dispose()
+        self.db.close()
 
     @contextmanager
     def write(self) -> Iterator[sa.Connection]:
         """One write transaction (a tournament's rows too): :class:`StaleWrite` on a
         conflicting key, :class:`StoreError` when the database is unavailable."""
-        lock = self._lock
-        if lock is not None:
-            lock.acquire()
         try:
-            with self.engine.connect() as conn:
-                conn.execution_options(crazylab_immediate=True)  # SQLite: BEGIN IMMEDIATE
-                with conn.begin():
-                    yield conn
+            with self.db.write() as conn:
+                yield conn
         except sa_exc.IntegrityError as e:
             raise StaleWrite("another writer changed the table first") from e
-        except (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError) as e:
-            orig = getattr(e, "orig", None) or e
-            first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
-            raise StoreError(f"the table database is unavailable ({first[:120]}); "
-                             "nothing was stored, try again") from None
-        finally:
-            if lock is not None:
-                lock.release()
 
     # ------------------------------------------------------------------ writes
 
@@ -172,23 +148,18 @@ class TableStore:
     def load(self) -> list[TableRow]:
         """Every table with its seats and moves (in hand and ply order)."""
         t, s, m = schema.game_tables, schema.table_seats, schema.table_moves
-        try:
-            with self.engine.connect() as conn:
-                rows = {r.code: TableRow(
-                    code=r.code, rules=r.rules, seats=r.seats, seed=int(r.seed), host=r.host,
-                    started=bool(r.started), hands=r.hands, version=r.version,
-                    created_at=r.created_at)
-                    for r in conn.execute(sa.select(t).order_by(t.c.created_at, t.c.code))}
-                for r in conn.execute(sa.select(s).order_by(s.c.code, s.c.seat)):
-                    if r.code in rows:
-                        rows[r.code].seat_rows.append(
-                            SeatRow(r.seat, r.token_hash, r.name, r.kind, r.bot))
-                for r in conn.execute(sa.select(m.c.code, m.c.hand, m.c.ply, m.c.seat, m.c.move)
-                                      .order_by(m.c.code, m.c.hand, m.c.ply)):
-                    if r.code in rows:
-                        rows[r.code].moves.append(MoveRow(r.hand, r.ply, r.seat, r.move))
-        except (sa_exc.OperationalError, sa_exc.InterfaceError) as e:
-            orig = getattr(e, "orig", None) or e
-            first = (str(orig).strip().splitlines() or [type(orig).__name__])[0]
-            raise StoreError(f"the table database is unavailable ({first[:120]})") from None
+        with self.db.read() as conn:
+            rows = {r.code: TableRow(
+                code=r.code, rules=r.rules, seats=r.seats, seed=int(r.seed), host=r.host,
+                started=bool(r.started), hands=r.hands, version=r.version,
+                created_at=r.created_at)
+                for r in conn.execute(sa.select(t).order_by(t.c.created_at, t.c.code))}
+            for r in conn.execute(sa.select(s).order_by(s.c.code, s.c.seat)):
+                if r.code in rows:
+                    rows[r.code].seat_rows.append(
+                        SeatRow(r.seat, r.token_hash, r.name, r.kind, r.bot))
+            for r in conn.execute(sa.select(m.c.code, m.c.hand, m.c.ply, m.c.seat, m.c.move)
+                                  .order_by(m.c.code, m.c.hand, m.c.ply)):
+                if r.code in rows:
+                    rows[r.code].moves.append(MoveRow(r.hand, r.ply, r.seat, r.move))
         return list(rows.values())

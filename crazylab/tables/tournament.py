@@ -45,7 +45,7 @@ player won (a shared win counts for each winner). Players are ranked by, in orde
 Persistence (:class:`Tournament`)
 ---------------------------------
 A tournament lives in the class database (its class must exist there), in the two tables the
-class schema's version 3 made for it (:mod:`crazylab.classroom.schema`; this module adds
+class schema's version 3 made for it (:mod:`crazylab.store.schema`; this module adds
 none): ``tournaments`` (``data``: JSON of the format, rounds, hands, table size, rules and
 players) and ``tournament_tables``, one row per table and round (``players``: names by seat,
 ``null`` a bot; ``result``: JSON of the table's number, its sealed seats, the hands recorded
@@ -68,7 +68,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import hmac
 import itertools
 import json
 import math
@@ -82,12 +81,11 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy import exc as sa_exc
 
-from ..classroom import schema
 from ..classroom.store import rows_to_csv
 from ..engine.rules import PRESETS, RuleSet
 from ..errors import CrazylabError, quote
+from ..store import class_code, display_name, schema, secret_hash, secret_matches
 from .service import SeatTicket, TableService, rules_from_json, rules_to_json
 from .store import StoreError, TableStore
 
@@ -102,7 +100,6 @@ TABLE_SIZES = (2, 3, 4)
 MAX_PLAYERS = 64
 MAX_ROUNDS = 50
 MAX_HANDS = 50
-NAME_MAX = 40
 #: search steps of :func:`swiss` before it settles for the cheapest choice at each step
 SWISS_BUDGET = 50_000
 #: starting orders :func:`round_robin` tries for each round of tables of 3 or 4
@@ -132,11 +129,10 @@ def _players(players: Any) -> list[str]:
     names = list(players)
     if not 2 <= len(names) <= MAX_PLAYERS:
         raise TournamentError(f"a tournament has 2 to {MAX_PLAYERS} players, not {len(names)}")
-    for name in names:
-        if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX \
-                or not name.isprintable() or name != name.strip():
-            raise TournamentError(f"a player's name must be 1 to {NAME_MAX} printable "
-                                  f"characters, not {quote(name)}")
+    for name in names:  # names as the class store keeps them (checks.display_name)
+        if display_name(name, "player's name", TournamentError) != name:
+            raise TournamentError(f"a player's name is written as it is kept (no extra "
+                                  f"spaces), not {quote(name)}")
     twice = sorted(n for n, c in Counter(names).items() if c > 1)
     if twice:
         raise TournamentError(f"{quote(twice[0])} is listed twice: each player once")
@@ -476,10 +472,6 @@ _P = int(
 _G = 2
 
 
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _secret(token: str) -> int:
     digest = hashlib.sha256(b"crazylab tournament seat key\0" + token.encode()).digest()
     return int.from_bytes(digest, "big") | 1
@@ -604,7 +596,7 @@ class Tournament:
         tokens = {n: secrets.token_urlsafe(24) for n in names}
         data = {"format": format, "rounds": rounds, "hands": hands, "table_size": size,
                 "rules": kept,
-                "players": [{"name": n, "token_hash": _hash(tokens[n]),
+                "players": [{"name": n, "token_hash": secret_hash(tokens[n]),
                              "seat_key": _public(tokens[n])} for n in names]}
         store, own = _open_store(url)
         try:
@@ -798,7 +790,7 @@ class Tournament:
     def _player(self, token: Any) -> str:
         if not isinstance(token, str) or not 16 <= len(token) <= 128:
             raise TournamentError("unknown player token")
-        name = self._hashes.get(_hash(token))
+        name = self._hashes.get(secret_hash(token))
         if name is None:
             raise TournamentError("unknown player token")
         return name
@@ -874,12 +866,10 @@ def _open_store(url: str | TableStore | TableService | None) -> tuple[TableStore
 @contextmanager
 def _read(store: TableStore) -> Iterator[sa.Connection]:
     try:
-        with store.engine.connect() as conn, conn.begin():
+        with store.db.read() as conn:
             yield conn
-    except (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError) as e:
-        first = (str(getattr(e, "orig", e)).strip().splitlines() or ["?"])[0]
-        raise TournamentError(f"the class database is unavailable ({first[:120]}); "
-                              "try again") from None
+    except StoreError as e:
+        raise TournamentError(str(e)) from None
 
 
 @contextmanager
@@ -896,14 +886,11 @@ def _class(conn: sa.Connection, code: Any, key: str | None) -> str:
     key and an unknown class alike)."""
     if not isinstance(code, str):
         raise TournamentError("the class code must be text")
-    normal = re.sub(r"[\s-]", "", code).upper()
     c = schema.classes
-    row = conn.execute(sa.select(c.c.code, c.c.key_hash).where(c.c.code == normal)).first()
-    if key is not None:
-        stored = row.key_hash if row is not None else _hash(secrets.token_hex(8))
-        if not isinstance(key, str) or not hmac.compare_digest(stored, _hash(key)) \
-                or row is None:
-            raise TournamentError("wrong teacher key")
+    row = conn.execute(sa.select(c.c.code, c.c.key_hash)
+                       .where(c.c.code == class_code(code))).first()
+    if key is not None and not secret_matches(row.key_hash if row is not None else None, key):
+        raise TournamentError("wrong teacher key")
     if row is None:
         raise TournamentError(f"unknown class code {quote(code)}")
     return str(row.code)
