@@ -26,15 +26,15 @@ import crazylab
 from crazylab.classroom.store import open_store
 from crazylab.store import schema
 from crazylab.tables import SeatTicket, TableService
-from crazylab.tables.tournament import (
+from crazylab.tables.pairings import (
     HandResult,
     Standing,
-    Tournament,
     TournamentError,
     round_robin,
     standings,
     swiss,
 )
+from crazylab.tables.tournament import Tournament
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 
