@@ -274,7 +274,9 @@ def test_codes_keys_and_tokens_are_random(store: Store) -> None:
     tokens = {x.token for x in learners}
     assert len(tokens) == 10  # the same name, ten different learners
     for x in learners:
-        assert len(x.token) * 6 >= 64 and "Ana" not in x.token and "ana" not in x.token.lower()
+        # not made from the name: ten learners named Ana have ten tokens (above); "ana" not
+        # in the token was a flaky check (32 random characters hold it about 1 run in 100)
+        assert len(x.token) * 6 >= 64
         assert store.learner(x.token).name == "Ana"
     anon = store.anonymous()
     assert anon.class_code is None and anon.token not in tokens

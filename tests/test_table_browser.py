@@ -14,7 +14,8 @@ from browser_support import YOUR_TURN, human_step, write_notebook
 
 pytestmark = pytest.mark.browser
 
-RULE_ID = re.compile(r"\b(?:[A-Z]{1,2}-[A-Z]{0,2}\d+[a-z]?|[AV]\d{1,2})\b")
+from crazylab.rulebook import RULE_ID  # noqa: E402
+
 CARD_CODE = re.compile(r"(?<![\w@+])(?:10|[2-9AJQK])[CDHS](?![\w@:+])")
 
 CHAIN = '''\

@@ -726,7 +726,8 @@ def test_a_play_that_leaves_one_card_asks_for_the_last_card_call():
 
 # -- the table's words: every effect said, kept, for people (issue 19) -----------------------
 
-RULE_ID = re.compile(r"\b(?:[A-Z]{1,2}-[A-Z]{0,2}\d+[a-z]?|[AV]\d{1,2})\b")
+from crazylab.rulebook import RULE_ID  # noqa: E402
+
 CARD_CODE = re.compile(r"(?<![\w@+])(?:10|[2-9AJQK])[CDHS](?![\w@:+])")
 
 

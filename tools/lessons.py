@@ -306,7 +306,9 @@ SCROLL_TO_HASH = """\
 def link_rule_ids(text: str, known: set[str]) -> str:
     """Markdown with every known rule id outside code, headings and anchors linked to its
     anchor on the same page (``SR-Q2`` → ``[SR-Q2](#SR-Q2)``)."""
-    pattern = re.compile(r"(?<![\w#\[/-])((?:C|SR|AP|MU|BR)-[A-Z]?\d+|[AV]\d+)(?![\w-])")
+    from crazylab.rulebook import ID_PATTERN
+
+    pattern = re.compile(rf"(?<![\w#\[/-])({ID_PATTERN})(?![\w-])")
 
     def link(m: re.Match[str]) -> str:
         return f"[{m[1]}](#{m[1]})" if m[1] in known else m[0]

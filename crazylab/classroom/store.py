@@ -50,6 +50,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..errors import CrazylabError, quote
+from ..rulebook import is_rule_id
 from ..store import (
     NAME_MAX,
     Database,
@@ -80,7 +81,6 @@ FEEDBACK_MAX = 4000
 RULE_IDS_MAX = 20
 PRACTICE_KINDS = frozenset({"legal", "score", "next_top", "pile"})
 EXPORTS = ("attempts", "practice", "hands", "learners")
-RULE_ID = re.compile(r"^(C|SR|AP|MU|BR)-(?:[DTQM]?\d+)$")
 RECORD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: class codes: 13 characters of 32 (no 0/O, 1/I) = 65 random bits
@@ -162,12 +162,15 @@ def default_url() -> str:
     return sqlite_url(home / "crazylab.db")
 
 
-def open_store(url: str | None = None, *, catalog: Catalog | None = None,
+def open_store(url: str | os.PathLike[str] | None = None, *, catalog: Catalog | None = None,
                busy_timeout: float = 10.0) -> Store:
     """The store at ``url`` (see :func:`default_url` for ``None``), created and upgraded to
-    the current schema on first use. A plain file path is taken as a SQLite file."""
-    if url is not None and "://" not in url:
+    the current schema on first use. A plain file path (text or a ``Path``) is taken as a
+    SQLite file."""
+    if isinstance(url, os.PathLike) or (isinstance(url, str) and "://" not in url):
         url = sqlite_url(Path(url))
+    elif url is not None and not isinstance(url, str):
+        raise ClassError(f"the database must be a URL or a file path, not {quote(url)}")
     return Store(url or default_url(), catalog=catalog, busy_timeout=busy_timeout)
 
 
@@ -686,7 +689,7 @@ def _rule_ids(value: Any) -> list[str]:
     if len(value) > RULE_IDS_MAX:
         raise ClassError(f"more than {RULE_IDS_MAX} rule ids ({len(value)})")
     for rule in value:
-        if not isinstance(rule, str) or not RULE_ID.fullmatch(rule):
+        if not is_rule_id(rule):
             raise ClassError(f"not a rule id: {quote(str(rule))}")
     return list(value)
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-__all__ = ["Entry", "PAGES", "PRESET_PAGES", "RulebookError", "entries", "entry", "ids",
-           "markdown", "page_of", "text"]
+__all__ = ["ID_PATTERN", "RULE_ID", "Entry", "PAGES", "PRESET_PAGES", "RulebookError", "entries",
+           "entry", "ids", "is_rule_id", "markdown", "page_of", "text"]
 
 FOLDER = Path(__file__).resolve().parent
 
@@ -59,9 +59,14 @@ KINDS: dict[str, str] = {
     "Variant": "variant",
 }
 
-_ID = r"(?:(?:C|SR|AP|MU|BR)-[A-Z]?\d+|[AV]\d+)"
+#: a rule id, the one pattern every module uses: a seed rule or its settlement (``SR-17``,
+#: ``BR-Q14``, ``MU-T4``, ``BR-M4``, ``MU-D3``, ``AP-2``, ``C-10``), a house ruling (``A14``) or
+#: a variant (``V12``)
+ID_PATTERN = r"(?:(?:C|SR|AP|MU|BR)-[A-Z]?\d+|[AV]\d{1,2})"
+#: a rule id inside a sentence (a whole word: not ``XA12``, not ``SR-17b``)
+RULE_ID = re.compile(rf"\b{ID_PATTERN}\b")
 _HEAD = re.compile(
-    rf"^### (?P<id>{_ID})\n"
+    rf"^### (?P<id>{ID_PATTERN})\n"
     r"\*\*(?P<title>[^\n]+?)\*\* · \*(?P<meta>[^\n]+)\*\n", re.M)
 _SECTION = re.compile(r"^#{1,2} ", re.M)
 
@@ -143,11 +148,16 @@ def parse(page: str, text: str) -> dict[str, Entry]:
             raise RulebookError(f"{where}: {rid} says nothing")
         found[rid] = Entry(rid, page, m["title"].strip(), KINDS[kind_name],
                            tuple(re.findall(r"`(\w+)`", rest)),
-                           tuple(re.findall(_ID, settled)), body)
+                           tuple(re.findall(ID_PATTERN, settled)), body)
     return found
 
 
 @cache
+def is_rule_id(value: object) -> bool:
+    """Whether ``value`` is written as a rule id (:data:`ID_PATTERN`; it need not exist)."""
+    return isinstance(value, str) and re.fullmatch(ID_PATTERN, value) is not None
+
+
 def entries() -> dict[str, Entry]:
     """Every entry of every page, by id, in page order."""
     out: dict[str, Entry] = {}

@@ -39,10 +39,8 @@ from crazylab.engine.events import (
 from crazylab.engine.moves import PLAY, Move
 from crazylab.engine.pitch import pretty
 from crazylab.engine.rules import RuleSet
+from crazylab.rulebook import RULE_ID
 
-#: a rule id of the rulebook: ``BR-12``, ``SR-Q3``, ``MU-T6``, ``C-16``, and the house rulings
-#: ``A14``, ``V12``
-RULE_ID = re.compile(r"\b(?:[A-Z]{1,2}-[A-Z]{0,2}\d+[a-z]?|[AV]\d{1,2})\b")
 _PAREN = re.compile(r"\s*\(([^()]*)\)")
 #: an option's name or setting inside a rule-id parenthesis: ``action_cards``, ``x='y'``
 _OPTION = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+(?:=\S+)?|\b\w+='[^']*'")

@@ -69,7 +69,6 @@ from .scoring import card_value, score_hands
 #: a checker returns (True, text) for a right answer, (False, text) for a wrong one, and
 #: (None, text) for no answer at all (empty or unreadable: told how to answer, no try counted)
 Checker = Callable[[str], tuple[bool | None, str]]
-RULE_ID = re.compile(r"^(C|SR|AP|MU|BR)-(?:[DTQM]?\d+)$")
 WORDS = {DRAW: "draw", PASS: "pass", END: "end"}
 #: wrong tries before the solution is shown without asking
 TRIES = 3
@@ -107,7 +106,7 @@ class Exercise(ErrorReporting, w.VBox):
                  right_answers: Sequence[str] = (), game: Game | None = None,
                  optional: Sequence[str] = ()) -> None:
         ids = rules.split()
-        bad = [i for i in ids if not RULE_ID.match(i)]
+        bad = [i for i in ids if not rulebook.is_rule_id(i)]
         if not ids or bad:
             raise WidgetArgumentError(f"rules must name rule ids like 'SR-10 SR-Q2', not "
                                       f"{quote(rules)}")

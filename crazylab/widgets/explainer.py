@@ -53,6 +53,7 @@ from crazylab.engine.phases import (
 )
 from crazylab.examples import Example, Frame, example_path, list_examples, load_example
 from crazylab.render import game_html, result_words
+from crazylab.rulebook import ID_PATTERN, RULE_ID
 from crazylab.seat.text import call_in_force
 
 from ._common import ErrorArea, ErrorReporting, guarded, query_params
@@ -69,12 +70,9 @@ DEFAULT_EXAMPLE = "sr-t1-t2-worked-turn-eight-calls-diamonds"
 
 # -- words first: rule ids out of the sentences ---------------------------------------------
 
-_ID = (r"(?:(?:SR|AP|BR|MU|C)-[A-Z]{0,2}\d+[a-z]?"
-       r"|V-?\d{1,2}(?![\d♣♦♥♠])|A\d{1,2}(?![\d♣♦♥♠]))")
+_ID = ID_PATTERN
 _OPTION = r"[a-z]+(?:_[a-z]+)+"
 _IDS = rf"{_ID}(?:\s*(?:/|,|and|&)\s*{_ID})*"
-#: a rule id of the rulebook (``SR-22``, ``BR-Q10``, ``MU-T4``, ``C-10``, ``V12``, ``A14``)
-RULE_ID = re.compile(rf"\b{_ID}\b")
 # "(SR-21)", "(BR-18, BR-Q31)", "(draw_passing, A5)", "(notation.md)": dropped whole
 _PAREN = re.compile(rf"\s*\((?:(?:{_ID}|{_OPTION}|notation\.md)[\s,/]*)+\)")
 # "the actor is never hit, BR-Q12)": the ids at the end of a parenthesis
