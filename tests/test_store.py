@@ -140,6 +140,8 @@ def test_a_writer_that_waited_past_its_timeout_gives_up_and_stores_nothing(tmp_p
         t = threading.Thread(target=hold)
         t.start()
         assert held.wait(30)
+        # the queued writer wakes when the lock passes on (1 s later), past its 0.2 s
+        threading.Timer(1.0, release.set).start()
         with pytest.raises(Busy, match="busy|unavailable"), slow.write() as conn:
             conn.execute(sa.insert(schema.classes).values(
                 code="LATE", name="x", key_hash="h", created_at=sa.func.now()))
