@@ -323,6 +323,40 @@ def test_only_the_game_writes_the_turn_machine(path):
                         f"pass_to, set_phase, play_cards…): {writes}")
 
 
+def event_writes(source: str) -> list[str]:
+    """``x.events.append(…)`` (``extend``, ``insert``, ``+=``, item assignment) on any object
+    but ``self``: a hand's record written past ``Game.log``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        target = None
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("append", "extend", "insert")):
+            target = node.func.value
+        elif isinstance(node, ast.AugAssign):
+            target = node.target
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+            target = node.targets[0].value
+        if (isinstance(target, ast.Attribute) and target.attr == "events"
+                and not (isinstance(target.value, ast.Name) and target.value.id == "self")):
+            out.append(f"line {node.lineno}: {ast.unparse(target)}")
+    return out
+
+
+@pytest.mark.parametrize("path", sorted(str(p.relative_to(ROOT))
+                                        for p in (ROOT / "crazylab").rglob("*.py")))
+def test_only_the_game_writes_a_hands_record(path):
+    if path == "crazylab/engine/game.py":
+        return
+    writes = event_writes((ROOT / path).read_text())
+    assert not writes, f"{path} writes game.events (ask Game.log(event)): {writes}"
+
+
+def test_the_event_writes_check_can_fail():
+    source = ("game.events.append(e)\ng.events += [e]\nself.events.append(e)\n"
+              "game.log(e)\nsong.notes.append(n)\n")
+    assert sorted(event_writes(source)) == ["line 1: game.events", "line 2: g.events"]
+
+
 def test_the_turn_writes_check_can_fail():
     source = ("def f(game, st):\n    game.phase = 'penalty'\n    game.turn_plays += 1\n"
               "    game.drawn, x = [], 1\n    st.draw = 2\n    self.phase = 'mine'\n")

@@ -1174,6 +1174,11 @@ class Game:
         """The turn is now in ``phase`` (a core phase or one of the variant's own)."""
         self.phase = phase
 
+    def log(self, event: Event) -> None:
+        """``event`` happened: it joins the hand's record (what a variant did, as an event
+        the narration and the observers read)."""
+        self.events.append(event)
+
     def restart_turn(self) -> None:
         """The seat to play begins a normal turn afresh (phase ``play``, counters at zero)
         without the variant's begin-turn hook (a jump-in is the jumper's turn)."""

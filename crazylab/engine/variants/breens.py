@@ -187,7 +187,7 @@ def _deck_play(game: TurnAPI) -> str | None:
     actor = st.actor
     if not game.stock_cards:
         if st.reshuffled:
-            game.events.append(Event(FLIPPED, actor, note=(
+            game.log(Event(FLIPPED, actor, note=(
                 "the King's deck play fizzles: the stock ran out again, and one King chain "
                 "reshuffles it only once (BR-Q27).")))
             return None
@@ -197,10 +197,10 @@ def _deck_play(game: TurnAPI) -> str | None:
     if game.reshuffles > before:
         st.reshuffled = True
     if c is None:
-        game.events.append(Event(FLIPPED, actor, note="the King's deck play fizzles: no card "
+        game.log(Event(FLIPPED, actor, note="the King's deck play fizzles: no card "
                                  "is left to turn (BR-Q27)."))
         return None
-    game.events.append(Event(FLIPPED, actor, (c,),
+    game.log(Event(FLIPPED, actor, (c,),
                              note=f"the King's deck play turns {c.display} (BR-20)."))
     wait = _effect(game, (c,), declared=False)
     if c.rank in _FLIP_AGAIN and game.rules.flip_again_on_any_special:
@@ -283,7 +283,7 @@ def _assign(game: TurnAPI) -> None:
                 penalties.append(by_seat[v])
         st.penalties = penalties
     for v, draw, count, _, source in st.penalties:
-        game.events.append(_hit_event(v, draw, count, actor, source))
+        game.log(_hit_event(v, draw, count, actor, source))
 
 
 def _hit_event(victim: int, draw: int, count: int, actor: int, source: int) -> Event:
@@ -465,7 +465,7 @@ def apply(game: TurnAPI, move: Move) -> None:
 def _apply_lost(game: TurnAPI) -> None:
     st: BreensState = game.variant_state
     st.owed.remove(game.to_play)
-    game.events.append(Event(SKIPPED, game.to_play, note=(
+    game.log(Event(SKIPPED, game.to_play, note=(
         "loses one more turn for a hit that wrapped round (extra_hits_cost_turns, A1).")))
     game.end_turn()
 
@@ -480,7 +480,7 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         how = " with the Jack just drawn (BR-26)" if st.jack is not None else ""
         game.play_cards(seat, move)
         _start_action(game, seat)  # an action with no effect; it closes the cycle (BR-27)
-        game.events.append(Event(COUNTERED, seat, move.cards, note=(
+        game.log(Event(COUNTERED, seat, move.cards, note=(
             f"countered{how}: the cycle ends and the suit is "
             f"{move.top.display[-1]} (BR-22, BR-27).")))
         if not game.hands[seat]:
@@ -533,7 +533,7 @@ def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
             break
     else:
         st.penalties.insert(0, [nxt, amount, 1, 0, sources])
-    game.events.append(Event(PENALTY, nxt, move.cards, count=amount, note=(
+    game.log(Event(PENALTY, nxt, move.cards, count=amount, note=(
         f"seat {seat} passes the draw on with {move.top.display}: seat {nxt} must draw "
         f"{amount} and lose the turn, or answer (draw_passing, A5).")))
     if not game.hands[seat]:
@@ -554,7 +554,7 @@ def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
     if forgiven > 0:
         note = (f"loses the turn; the {forgiven} penalty card{'s' * (forgiven != 1)} that "
                 f"could not be drawn {'is' if forgiven == 1 else 'are'} forgiven (BR-Q48).")
-    game.events.append(Event(SKIPPED, game.to_play, count=entry[3], note=note))
+    game.log(Event(SKIPPED, game.to_play, count=entry[3], note=note))
     game.end_turn()
 
 
@@ -564,13 +564,13 @@ def _apply_drop(game: TurnAPI, move: Move) -> None:
     if move.kind == END:
         note = ("drops nothing after the Queen." if st.drops >= game.rules.queen_drop_count
                 else "drops no more cards after the Queen.")
-        game.events.append(Event(DROPPED, seat, note=note))
+        game.log(Event(DROPPED, seat, note=note))
         st.drops = 0
         _resume(game)
         return
     st.drops -= 1
     game.play_cards(seat, move)
-    game.events.append(Event(DROPPED, seat, move.cards, note=(
+    game.log(Event(DROPPED, seat, move.cards, note=(
         f"drops {move.top.display} after the Queen: its effect triggers (BR-21).")))
     if not game.hands[seat]:
         game.finish_out(seat)  # BR-Q32
@@ -581,7 +581,7 @@ def _apply_drop(game: TurnAPI, move: Move) -> None:
 def _apply_declare(game: TurnAPI, move: Move) -> None:
     assert move.call is not None  # every legal declare move names a suit
     game.set_call(0, move.call)
-    game.events.append(Event(CALLED, game.to_play, call=move.call))
+    game.log(Event(CALLED, game.to_play, call=move.call))
     _resume(game)
 
 

@@ -102,7 +102,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
                     skips += 1  # V12: with two players a reverse acts as a skip
                 else:
                     game.reverse()
-                    game.events.append(Event(REVERSED, seat, (c,), note=(
+                    game.log(Event(REVERSED, seat, (c,), note=(
                         f"reverses the direction of play ({c.display}, action_cards V12).")))
             elif effect == "skip":
                 skips += 1
@@ -115,7 +115,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
         if r.joker_victim_skips:
             skips += 1
     for _ in range(skips):
-        game.events.append(Event(SKIPPED, nxt, note=(
+        game.log(Event(SKIPPED, nxt, note=(
             "loses the turn (a skip card, action_cards V12).")))
         nxt = game.next_seat(nxt)
     if draw:  # with a hit pending (passed on, or a jump-in) the total grows and moves on
@@ -123,7 +123,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
         st.victim = nxt
         st.paid = 0
         st.stackable = stackable
-        game.events.append(Event(PENALTY, nxt, cards, count=st.draw, note=(
+        game.log(Event(PENALTY, nxt, cards, count=st.draw, note=(
             f"is hit: must draw {st.draw} and lose the turn"
             + (", or pass it on with a draw2 card" if stackable else "")
             + " (action_cards V12).")))
@@ -142,7 +142,7 @@ def _lose_turn(game: TurnAPI, note: str) -> None:
     st = _state(game)
     st.draw = st.paid = 0
     st.victim = -1
-    game.events.append(Event(SKIPPED, game.to_play, note=note))
+    game.log(Event(SKIPPED, game.to_play, note=note))
     game.end_turn()
 
 
@@ -235,7 +235,7 @@ def apply(game: TurnAPI, move: Move) -> None:
     seat = game.to_play
     if game.phase == PHASE_JUMP:
         if move.kind == PASS:
-            game.events.append(Event(PASSED, seat, note="(did not jump in)"))
+            game.log(Event(PASSED, seat, note="(did not jump in)"))
             st.window.pop(0)
             if st.window:
                 game.pass_to(st.window[0])
@@ -245,7 +245,7 @@ def apply(game: TurnAPI, move: Move) -> None:
             return
         st.window = []
         game.restart_turn()
-        game.events.append(Event(JUMPED_IN, seat, move.cards, note=(
+        game.log(Event(JUMPED_IN, seat, move.cards, note=(
             f"jumps in with {move.top.display}, identical to the top card (jump_in, V14).")))
         _place(game, seat, move)
         return
