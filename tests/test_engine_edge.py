@@ -621,7 +621,7 @@ HOOKS: dict[str, str] = {
            "finish", "take_from_stock", "can_draw", "fits_any",
            # the turn machine's verbs (tests/test_turn_verbs.py)
            "next_seat", "reverse", "pass_to", "set_phase", "restart_turn", "skip_turn_of",
-           "play_cards", "draw_for_turn", "flip_to_pile", "set_call", "restore_turn")},
+           "play_cards", "draw_for_turn", "flip_to_pile", "set_call", "restore_turn", "log")},
     **{f"Game.{name}": "a turn-machine helper the engine and variants call per move (no "
        "argument from a user reaches it)" for name in (
            "with_last_calls", "restricted", "suit_in_hand", "undeclared_piles",

@@ -53,6 +53,18 @@ def test_pass_to_set_phase_and_restart_turn():
     assert g.to_play == 0
 
 
+def test_log_adds_an_event_to_the_hands_record_and_undo_takes_it_back():
+    g = position()
+    g.push("QH")
+    before = list(g.events)
+    g.log(Event("skipped", 1, note="a variant's own event"))
+    assert g.events == [*before, Event("skipped", 1, note="a variant's own event")]
+    assert "a variant's own event" in g.events[-1].describe()
+    g.undo()
+    assert g.events == before[:len(g.events)] and not any(
+        e.note == "a variant's own event" for e in g.events)
+
+
 def test_play_cards_counts_the_turns_plays_and_places_them():
     g = position()
     before = len(g.hands[0])
