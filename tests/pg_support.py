@@ -21,12 +21,13 @@ import os
 import pwd
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from browser_support import free_port
 
 PG_ENV = "CRAZYLAB_TEST_PG"
 
@@ -73,12 +74,6 @@ def _initdb() -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start_cluster() -> PgServer:
     """initdb + pg_ctl start in a temporary folder; as root (which PostgreSQL refuses) as the
     ``postgres`` user that Debian's package makes, as ``.ci/run`` does."""
@@ -99,7 +94,7 @@ def start_cluster() -> PgServer:
     folder = Path(tempfile.mkdtemp(prefix="crazylab-pg-"))
     if as_user:
         os.chown(folder, owner.pw_uid, owner.pw_gid)  # type: ignore[union-attr]
-    port = _free_port()
+    port = free_port()
     data = folder / "data"
 
     def run(*args: str) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import free_port
 from tornado import httpclient, httpserver, web, websocket
 from tornado.netutil import bind_sockets
 
@@ -625,16 +626,10 @@ def test_a_teacher_watches_public_frames_only(db: Path) -> None:
 
 
 def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> None:
-    import socket
     import subprocess
     import sys
     import urllib.error
     import urllib.request
-
-    def free_port() -> int:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            return int(s.getsockname()[1])
 
     def serve(port: int) -> subprocess.Popen[str]:
         proc = subprocess.Popen(
@@ -739,14 +734,11 @@ def test_crazylab_tables_as_a_jupyterhub_service_serves_under_its_prefix(tmp_pat
     ``/services/<name>/`` (the path kept): every route, the links and the websocket sit
     under ``$JUPYTERHUB_SERVICE_PREFIX``."""
     import os
-    import socket
     import subprocess
     import sys
     import urllib.request
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    port = free_port()
     prefix = "/services/crazylab-tables/"
     proc = subprocess.Popen(
         [sys.executable, "-m", "crazylab", "tables", "--db", str(tmp_path / "hub.db"),
