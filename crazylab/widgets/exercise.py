@@ -58,7 +58,7 @@ from crazylab.engine.cards import Card, CardError, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
 from crazylab.engine.phases import PHASE_DROP, PHASE_PENALTY
-from crazylab.errors import quote
+from crazylab.errors import CrazylabError, quote
 from crazylab.seat.reasons import legal_reason, verdicts
 
 from ._common import ErrorArea, ErrorReporting, guarded
@@ -503,20 +503,21 @@ def _expected_moves(game: Game) -> set[str]:
 
 
 def _same_move(game: Game, m: Move) -> bool:
-    """Whether a play as typed (a stack in any order after its first card, a call, a pile)
-    is one of the legal moves."""
-    text = str(m)
-    call = text.partition(":")[2].split("@")[0].lower()
-    pile = text.partition("@")[2]
+    """Whether a play as typed (a stack in any order after its first card, a call in any
+    spelling the engine reads: ``Db`` for ``C#``, ``diamonds`` for ``D``, a pile) is one of
+    the legal moves."""
+    try:
+        call = game.parse_call(m.call) if m.call is not None else None
+    except CrazylabError:
+        return False  # a call these rules cannot make
     for x in game.legal_moves():
         if x.kind != PLAY or x.cards[0] != m.cards[0]:
             continue
         if sorted(x.cards[1:]) != sorted(m.cards[1:]):
             continue
-        xt = str(x)
-        if call and xt.partition(":")[2].split("@")[0].lower() != call:
+        if call is not None and (x.call is None or game.parse_call(x.call) != call):
             continue
-        if pile and xt.partition("@")[2] != pile:
+        if m.pile is not None and x.pile != m.pile:
             continue
         return True
     return False
