@@ -236,6 +236,17 @@ def test_bad_names_and_codes_are_refused(store: Store) -> None:
     assert store.join(c.code, " tab\there\n").name == "tab here"
 
 
+def test_a_teacher_key_finds_its_class_by_its_hash(store: Store) -> None:
+    classes = [store.create_class(f"Class {i}") for i in range(5)]
+    for c in classes:
+        assert store.class_of_key(c.teacher_key) == c.code
+    for wrong in ("guess", "", classes[0].teacher_key + "x", "x" * 201, None, 7):
+        assert store.class_of_key(wrong) is None  # type: ignore[arg-type]
+    with store.engine.connect() as conn:  # only the hash is stored
+        assert not conn.execute(sa.select(schema.classes).where(
+            schema.classes.c.key_hash == classes[0].teacher_key)).first()
+
+
 def test_the_teacher_key_is_checked_and_an_unknown_code_looks_the_same(store: Store) -> None:
     mine = store.create_class("Mine")
     theirs = store.create_class("Theirs")

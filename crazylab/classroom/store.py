@@ -53,6 +53,7 @@ from ..errors import CrazylabError, quote
 from ..rulebook import is_rule_id
 from ..store import (
     NAME_MAX,
+    SECRET_MAX,
     Database,
     class_code,
     display_name,
@@ -428,6 +429,17 @@ class Store:
             cls = self._check_key(conn, code, key)
             rows = {what: self._export(conn, cls.code, what) for what in EXPORTS}
         return ClassReport(code=cls.code, name=cls.name, **rows)
+
+    def class_of_key(self, key: str) -> str | None:
+        """The code of the class whose teacher key is ``key`` (``None``: no class has it). One
+        look-up by the key's hash, however many classes there are."""
+        if not isinstance(key, str) or not 0 < len(key) <= SECRET_MAX:
+            return None
+        c = schema.classes
+        with self.db.read() as conn:
+            code = conn.execute(sa.select(c.c.code).where(c.c.key_hash == secret_hash(key))
+                                .limit(1)).scalar()
+        return str(code) if code is not None else None
 
     def export_rows(self, code: str, key: str,
                     what: Literal["attempts", "practice", "hands", "learners"]) -> list[dict]:

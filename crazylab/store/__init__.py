@@ -9,7 +9,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .checks import NAME_MAX, display_name
-from .keys import class_code, secret_hash, secret_matches
+from .keys import SECRET_MAX, class_code, secret_hash, secret_matches
 
 if TYPE_CHECKING:
     from . import schema as schema
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 _LAZY = {"Database": ".database", "make_engine": ".database", "sqlite_file": ".database",
          "sqlite_url": ".database", "schema": ".schema"}
 
-__all__ = ["NAME_MAX", "Database", "class_code", "display_name", "make_engine", "schema",
-           "secret_hash", "secret_matches", "sqlite_file", "sqlite_url"]
+__all__ = ["NAME_MAX", "SECRET_MAX", "Database", "class_code", "display_name", "make_engine",
+           "schema", "secret_hash", "secret_matches", "sqlite_file", "sqlite_url"]
 
 
 def __getattr__(name: str) -> Any:

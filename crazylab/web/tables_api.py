@@ -788,20 +788,16 @@ class OverviewHandler(JsonHandler):
 
 async def teacher_key_ok(hub: TablesHub, key: str, class_code: Any = None) -> bool:
     """``key`` is the teacher key of the class ``class_code`` (of any class on this server if
-    none is named), checked by the class store."""
+    none is named), checked by the class store (one look-up by the key's hash)."""
     from crazylab.classroom import ClassError
+    from crazylab.store import class_code as normal_code
 
     def check() -> bool:
-        store = hub.store.get()
-        codes = ([class_code] if isinstance(class_code, str) and class_code
-                 else [c.code for c in store.classes()])
-        for code in codes:
-            try:
-                store.export_rows(code, key, "learners")
-            except ClassError:
-                continue
-            return True
-        return False
+        found = hub.store.get().class_of_key(key)
+        if found is None:
+            return False
+        return not class_code or (isinstance(class_code, str)
+                                  and normal_code(class_code) == found)
 
     try:
         return await asyncio.get_running_loop().run_in_executor(None, check)
