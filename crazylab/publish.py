@@ -102,6 +102,9 @@ def cmd_tables(args: argparse.Namespace) -> int:
         print(f"crazylab tables: needs the Jupyter layer ({e.name} is missing): "
               "pip install 'crazylab[jupyter]'", file=sys.stderr)
         return 2
+    warning = plain_http_warning("tables", args.host)
+    if warning and not args.behind_proxy:  # behind a proxy: it is the proxy that listens
+        print(warning, file=sys.stderr)
     try:
         server.main(args.db, args.port, args.host, args.delay, args.behind_proxy)
     except (CrazylabError, OSError) as e:
@@ -109,6 +112,17 @@ def cmd_tables(args: argparse.Namespace) -> int:
         return 1
     return 0
 
+
+
+def plain_http_warning(command: str, host: str) -> str | None:
+    """The warning for a server that other machines reach over plain HTTP (``None`` for this
+    machine only): the teacher key and every learner's token would cross the network in
+    clear."""
+    if host in ("127.0.0.1", "localhost", "::1") or host.startswith("127."):
+        return None
+    return (f"crazylab {command}: WARNING: listening on {host} over plain HTTP: teacher keys "
+            "and learners' tokens cross the network in clear. On a class network put it "
+            "behind HTTPS (a JupyterHub, or a reverse proxy with a certificate).")
 
 
 def _clip(text: str, limit: int = 300) -> str:
@@ -140,6 +154,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except PublishError as e:
         _say("serve", str(e))
         return 2
+    warning = plain_http_warning("serve", args.ip)
+    if warning:
+        print(warning, file=sys.stderr)
     serve.main([str(folder), f"--port={args.port}", f"--Voila.ip={args.ip}", "--no-browser",
                 "--Voila.port_retries=0", "--show_tracebacks=False"])
     return 0

@@ -240,3 +240,40 @@ def test_build_has_no_warning():
     assert "bdist_wheel" in dist.log or "Building wheel" in dist.log
     assert _warnings("warning: something\ngcc -Wno-unknown-warning-option -c x.c") == [
         "warning: something"]
+
+
+def test_a_server_other_machines_reach_over_plain_http_says_so(tmp_path, monkeypatch, capsys):
+    """``--ip 0.0.0.0`` sends the teacher key and every token over the class network in
+    clear: the command says so before it starts; on 127.0.0.1 it says nothing."""
+    import argparse
+
+    from crazylab import publish
+
+    assert publish.plain_http_warning("serve", "127.0.0.1") is None
+    assert publish.plain_http_warning("serve", "::1") is None
+    started: list[list[str]] = []
+    monkeypatch.setattr(serve, "main", started.append)
+    for ip, warned in (("0.0.0.0", True), ("192.168.1.20", True), ("127.0.0.1", False)):
+        args = argparse.Namespace(folder=str(tmp_path), port=8899, ip=ip)
+        assert publish.cmd_serve(args) == 0
+        err = capsys.readouterr().err
+        assert ("over plain HTTP" in err and ip in err and "HTTPS" in err) is warned, err
+    assert [a[2] for a in started] == ["--Voila.ip=0.0.0.0", "--Voila.ip=192.168.1.20",
+                                       "--Voila.ip=127.0.0.1"]
+
+
+def test_the_tables_server_says_so_too_unless_a_proxy_listens(monkeypatch, capsys):
+    import argparse
+
+    from crazylab import publish
+    from crazylab.web import tables_api
+
+    started: list[str] = []
+    monkeypatch.setattr(tables_api, "main", lambda db, port, host, delay, proxy:
+                        started.append(host))
+    for host, proxy, warned in (("0.0.0.0", False, True), ("0.0.0.0", True, False),
+                                ("127.0.0.1", False, False)):
+        args = argparse.Namespace(db=None, port=8870, host=host, delay=0.5, behind_proxy=proxy)
+        assert publish.cmd_tables(args) == 0
+        assert ("over plain HTTP" in capsys.readouterr().err) is warned
+    assert started == ["0.0.0.0", "0.0.0.0", "127.0.0.1"]

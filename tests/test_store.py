@@ -67,6 +67,21 @@ def test_a_database_is_made_at_the_current_schema_and_reopened_as_it_is(url):
         again.close()
 
 
+def test_a_new_sqlite_database_and_its_journal_are_the_owners_alone(tmp_path):
+    path = tmp_path / "private.db"
+    db = open_db(sqlite_url(path))
+    try:
+        with db.write() as conn:
+            conn.execute(sa.insert(schema.classes).values(
+                code="P", name="x", key_hash="h", created_at=sa.func.now()))
+        made = [p for p in tmp_path.iterdir() if p.name.startswith("private.db")]
+        assert {p.name for p in made} >= {"private.db", "private.db-wal", "private.db-writers"}
+        assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in made} == dict.fromkeys(
+            (p.name for p in made), 0o600)
+    finally:
+        db.close()
+
+
 def test_a_newer_schema_is_refused_with_the_owners_error(tmp_path):
     url = sqlite_url(tmp_path / "new.db")
     open_db(url).close()

@@ -75,6 +75,13 @@ def make_engine(url: str, *, what: str, error: type[CrazylabError],
             except OSError as e:
                 raise error(f"cannot make the folder of the {what} "
                             f"{quote(str(database.parent))}: {e.strerror}") from None
+            try:  # a new database is its owner's alone (its -wal and -shm files take its mode)
+                os.close(os.open(database, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            except FileExistsError:
+                pass
+            except OSError as e:
+                raise error(f"cannot make the {what} {quote(str(database))}: "
+                            f"{e.strerror}") from None
         kwargs["connect_args"] = {"timeout": busy_timeout, "check_same_thread": False}
     else:
         kwargs.update(pool_pre_ping=True, pool_size=5, max_overflow=20, pool_timeout=60)
