@@ -410,3 +410,18 @@ def test_a_file_the_learners_recorder_writes_is_imported(store, klass) -> None:
     table = dash.exercises.set_index(["lesson", "exercise"])
     assert ("8S", 1, "An eight may be played on anything.") in table.loc[(L1, "e02"),
                                                                           "wrong answers"]
+
+
+def test_a_learners_name_is_text_in_the_practice_chart_not_a_link() -> None:
+    """plotly draws tags in a trace's name (<a href>, <b>): a learner named like a link must
+    not become one on the teacher's page."""
+    from crazylab.widgets.dashboard import accuracy_figure, practice_accuracy
+
+    evil = "<a href='https://example.invalid/steal'>Ana</a>"
+    rows = [{"learner": "1", "at": "2026-12-07T09:00:00+00:00", "verdict": True},
+            {"learner": "2", "at": "2026-12-07T09:05:00+00:00", "verdict": False}]
+    fig = accuracy_figure(practice_accuracy(rows, {"1": evil, "2": "Ben & Co"}))
+    names = [t.name for t in fig.data]
+    assert "&lt;a href=&#x27;https://example.invalid/steal&#x27;&gt;Ana&lt;/a&gt;" in names
+    assert "Ben &amp; Co" in names and "whole class" in names
+    assert not any("<a" in n for n in names)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import html
 import io
 import json
 from collections import Counter
@@ -306,7 +307,9 @@ def accuracy_figure(table: pd.DataFrame) -> Any:
     for learner, rows in table.groupby("learner", sort=False):
         whole = learner == "whole class"
         fig.add_trace(go.Scatter(
-            x=rows["period"].dt.tz_localize(None), y=rows["accuracy %"], name=str(learner),
+            # plotly draws a name's tags (<a href>, <b>): a learner's name is text, escaped
+            x=rows["period"].dt.tz_localize(None), y=rows["accuracy %"],
+            name=html.escape(str(learner)),
             mode="lines+markers", customdata=rows[["right", "items"]],
             hovertemplate="%{y}% (%{customdata[0]} of %{customdata[1]})",
             line={"width": 4 if whole else 1.5, "color": "#222" if whole else None}))
