@@ -57,7 +57,8 @@ class Server:
         """POST ``body`` as JSON to ``api/<path>``: status, JSON answer, headers."""
         client = httpclient.AsyncHTTPClient()
         resp = await client.fetch(self.base + "api/" + path, method="POST",
-                                  body=json.dumps(body), headers=headers or {},
+                                  body=json.dumps(body),
+                                  headers={"Content-Type": "application/json", **(headers or {})},
                                   raise_error=False)
         return resp.code, json.loads(resp.body or b"{}"), dict(resp.headers)
 
@@ -424,7 +425,8 @@ def test_a_burst_of_joins_is_rate_limited(db: Path) -> None:
                 assert status == 400 and word in answer["error"], answer
             client = httpclient.AsyncHTTPClient()
             resp = await client.fetch(server.base + "api/create", method="POST",
-                                      body=b"{" * (17 * 1024), raise_error=False)
+                                      body=b"{" * (17 * 1024), raise_error=False,
+                                      headers={"Content-Type": "application/json"})
             assert resp.code == 413 and json.loads(resp.body)["error"]
         finally:
             await server.stop()
@@ -444,6 +446,9 @@ def test_pages_and_static_files_by_name_only(db: Path) -> None:
                 resp = await client.fetch(server.base + path, raise_error=False)
                 assert resp.code == 200 and kind in resp.headers["Content-Type"], path
                 assert resp.headers["Cache-Control"] in ("no-cache", "no-store"), path
+                # another site cannot frame them
+                assert resp.headers["X-Frame-Options"] == "SAMEORIGIN", path
+                assert "frame-ancestors 'self'" in resp.headers["Content-Security-Policy"]
             resp = await client.fetch(server.base.rstrip("/"), follow_redirects=False,
                                       raise_error=False)
             assert resp.code == 301 and resp.headers["Location"] == "/crazylab/tables/"
@@ -451,6 +456,36 @@ def test_pages_and_static_files_by_name_only(db: Path) -> None:
                          "static/table.py"):
                 resp = await client.fetch(server.base + path, raise_error=False)
                 assert resp.code == 404, path
+        finally:
+            await server.stop()
+
+    run(main())
+
+
+def test_another_sites_page_cannot_create_or_join_a_table(db: Path) -> None:
+    """A form or a ``text/plain`` POST (what another site's page can send without asking) is
+    refused, and so is a JSON POST whose browser names another origin; nothing is made."""
+    async def main() -> None:
+        server = Server(db)
+        client = httpclient.AsyncHTTPClient()
+        body = json.dumps({"rules": RULES, "seats": 2, "name": "Ada"})
+        try:
+            for headers, status in (
+                    ({"Content-Type": "text/plain"}, 415),
+                    ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+                    ({}, 415),
+                    ({"Content-Type": "application/json",
+                      "Origin": "https://elsewhere.example"}, 403)):
+                resp = await client.fetch(server.base + "api/create", method="POST",
+                                          body=body, headers=headers, raise_error=False)
+                assert resp.code == status, (headers, resp.code, resp.body)
+                assert json.loads(resp.body)["error"]
+            assert (await server.hub.service()).tables() == []  # nothing was made
+            # the tables' own page: JSON from this very origin
+            resp = await client.fetch(server.base + "api/create", method="POST", body=body,
+                                      headers={"Content-Type": "application/json",
+                                               "Origin": f"http://127.0.0.1:{server.port}"})
+            assert resp.code == 200 and json.loads(resp.body)["code"]
         finally:
             await server.stop()
 
@@ -647,7 +682,8 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
                                "crazylab/tables/ (0 tables restored)"), line
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/crazylab/tables/api/create", method="POST",
-            data=json.dumps({"rules": RULES, "seats": 2, "name": "Ada"}).encode())
+            data=json.dumps({"rules": RULES, "seats": 2, "name": "Ada"}).encode(),
+            headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=20) as resp:
             code = json.loads(resp.read())["code"]
 
@@ -655,7 +691,7 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
             request = urllib.request.Request(
                 f"http://127.0.0.1:{port}/crazylab/tables/api/join", method="POST",
                 data=json.dumps({"code": code, "name": "L"}).encode(),
-                headers={"X-Forwarded-For": address})
+                headers={"X-Forwarded-For": address, "Content-Type": "application/json"})
             try:
                 with urllib.request.urlopen(request, timeout=20) as resp:
                     return int(resp.status)
@@ -751,7 +787,8 @@ def test_crazylab_tables_as_a_jupyterhub_service_serves_under_its_prefix(tmp_pat
         assert line.startswith(f"crazylab tables: serving on {base} "), line
         request = urllib.request.Request(
             base + "api/create", method="POST",
-            data=json.dumps({"rules": RULES, "seats": 2, "name": "Ada"}).encode())
+            data=json.dumps({"rules": RULES, "seats": 2, "name": "Ada"}).encode(),
+            headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=20) as resp:
             made = json.loads(resp.read())
         assert made["link"] == f"{prefix}crazylab/tables/t/{made['code']}"

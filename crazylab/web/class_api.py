@@ -29,6 +29,7 @@ import math
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from tornado import web
 from tornado.http1connection import HTTP1Connection
@@ -80,8 +81,27 @@ class JsonApiHandler(web.RequestHandler):
         self.set_header("Referrer-Policy", "no-referrer")
 
     def check_xsrf_cookie(self) -> None:
-        """Credentials come in custom headers and JSON bodies, which another site's page
-        cannot send."""
+        """No cookie: credentials come in custom headers and JSON bodies (see
+        :meth:`check_request_origin`)."""
+
+    def check_request_origin(self) -> None:
+        """A request that changes something comes from this site's own pages: as JSON (a
+        content type another site's page cannot send without the browser asking this server
+        first, which it never allows) and, when the browser names its origin, from this
+        host. A form or a ``text/plain`` POST from another site is refused (403/415)."""
+        method = (self.request.method or "GET").lower()
+        handled = getattr(type(self), method, None) is not getattr(web.RequestHandler, method,
+                                                                      None)
+        if method not in ("post", "put", "patch", "delete") or not handled:
+            return  # a read, or a method this route refuses anyway (405)
+        origin = self.request.headers.get("Origin")
+        hosts = {self.request.host, self.request.headers.get("X-Forwarded-Host", "")}  # a proxy
+        if origin is not None and urlsplit(origin).netloc not in hosts:
+            raise ApiError(403, "a request from another site's page is refused")
+        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if method != "delete" and kind != "application/json":
+            raise ApiError(415, "send the request body as JSON (Content-Type: "
+                                "application/json)")
 
     def _too_big(self) -> ApiError:
         return ApiError(413, f"request bodies are limited to {self.body_limit // 1024} KB")
@@ -89,6 +109,7 @@ class JsonApiHandler(web.RequestHandler):
     def prepare(self) -> None:
         self._chunks: list[bytes] = []
         self._body_size = 0
+        self.check_request_origin()
         length = self.request.headers.get("Content-Length", "0").strip() or "0"
         if not length.isdigit() or int(length) > self.body_limit:
             raise self._too_big()

@@ -489,6 +489,9 @@ class FileHandler(web.RequestHandler):
     def set_default_headers(self) -> None:
         self.set_header("X-Content-Type-Options", "nosniff")
         self.set_header("Referrer-Policy", "no-referrer")
+        # no other site may frame the tables' pages (a click there would be a click here)
+        self.set_header("X-Frame-Options", "SAMEORIGIN")
+        self.set_header("Content-Security-Policy", "frame-ancestors 'self'")
 
     def get(self, *args: str) -> None:
         name = self.name or (args[0] if args else "")
