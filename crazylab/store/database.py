@@ -154,13 +154,17 @@ class Database:
                             if database is not None and fcntl is not None else None)
         self._turns_fd: tuple[int, int] | None = None  # (pid, fd): not one inherited by fork
         self._threads = threading.Lock()
-        with self.write() as conn:
-            if self.dialect == "postgresql":  # one migrator at a time
-                conn.execute(sa.text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
-            try:
-                schema.migrate(conn)
-            except schema.SchemaTooNew as e:
-                raise error(str(e)) from e
+        try:
+            with self.write() as conn:
+                if self.dialect == "postgresql":  # one migrator at a time
+                    conn.execute(sa.text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
+                try:
+                    schema.migrate(conn)
+                except schema.SchemaTooNew as e:
+                    raise error(str(e)) from e
+        except BaseException:
+            self.close()  # refused: no pooled connection or lock file left open
+            raise
 
     def close(self) -> None:
         """Close every pooled connection and the writers' lock file."""
