@@ -178,4 +178,4 @@ site: site-deps
 
 site-serve:
 	@test -f _site/index.html || $(MAKE) site
-	$(BIN)/python -m crazylab.site.serve --port $(SITE_PORT)
+	$(BIN)/python -m crazylab.site.static_server --port $(SITE_PORT)

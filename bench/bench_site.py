@@ -13,7 +13,7 @@ both see the same machine load: the ratios are the figures to compare across run
 
 Headless Debian Chromium; every other host resolves to nothing (``--host-resolver-rules``:
 Playwright's request routing, which tests/test_site.py uses, switches the HTTP cache off) and
-any request for one is counted. Each site is served by crazylab.site.serve on 127.0.0.1 with
+any request for one is counted. Each site is served by crazylab.site.static_server on 127.0.0.1 with
 gzip (as most web hosts do; ``--plain`` also measures without, like ``python -m http.server``),
 which counts the bytes it sends. Each run uses a fresh browser profile: visit 1 starts with an empty
 cache, visit 2 opens the page again in the same profile. Targets (issue 19): playable in under
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import CHROMIUM, CHROMIUM_ARGS, VIEWPORT  # noqa: E402
 
-from crazylab.site import serve  # noqa: E402
+from crazylab.site import static_server as serve  # noqa: E402
 from crazylab.site.build import find_node_modules  # noqa: E402
 
 #: the table waits for the human's move (a legal card or, when none fits, the draw button)

@@ -254,7 +254,7 @@ def test_reasons_and_melody_spell_by_suit():
 
 
 def test_the_pile_in_force_names_a_pitch_by_its_card():
-    from crazylab.seat.text import call_in_force
+    from crazylab.seat.words import call_in_force
 
     g = Game.from_position("crazy-8s-level-2", 2, hands=[["2C", "8S"], ["9S"]],
                            piles=[["3D"], ["KS"]], to_play=0)

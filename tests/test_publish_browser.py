@@ -223,7 +223,7 @@ def test_crazylab_serve_a_teachers_folder(fresh, started, page):
 
 
 def _site_server():
-    from crazylab.site.serve import SiteServer
+    from crazylab.site.static_server import SiteServer
 
     return SiteServer
 

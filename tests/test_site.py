@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from browser_support import REPO_ROOT, TIMED_CLICK, YOUR_TURN, human_step, save_screenshot
 
-from crazylab.site import build, serve
+from crazylab.site import build
+from crazylab.site import static_server as serve
 
 # --------------------------------------------------------------------------- quick checks
 

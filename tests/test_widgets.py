@@ -886,7 +886,7 @@ def test_a_variant_with_house_rules_is_named_and_its_sheet_says_them_in_words():
 
 
 def test_for_people_takes_rule_ids_and_card_codes_out_of_engine_sentences():
-    from crazylab.seat.text import for_people
+    from crazylab.seat.words import for_people
 
     assert for_people("3H matches neither the rank nor the suit of AD.") == \
         "3♥ matches neither the rank nor the suit of A♦."

@@ -39,7 +39,7 @@ from crazylab.render import card_svg
 from crazylab.sheet import house_options, rules_sheet_html, variant_name
 
 from .reasons import card_moves, legal_reason
-from .text import (
+from .words import (
     Narrator,
     Said,
     Voice,

@@ -54,7 +54,7 @@ from crazylab.engine.phases import (
 from crazylab.examples import Example, Frame, example_path, list_examples, load_example
 from crazylab.render import game_html, result_words
 from crazylab.rulebook import ID_PATTERN, RULE_ID
-from crazylab.seat.text import call_in_force
+from crazylab.seat.words import call_in_force
 
 from ._common import ErrorArea, ErrorReporting, guarded, query_params
 from ._markup import Html, Markup

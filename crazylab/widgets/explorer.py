@@ -17,7 +17,7 @@ from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
 from crazylab.render import cards_html
 from crazylab.seat.reasons import verdicts
-from crazylab.seat.text import call_in_force
+from crazylab.seat.words import call_in_force
 
 from ._common import (
     ErrorArea,

@@ -1,7 +1,7 @@
 """Serve the built site (``_site/``) on 127.0.0.1 with Python's plain static file server:
 what `make site-serve` runs. Any static web host serves the folder the same way.
 
-    python -m crazylab.site.serve [--port 8000] [--dir _site] [--no-gzip]
+    python -m crazylab.site.static_server [--port 8000] [--dir _site] [--no-gzip]
 
 Like most web hosts, it compresses text and WebAssembly with gzip for browsers that ask for
 it (``--no-gzip``: never, like ``python -m http.server``). :class:`SiteServer` is also what
