@@ -748,10 +748,13 @@ def _is_main_guard(node: ast.If) -> bool:
 
 
 def _worker(tasks: Any, results: Any, configs: list[_Config], seed: int,
-            max_seats: int, out: str | None = None) -> None:
-    """A worker process: play chunks until told to stop (``None``) or the parent is gone."""
+            max_seats: int, out: str | None = None, parent: int | None = None) -> None:
+    """A worker process: play chunks until told to stop (``None``) or the parent (``parent``,
+    the pid that started it) is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    parent = os.getppid()
+    # the pid given, not os.getppid() read here: a parent killed while this worker was still
+    # starting would be read as the reaper, and the worker would wait on its queue for ever
+    parent = parent if parent is not None else os.getppid()
 
     def orphaned() -> None:  # the parent was killed: stop at once, whatever is running
         while True:
@@ -795,7 +798,7 @@ class _Pool:
         self.results = ctx.Queue()
         self.procs = [ctx.Process(target=_worker, name=f"crazylab-sim-{i}", daemon=True,
                                   args=(self.tasks, self.results, configs, seed, max_seats,
-                                        out))
+                                        out, os.getpid()))
                       for i in range(n)]
         main = threading.current_thread() is threading.main_thread()
         # workers start with Ctrl-C ignored (a terminal sends it to every process of the group)

@@ -536,3 +536,37 @@ def test_the_simulate_help_still_runs() -> None:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "--workers" in proc.stdout
     assert cl.simulate is simulate
+
+
+def test_a_worker_whose_parent_died_while_it_started_stops():
+    """The race behind a flaky forced stop: a worker read its parent's pid only once it ran,
+    so a parent killed while the worker was still starting was never missed (the worker
+    took the reaper for its parent and waited on its queue for ever). It is given the pid."""
+    import multiprocessing
+    import subprocess
+    import sys
+
+    from crazylab import sim
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # a pid that is no longer anyone's parent
+    ctx = multiprocessing.get_context("spawn")
+    queues = [ctx.Queue() for _ in range(4)]  # kept: a queue must outlive its pickling
+    worker = ctx.Process(target=sim._worker,
+                         args=(queues[0], queues[1], [], 0, 4, None, gone.pid))
+    worker.start()
+    worker.join(60)  # a generous bound: it notices within a fraction of a second
+    alive = worker.is_alive()
+    if alive:
+        worker.kill()
+    assert not alive and worker.exitcode == 1
+    # with its parent alive it waits for work, and stops when told to
+    tasks = queues[2]
+    waiting = ctx.Process(target=sim._worker,
+                          args=(tasks, queues[3], [], 0, 4, None, os.getpid()))
+    waiting.start()
+    waiting.join(2)
+    assert waiting.is_alive()
+    tasks.put(None)
+    waiting.join(60)
+    assert waiting.exitcode == 0
