@@ -102,7 +102,7 @@ def main() -> int:
     unique = args.learners * args.attempts
     store = open_store(url)
     a, lr = schema.attempts, schema.learners
-    with store.engine.connect() as conn:
+    with store.db.engine.connect() as conn:
         in_class = a.c.learner_id.in_(sa.select(lr.c.id).where(lr.c.class_code == new.code))
         rows = conn.execute(sa.select(sa.func.count()).select_from(a).where(in_class)).scalar()
         distinct = conn.execute(sa.select(sa.func.count(sa.distinct(a.c.attempt_id)))

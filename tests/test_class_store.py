@@ -56,7 +56,7 @@ def store(db_url) -> Iterator[Store]:
 
 
 def counts(store: Store) -> dict[str, int]:
-    with store.engine.connect() as conn:
+    with store.db.engine.connect() as conn:
         return {t: conn.execute(sa.select(sa.func.count()).select_from(
             schema.metadata.tables[t])).scalar_one() for t in TABLES}
 
@@ -242,7 +242,7 @@ def test_a_teacher_key_finds_its_class_by_its_hash(store: Store) -> None:
         assert store.class_of_key(c.teacher_key) == c.code
     for wrong in ("guess", "", classes[0].teacher_key + "x", "x" * 201, None, 7):
         assert store.class_of_key(wrong) is None  # type: ignore[arg-type]
-    with store.engine.connect() as conn:  # only the hash is stored
+    with store.db.engine.connect() as conn:  # only the hash is stored
         assert not conn.execute(sa.select(schema.classes).where(
             schema.classes.c.key_hash == classes[0].teacher_key)).first()
 
@@ -267,7 +267,7 @@ def test_the_teacher_key_is_checked_and_an_unknown_code_looks_the_same(store: St
     with pytest.raises(ClassError, match="cannot export"):
         store.export_rows(mine.code, mine.teacher_key, "secrets")  # type: ignore[arg-type]
     # only a hash of the key is stored
-    with store.engine.connect() as conn:
+    with store.db.engine.connect() as conn:
         stored = [tuple(r) for r in conn.execute(sa.select(schema.classes))]
     assert mine.teacher_key not in repr(stored)
 
@@ -417,7 +417,7 @@ def test_an_older_database_is_upgraded_in_place(db_url: str) -> None:
 
     store = open_store(db_url, catalog=CATALOG)
     try:
-        with store.engine.connect() as conn:
+        with store.db.engine.connect() as conn:
             assert schema.current_version(conn) == schema.VERSION == 3
             inspector = sa.inspect(conn)
             for table in schema.metadata.sorted_tables:  # the same schema as a new database
@@ -498,7 +498,7 @@ def test_thirty_learner_processes_at_once_store_every_attempt_once(db_url: str) 
     setup = open_store(db_url, catalog=CATALOG)
     c = setup.create_class("Processes")
     tokens = [setup.join(c.code, f"P{n}").token for n in range(30)]
-    setup.engine.dispose()  # no pooled connection is shared with the children
+    setup.db.engine.dispose()  # no pooled connection is shared with the children
     ctx = mp.get_context("fork")
     start = ctx.Barrier(30)
     procs = [ctx.Process(target=_learner_process, args=(db_url, t, start)) for t in tokens]
@@ -550,13 +550,13 @@ def test_open_store_default_and_env(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("CRAZYLAB_HOME", str(tmp_path / "home" / "deep"))
     s = open_store()
     assert (tmp_path / "home" / "deep" / "crazylab.db").exists()
-    with s.engine.connect() as conn:
+    with s.db.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
     s.close()
     monkeypatch.setenv("CRAZYLAB_DB", str(tmp_path / "elsewhere" / "c.db"))
     s = open_store()
-    assert s.url.endswith("elsewhere/c.db") and (tmp_path / "elsewhere" / "c.db").exists()
+    assert s.db.url.endswith("elsewhere/c.db") and (tmp_path / "elsewhere" / "c.db").exists()
     s.close()
 
 

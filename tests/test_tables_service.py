@@ -76,7 +76,7 @@ def service(db_url, clock) -> Iterator[TableService]:
 
 def rows(service: TableService) -> dict[str, list[tuple]]:
     """Every row of the tables' tables, sorted (what the database holds)."""
-    with service.store.engine.connect() as conn:
+    with service.store.db.engine.connect() as conn:
         found = {name: [tuple(r) for r in conn.execute(
             sa.select(schema.metadata.tables[name]))] for name in TABLE_ROWS}
     found["table_moves"].sort(key=lambda r: (r[0], r[1], r[2]))  # code, hand, ply
@@ -613,7 +613,7 @@ def test_an_old_class_database_is_upgraded(tmp_path, clock):
     classes.close()
     service = TableService(url, clock=clock)
     try:
-        with service.store.engine.connect() as conn:
+        with service.store.db.engine.connect() as conn:
             assert schema.current_version(conn) == schema.VERSION == 3
         host = service.create("crazy-eights", 2, "Ana")
         assert service.state(host.code).version == 1

@@ -605,3 +605,18 @@ def test_standings_follow_the_hands_as_they_finish(db_url, klass, service):
     assert tour.record_table(service, code) == 3
     assert [s.hands for s in tour.standings()] == [3, 3]
     tour.close()
+
+
+def test_a_tournament_searches_its_round_robin_once(db_url, klass, service):
+    """The schedule's search (seconds for a large class at tables of 3 or 4) is kept for the
+    tournament's rounds, not run again at each round."""
+    from crazylab.tables.pairings import schedule
+
+    players = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+    tour = Tournament.create(db_url, klass.code, players, "round_robin", 2, 1, 3,
+                             "crazy-eights", key=klass.teacher_key)
+    schedule.cache_clear()
+    tour.start_round(service)
+    assert schedule.cache_info().misses == 1
+    assert schedule(tuple(players), 3, 2) == round_robin(players, 3, 2)  # the kept one
+    assert schedule.cache_info().hits == 1

@@ -101,11 +101,11 @@ def _run(args: argparse.Namespace, store_mod: Any) -> int:
             print(f"class code:   {new.code}    (give this to the learners)")
             print(f"teacher key:  {new.teacher_key}    (keep it secret: it opens the "
                   "dashboard, the export and the reset; it cannot be shown again)")
-            print(f"database:     {store.url}")
+            print(f"database:     {store.db.url}")
         elif what == "list":
             found = store.classes()
             if not found:
-                print(f"no classes yet in {store.url}")
+                print(f"no classes yet in {store.db.url}")
             for c in found:
                 print(f"{c.code}  {c.learners:4d} learners  {c.created_at:%Y-%m-%d}  {c.name}")
         elif what == "export":

@@ -61,6 +61,7 @@ from ..store import (
     secret_hash,
     secret_matches,
     sqlite_url,
+    utf8_text,
 )
 from .catalog import Catalog
 from .catalog import load as load_catalog
@@ -193,7 +194,6 @@ class Store:
         self._statements: dict[str, Any] = {}
         self.db = Database(url, what="class database", error=ClassError,
                            unavailable=StoreUnavailable, busy_timeout=busy_timeout)
-        self.engine, self.dialect, self.url = self.db.engine, self.db.dialect, self.db.url
         with self.db.write() as conn:
             self._warm_up(conn)
 
@@ -228,7 +228,7 @@ class Store:
         self.db.close()
 
     def __repr__(self) -> str:
-        return f"Store({self.url!r})"
+        return f"Store({self.db.url!r})"
 
     # ------------------------------------------------------------------ classes
 
@@ -279,7 +279,7 @@ class Store:
         if not isinstance(hub_user, str) or not 1 <= len(hub_user) <= 255 \
                 or not hub_user.isprintable():
             raise ClassError(f"not a hub user name: {quote(str(hub_user))}")
-        _utf8(hub_user, "the hub user name")
+        utf8_text(hub_user, "the hub user name", ClassError)
         code = _code(code) if code is not None else None
         lr = schema.learners
         for _ in range(2):
@@ -567,10 +567,10 @@ class Store:
         """INSERT ... ON CONFLICT (key) DO NOTHING RETURNING id, built once per table with
         bound parameters (building a statement per call cost more than running it)."""
         stmt = self._statements.get(table.name)
-        if stmt is None and self.dialect in ("sqlite", "postgresql"):
+        if stmt is None and self.db.dialect in ("sqlite", "postgresql"):
             from sqlalchemy.dialects import postgresql, sqlite
 
-            dialect_insert = sqlite.insert if self.dialect == "sqlite" else postgresql.insert
+            dialect_insert = sqlite.insert if self.db.dialect == "sqlite" else postgresql.insert
             columns = [c for c in table.columns if c.name != "id"]
             stmt = dialect_insert(table).values({c.name: sa.bindparam(c.name, type_=c.type)
                                                  for c in columns}) \
@@ -677,16 +677,8 @@ def _text(value: Any, what: str, limit: int, *, empty: bool = True) -> str:
         raise ClassError(f"{what} must not be empty")
     if "\x00" in value:
         raise ClassError(f"{what} holds a NUL character")
-    _utf8(value, what)
+    utf8_text(value, what, ClassError)
     return value
-
-
-def _utf8(value: str, what: str) -> None:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ClassError(f"{what} holds a character that is not valid text (a lone "
-                         "surrogate)") from None
 
 
 def _bool(value: Any) -> bool:

@@ -19,9 +19,14 @@ def display_name(value: Any, what: str, error: type[CrazylabError]) -> str:
     if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
         raise error(f"the {what} must be 1 to {NAME_MAX} printable characters, not "
                     f"{quote(name)}")
+    return utf8_text(name, f"the {what}", error)
+
+
+def utf8_text(value: str, what: str, error: type[CrazylabError]) -> str:
+    """``value`` if it can be stored as UTF-8 (a lone surrogate cannot)."""
     try:
-        name.encode("utf-8")
+        value.encode("utf-8")
     except UnicodeEncodeError:
-        raise error(f"the {what} holds a character that is not valid text (a lone "
+        raise error(f"{what} holds a character that is not valid text (a lone "
                     "surrogate)") from None
-    return name
+    return value

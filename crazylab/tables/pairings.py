@@ -145,8 +145,9 @@ def round_robin(players: Sequence[str], table_size: int,
 
 
 @functools.lru_cache(maxsize=16)
-def _round_robin(players: tuple[str, ...], size: int, rounds: int) -> list[list[list[str]]]:
-    """:func:`round_robin`, kept for the rounds of a tournament (never changed by callers)."""
+def schedule(players: tuple[str, ...], size: int, rounds: int) -> list[list[list[str]]]:
+    """:func:`round_robin`, computed once and kept for a tournament's rounds (its search
+    costs seconds for a large class; callers never change what it returns)."""
     return round_robin(players, size, rounds)
 
 

@@ -227,9 +227,9 @@ class TableService:
             self._store = TableStore(url)
         except StoreError as e:
             raise TableError(str(e)) from None
-        #: the database (``store.engine``, ``store.write()``: a tournament keeps its rows there)
+        #: the database (``store.db``, ``store.write()``: a tournament keeps its rows there)
         self.store = self._store
-        self.url = self._store.url
+        self.url = self._store.db.url
         self.idle_after = float(idle_after)
         self._clock = clock
         self._tables: dict[str, _Table] = {}

@@ -87,7 +87,6 @@ class TableStore:
             url = sqlite_url(Path(url))
         self.db = Database(url or default_url(), what="table database", error=StoreError,
                            unavailable=StoreError, busy_timeout=BUSY_TIMEOUT)
-        self.engine, self.dialect, self.url = self.db.engine, self.db.dialect, self.db.url
 
     def close(self) -> None:
         self.db.close()

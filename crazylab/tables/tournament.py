@@ -52,7 +52,7 @@ from .pairings import (
     checked_players,
     checked_table_size,
     full_cycle,
-    round_robin,
+    schedule,
     standings,
     swiss,
     whole,
@@ -310,7 +310,7 @@ class Tournament:
             raise TournamentError(f"all {self.rounds} rounds have been played")
         number = before + 1
         if self.format == "round_robin":
-            groups = round_robin(self.players, self.table_size, self.rounds)[number - 1]
+            groups = schedule(tuple(self.players), self.table_size, self.rounds)[number - 1]
         else:
             groups = swiss(self.standings(), self.table_size, self.played())
         rows = []
