@@ -11,6 +11,7 @@ from . import render  # noqa: F401  (registers how cards and games display in a 
 from .engine.cards import JOKER, Card, CardError, card, cards
 from .engine.game import Game, HandResult, IllegalMove, NothingToUndo, SetupError
 from .engine.moves import Move, MoveError
+from .engine.narrator import Narrator, story
 from .engine.rules import PRESETS, RulesError, RuleSet, rules
 from .match import Match
 
@@ -19,8 +20,8 @@ if TYPE_CHECKING:  # what ``__getattr__`` returns, for type checkers (mypy, pyri
 
 __all__ = [
     "JOKER", "PRESETS", "Card", "CardError", "Game", "HandResult", "IllegalMove", "Match",
-    "Move", "MoveError", "NothingToUndo", "RuleSet", "RulesError", "SetupError", "card", "cards",
-    "engine_build", "new_game", "rules", "simulate",
+    "Move", "MoveError", "Narrator", "NothingToUndo", "RuleSet", "RulesError", "SetupError", "card",
+    "cards", "engine_build", "new_game", "rules", "simulate", "story",
 ]
 __version__ = "0.1.0"
 

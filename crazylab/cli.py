@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import __version__, engine_build
+from .engine.narrator import story
 from .engine.options import parse_option
 from .engine.rules import PRESETS, RulesError
 from .engine.rules import rules as get_rules
@@ -121,8 +122,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError) as e:  # a hand that never ends under these rules
         print(f"crazylab play: {_clip(str(e), 300)}", file=sys.stderr)
         return 1
-    for event in game.events:
-        print(event.describe())
+    for line in story(game):
+        print(line)
     print(f"result: {game.end_reason}, winners {list(game.winners)}, scores {list(game.scores)}")
     return 0
 

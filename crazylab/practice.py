@@ -37,6 +37,7 @@ from .engine.cards import SUIT_SYMBOLS, Card, sort_key
 from .engine.errors import CrazylabError, quote
 from .engine.game import Game, SetupError
 from .engine.moves import DRAW, END, PASS, PLAY, Move
+from .engine.narrator import Narrator
 from .engine.phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_DROP, PHASE_PENALTY, PHASE_PLAY
 from .engine.pitch import pretty
 from .engine.rules import PRESETS, RuleSet
@@ -406,7 +407,8 @@ def _next_top(rs: RuleSet, rng: random.Random) -> dict[str, Any] | None:
             continue
         if rs.piles > 1:
             ids += ["MU-27", "MU-Q23"]
-        story = " ".join(e.describe() for e in g.events[n_events:])
+        said = Narrator(g.rules).hand(g)[n_events:]
+        story = " ".join(s.text for s in said if s.text)
         for _ in moves:
             g.undo()
         where = f"pile {pile + 1}" if rs.piles > 1 else "the discard pile"

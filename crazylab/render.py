@@ -12,6 +12,7 @@ from html import escape
 from .engine import views
 from .engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
 from .engine.game import Game
+from .engine.narrator import Narrator
 from .engine.text import Position, game_text
 
 __all__ = ["FONT", "Position", "card_html", "card_label", "card_svg", "cards_html",
@@ -134,53 +135,12 @@ def _count(n: int) -> str:
     return f"{n} card{'' if n == 1 else 's'}"
 
 
-def _points(n: int) -> str:
-    number = f"−{-n}" if n < 0 else str(n)  # a real minus sign
-    return f"{number} point{'' if abs(n) == 1 else 's'}"
-
-
-def _seats(seats: list[int], names: list[str] | None) -> tuple[str, bool]:
-    """``seat 1``, ``seats 1 and 2`` (or the names given), and whether the verb is plural."""
-    if names:
-        words = [names[s] for s in seats]
-        text = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-        return text, len(words) > 1 or words[0].lower() == "you"
-    if len(seats) == 1:
-        return f"seat {seats[0]}", False
-    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}", True
-
-
 def result_words(game: Position, names: list[str] | None = None) -> str:
-    """How a finished hand ended, in words: ``"Seat 0 went out and wins the hand with 64
-    points; seats 1 and 2 score 0 points."`` (``names`` replaces ``seat N``)."""
-    result = getattr(game, "result", None)
-    if result is None:
-        return ""
-    scores, winners = list(result.scores), list(result.winners)
-    if result.reason == "VOID" or not winners:
-        return "The hand is void: nobody wins and nobody scores."
-    who, plural = _seats(winners, names)
-    wins = "win" if plural else "wins"
-    if result.reason == "OUT":
-        head = f"{who[0].upper()}{who[1:]} went out and {wins} the hand"
-    elif result.reason == "BLOCKED":
-        head = f"The hand is blocked: {who} {wins} it"
-    else:
-        head = f"{who[0].upper()}{who[1:]} {wins} the hand"
-    if not any(scores):
-        return f"{head}; nobody scores points."
-    own = {scores[s] for s in winners}
-    if len(own) == 1:
-        head += f" with {_points(own.pop())}"
-    others: dict[int, list[int]] = {}
-    for seat, score in enumerate(scores):
-        if seat not in winners:
-            others.setdefault(score, []).append(seat)
-    parts = []
-    for score, seats in others.items():
-        text, many = _seats(seats, names)
-        parts.append(f"{text} {'score' if many else 'scores'} {_points(score)}")
-    return head + ("; " + ", ".join(parts) if parts else "") + "."
+    """How a finished hand ended, in the narrator's words: ``"Seat 0 went out and wins the
+    hand with 64 points; seats 1 and 2 score 0 points."`` (``names`` replaces ``seat N``)."""
+    names = list(names or ())
+    you = names.index("You") if "You" in names else None
+    return Narrator(game.rules, names, you).result(getattr(game, "result", None))
 
 
 # cards and games show these pictures in a notebook (the engine asks crazylab.engine.views)

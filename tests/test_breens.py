@@ -592,7 +592,7 @@ def test_BR_Q27_king_deck_play_reshuffles_then_fizzles():
     assert (g.reshuffles, g.top, g.stock_size) == (1, cl.card("4S"), 0)
     g = push(pos(["KS", "9C"], ["4S"], [], reshuffle="never"), "KS")
     assert (g.top, g.to_play, g.phase) == (cl.card("KS"), 1, "play")
-    assert "fizzles" in kinds(g, "flipped")[0].note
+    assert kinds(g, "flipped")[0].why == "fizzled"
 
 
 def test_BR_Q28_a_drawn_king_does_nothing_until_played():
@@ -663,7 +663,7 @@ def test_BR_Q46_counter_with_the_last_card_wins():
 def test_BR_Q48_penalty_reduced_to_what_can_be_drawn():
     g = push(pos(["2C", "9C"], ["7C"], ["10D"], reshuffle="never"), "2C", "draw")
     assert (g.to_play, g.hand_sizes[1]) == (2, 3)
-    assert "forgiven" in kinds(g, "skipped")[0].note
+    assert kinds(g, "skipped")[0].why == "forgiven"
     g = push(pos(["2C", "9C"], ["7C"], [], reshuffle="never"), "2C")
     assert g.legal() == ["pass"]
     refused(g, "draw", "forgiven")

@@ -15,6 +15,7 @@ import pytest
 
 import crazylab
 from crazylab import cli
+from crazylab.engine.narrator import story
 from crazylab.engine.options import FIELDS, parse_option
 from crazylab.engine.rules import PRESETS
 from crazylab.sheet import rules_sheet
@@ -196,7 +197,7 @@ def test_cli_play_and_rules_take_the_builders_options():
         assert cli.main(shlex.split(line)[1:] + ["--seed", "4"]) == 0
     game = crazylab.Game.new(b.rules, 2, 4)
     game.play_random(4)
-    assert out.getvalue().splitlines()[:-1] == [e.describe() for e in game.events]
+    assert out.getvalue().splitlines()[:-1] == story(game)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         rules_line = line.replace("crazylab play", "crazylab rules")

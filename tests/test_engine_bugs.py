@@ -187,8 +187,8 @@ def test_penalty_is_set_exactly_on_penalty_draws():
     assert g.to_play == 2 and g.phase == PHASE_PLAY
     g.push("draw")
     hits, own = _penalty_draws(g)
-    assert [e.seat for e in hits] == [1, 1] and all(e.note for e in hits)
-    assert [e.seat for e in own] == [2] and not own[0].note
+    assert [e.seat for e in hits] == [1, 1] and all(e.why == "hit" for e in hits)
+    assert [e.seat for e in own] == [2] and not own[0].why
     # house draw2: the victim's penalty cards, then an ordinary draw
     r = cl.rules("crazy-eights", action_cards="2=draw2")
     h = Game.from_position(r, 2, hands=[["2H", "5C"], ["9C", "3C"]],

@@ -35,7 +35,7 @@ class QueenSkips(Variant):
         if move.top.rank != 12:
             return False
         game.end_turn()
-        game.events.append(cl.engine.events.Event("skipped", game.to_play, note="queen"))
+        game.events.append(cl.engine.events.Event("skipped", game.to_play))
         game.end_turn()
         return True
 
@@ -96,7 +96,7 @@ def test_br_q27_a_king_chain_through_an_empty_stock_fizzles_instead_of_looping()
     g.push("KH")
     reshuffles = [e for e in g.events if e.kind == "reshuffled"]
     assert len(reshuffles) == 1
-    assert "BR-Q27" in g.events[-1].note and "fizzles" in g.events[-1].note
+    assert "BR-Q27" in g.events[-1].rules and g.events[-1].why.startswith("fizzled")
     assert g.to_play == 1 and g.phase == "play"
     g.undo()
     assert g.to_play == 0 and g.hand_sizes == [2, 2]
@@ -306,13 +306,13 @@ def test_scoring_is_by_face_value_not_card_index():
     r = cl.rules("crazy-eights")
     hands = [[], cl.cards("8S KH AC"), cl.cards("10D 5C")]
     assert hand_points(r, hands[1]) == 50 + 10 + 1  # KH's index is 25, AC's 0: not used
-    result, note = out_result(r, hands, 0)
+    result = out_result(r, hands, 0)
     assert result.scores == (50 + 10 + 1 + 10 + 5, 0, 0) and result.reason == "OUT"
     classic = cl.rules("crazy-eights-classic")  # blocked: lowest points wins the difference
-    result, _ = blocked_result(classic, [cl.cards("2C 3D"), cl.cards("QH"), cl.cards("8C")])
+    result = blocked_result(classic, [cl.cards("2C 3D"), cl.cards("QH"), cl.cards("8C")])
     assert result.winners == (0,) and result.scores == ((10 - 5) + (50 - 5), 0, 0)
     music = cl.rules("crazy-8s-music")  # minus one per card left
-    result, _ = out_result(music, [[], cl.cards("2C 3D"), cl.cards("JK")], 0)
+    result = out_result(music, [[], cl.cards("2C 3D"), cl.cards("JK")], 0)
     assert result.scores == (0, -2, -1)
 
 

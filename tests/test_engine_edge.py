@@ -30,6 +30,7 @@ from crazylab.engine import events as EV
 from crazylab.engine import explain as EX
 from crazylab.engine import game as G
 from crazylab.engine import moves as M
+from crazylab.engine import narrator as N
 from crazylab.engine import observe as OB
 from crazylab.engine import options as O
 from crazylab.engine import pitch as P
@@ -532,9 +533,32 @@ def test_hand_points(rules: object, hand: object) -> None:
 @SETTINGS
 @given(game=GAMES, viewer=st.one_of(st.none(), SEATS),
        names=st.one_of(st.none(), BAD, st.lists(st.text(max_size=5), max_size=4)))
-def test_Event_describe(game: cl.Game, viewer: object, names: object) -> None:
-    for e in game.events[-5:]:
-        outcome(lambda ev=e: ev.describe(viewer, names), lambda t: isinstance(t, str) and t)  # type: ignore
+def test_Narrator(game: cl.Game, viewer: object, names: object) -> None:
+    outcome(lambda: N.story(game, viewer, names),  # type: ignore[arg-type]
+            lambda lines: all(isinstance(t, str) and t for t in lines))
+    outcome(lambda: N.Narrator(game.rules, names, viewer).sentences(game.events),  # type: ignore
+            lambda said: len(said) == len(game.events))
+    outcome(lambda: N.Narrator(names, (), None),  # type: ignore[arg-type]
+            lambda n: isinstance(names, R.RuleSet))
+    outcome(lambda: N.story(names), lambda lines: False)  # type: ignore[arg-type]
+
+
+@SETTINGS
+@given(game=GAMES, bad=BAD)
+def test_Narrator_methods(game: cl.Game, bad: object) -> None:
+    n = N.Narrator(game.rules)
+    said = outcome(lambda: n.hand(game), lambda said: len(said) == len(game.events))
+    assert said[-1].text == (n.result(game.result) if game.over else said[-1].text)
+    for call in (lambda: n.say(bad), lambda: n.retold(bad, 0), lambda: n.hand(bad)):
+        outcome(call, lambda _: False)  # type: ignore[arg-type]
+    outcome(lambda: n.sentences(bad), lambda said: bad in ([], ()) and said == [])  # type: ignore
+    outcome(lambda: n.result(bad), lambda text: bad is None and text == "")  # type: ignore
+    outcome(lambda: n.news(bad), lambda news: bad in ([], ()) and news == [])  # type: ignore
+    assert all(isinstance(t, str) and t for t in n.news(said))
+    outcome(lambda: n.retold(game.events, bad),  # type: ignore[arg-type]
+            lambda told: type(bad) is int and isinstance(told, bool))
+    other = N.Narrator(R.rules("crazy-8s-level-3" if game.rules.piles == 1 else "crazy-eights"))
+    outcome(lambda: other.hand(game), lambda _: False)
 
 
 @SETTINGS
@@ -561,7 +585,7 @@ def test_flags_and_numbers(value: object, name: str) -> None:
 
 # -- the coverage list: every public callable of the engine is tested above ----------------
 
-ENGINE_MODULES = [C, M, G, R, O, P, OB, EX, SC, EV, V]
+ENGINE_MODULES = [C, M, G, R, O, P, OB, EX, SC, EV, V, N]
 
 def test_engine_build() -> None:
     """It takes nothing, and says which engine this process plays with."""
@@ -607,7 +631,10 @@ COVERED: dict[str, Callable[..., None]] = {
     "Option": test_Option_methods, "Option.check": test_Option_methods,
     "Option.parse": test_Option_methods, "Option.refuse": test_Option_methods,
     "Option.allowed": test_Option_methods, "Option.allowed_choices": test_Option_methods,
-    "hand_points": test_hand_points, "Event.describe": test_Event_describe,
+    "hand_points": test_hand_points, "Narrator": test_Narrator, "story": test_Narrator,
+    "Narrator.sentences": test_Narrator, "Narrator.say": test_Narrator_methods,
+    "Narrator.hand": test_Narrator_methods, "Narrator.result": test_Narrator_methods,
+    "Narrator.retold": test_Narrator_methods, "Narrator.news": test_Narrator_methods,
     "register": test_variants_registry, "unregister": test_variants_registry,
     "variant_for": test_variants_registry, "check_flag": test_flags_and_numbers,
     "whole_number": test_flags_and_numbers, "engine_build": test_engine_build,
@@ -632,7 +659,8 @@ HOOKS: dict[str, str] = {
     "TurnAPI": "a typing Protocol (the hooks' view of a game), not callable code",
     "Observation": "a record the engine builds (Game.observation, tested above)",
     "HandResult": "a record the engine builds at a hand's end",
-    "Event": "a record the engine builds; Event.describe is tested above",
+    "Event": "a record the engine builds; the narrator tells it (tested above)",
+    "Said": "a record the narrator builds (an event and its sentence)",
     "Event.visible_to": "called per event of every observation (the per-move path); seats "
                         "come from the engine",
     "Match": "H6's layer (crazylab.match: the match's own bad-input tests), not the engine",

@@ -8,6 +8,7 @@ from spec_paths import notation
 
 import crazylab as cl
 from crazylab.cli import main
+from crazylab.engine.narrator import story
 from crazylab.examples import (
     ExampleError,
     example_path,
@@ -125,7 +126,7 @@ def test_save_and_load_round_trip(tmp_path, rules):
     cl.examples.save_game(game, path)
     loaded = load_game(str(path))
     assert loaded.fingerprint() == game.fingerprint()
-    assert [str(e.describe()) for e in loaded.events] == [e.describe() for e in game.events]
+    assert story(loaded) == story(game)
 
 
 def test_a_tampered_save_is_refused_whole(tmp_path):

@@ -270,7 +270,8 @@ def test_a_new_example_starts_a_new_score():
     x.answer("2C+2H+2S")
     assert x.question.kind == "count" and x.question.answer == "6"
     x.answer("4")
-    assert "Not this time: 6 cards, because seat 1 is hit 3 times" in _text(x.quiz_html.value)
+    assert ("Not this time: 6 cards, because seat 0's 2♣, 2♥ and 2♠ hit seat 1: seat 1 must "
+            "draw 6 cards") in _text(x.quiz_html.value)
     assert x.score_text() == "1 of 2 predicted."
 
 
@@ -366,7 +367,8 @@ def test_verdicts_say_why_in_each_phase():
     drop.answer("1")  # who is hit: seat 1 (four players)
     drop.answer("3")
     said = _text(drop.quiz_html.value)
-    assert "Right: Seat 1." in said and "Not this time: 2 cards, because seat 1 is hit" in said
+    assert "Right: Seat 1." in said
+    assert "Not this time: 2 cards, because seat 0's 2♣ hits seat 1" in said
     tried = StepExplainer(TURN, 2, predict=True)
     tried.answer("yes")
     assert "Not this time: the engine refuses it, because 3♦ matches neither the rank nor " \

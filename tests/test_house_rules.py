@@ -430,7 +430,7 @@ def test_A14_V11_a_play_leaving_one_card_carries_the_call():
     assert g.legal() == ["6C", "6C!", "draw"]
     push(g, "6C!")
     assert g.hand_sizes == [1, 3] and g.stock_size == 3 and g.to_play == 1
-    assert kinds(g, "last_card")[-1].note == "calls last card!"
+    assert kinds(g, "last_card")[-1].why == "said"
     g = position("crazy-eights", *setup, last_card_call=True)
     push(g, "6C")  # forgotten: the penalty, at once
     assert g.hand_sizes == [3, 3] and g.stock_size == 1 and g.to_play == 1

@@ -126,7 +126,7 @@ def test_V12_a_penalty_the_stock_cannot_cover_shrinks_C_9():
     g.push("2H")
     g.push("draw")
     assert g.to_play == 0 and g.hand_sizes == [1, 3]
-    assert "forgiven" in g.events[-1].note
+    assert g.events[-1].why == "forgiven"
 
 
 def test_V12_nothing_to_draw_means_pass():

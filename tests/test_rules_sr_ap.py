@@ -7,6 +7,7 @@ import pytest
 import crazylab as cl
 from crazylab import Game, IllegalMove
 from crazylab.engine.cards import CARDS
+from crazylab.engine.narrator import story
 
 pytestmark = pytest.mark.engine
 
@@ -243,7 +244,7 @@ def test_SR_23_single_hand_no_match_target():
 def test_SR_24_no_last_card_announcement():
     game = pos("crazy-eights", 2, [["5C", "6C"], ["3H"]], stock=["2H"], discard=["9C"])
     game.push("5C")
-    assert game.to_play == 1 and "last card" not in " ".join(e.describe() for e in game.events)
+    assert game.to_play == 1 and "Last card" not in " ".join(story(game))
 
 
 def test_SR_25_variants_are_options():

@@ -14,7 +14,9 @@ from crazylab.engine import variants
 from crazylab.engine.events import Event
 from crazylab.engine.game import Game, SetupError
 from crazylab.engine.moves import DRAW, DRAW_MOVE, PASS_MOVE, Move
+from crazylab.engine.narrator import story
 from crazylab.engine.variants.base import PLAIN, TurnAPI, Variant
+from crazylab.engine.wording import Words
 
 pytestmark = pytest.mark.engine
 
@@ -57,12 +59,11 @@ def test_log_adds_an_event_to_the_hands_record_and_undo_takes_it_back():
     g = position()
     g.push("QH")
     before = list(g.events)
-    g.log(Event("skipped", 1, note="a variant's own event"))
-    assert g.events == [*before, Event("skipped", 1, note="a variant's own event")]
-    assert "a variant's own event" in g.events[-1].describe()
+    g.log(Event("skipped", 1, why="own"))
+    assert g.events == [*before, Event("skipped", 1, why="own")]
+    assert story(g)[-1] == "Seat 1 loses the turn."
     g.undo()
-    assert g.events == before[:len(g.events)] and not any(
-        e.note == "a variant's own event" for e in g.events)
+    assert g.events == before[:len(g.events)] and not any(e.why == "own" for e in g.events)
 
 
 def test_play_cards_counts_the_turns_plays_and_places_them():
@@ -75,9 +76,9 @@ def test_play_cards_counts_the_turns_plays_and_places_them():
 
 def test_draw_for_turn_counts_one_draw_even_from_an_empty_stock():
     g = position(rules=cl.rules("crazy-eights", reshuffle="never"), stock=("3D",))
-    got = g.draw_for_turn(0, 1, note="(toll)", penalty=True)
+    got = g.draw_for_turn(0, 1, "toll", penalty=True)
     assert [str(c) for c in got] == ["3D"] and g.turn_draws == 1 and g.drawn == got
-    assert g.events[-1].penalty and g.events[-1].note == "(toll)"
+    assert g.events[-1].penalty and g.events[-1].why == "toll"
     assert g.draw_for_turn(0, 1) == [] and g.turn_draws == 2  # nothing left: still a draw
 
 
@@ -169,9 +170,22 @@ class Toll(Variant):
 
     def apply(self, game: TurnAPI, move: Move) -> None:
         if move.kind == DRAW:
-            game.draw_for_turn(game.to_play, 1, note="(the toll)", penalty=True)
-        game.events.append(Event("skipped", game.to_play, note="paid the toll"))
+            game.draw_for_turn(game.to_play, 1, "toll", penalty=True)
+        game.events.append(Event("skipped", game.to_play, why="toll"))
         game.end_turn()
+
+    def words(self) -> type[Words]:
+        return TollWords
+
+
+class TollWords(Words):
+    """The toll's own words, through the variant's ``words`` hook."""
+
+    def say(self, e: Event) -> str | None:
+        if e.why != "toll":
+            return None
+        who = self.narrator.voice.subj(e.seat)
+        return f"{who} paid the toll{' with a card' if e.kind == 'drew' else ''}."
 
 
 @pytest.fixture
@@ -197,7 +211,10 @@ def test_a_variant_written_only_with_verbs_plays_a_journey(toll_rules):
     assert (g.to_play, g.phase, g.legal()) == (2, "toll", ["draw"])
     g.push("draw")
     assert len(g.hands[2]) == 3 and g.to_play == 1 and g.phase == "play"
-    assert g.events[-2].note == "(the toll)" and g.events[-2].penalty
+    assert g.events[-2].why == "toll" and g.events[-2].penalty
+    names = ["Ana", "Bo", "You"]
+    told = story(g, 2, names)
+    assert told[-2:] == ["You paid the toll with a card.", "You paid the toll."], told
     for _ in range(5):
         g.undo()
     assert g.fingerprint() == start and g.direction == 1

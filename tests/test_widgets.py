@@ -575,7 +575,7 @@ def test_explainer_shows_what_changed_and_deep_links_to_a_step():
     x = StepExplainer.from_query(f"example={name}&step=3")
     assert x.index == 3 and x.example.name == name
     assert "8S:D" in x.say_html.value
-    assert "called diamonds ♦" in x.changes_html.value
+    assert "Seat 0 called ♦ diamonds." in x.changes_html.value
     assert "called ♦ diamonds" in x.changes_html.value
     assert f"example={name}&amp;step=3" in x.link_html.value
     x.go(99)
@@ -863,7 +863,8 @@ def test_the_end_of_a_classic_hand_says_what_the_winner_collects():
         "no cards left", "8♠ 50 + K♥ 10 + 3♦ 3 = 63", "2♣ 2 + Q♦ 10 = 12"]
     assert end["how"] == "You collect the points left in the other hands: 63 + 12 = 75."
     assert end["match"] == "Match so far (first to 100 points): You 75, Bot 1 0, Bot 2 0."
-    assert table.view["message"] == "You went out and win the hand. You score 75 points."
+    assert table.view["message"] == ("You went out and win the hand with 75 points; "
+                                     "Bot 1 and Bot 2 score 0 points.")
 
 
 def test_a_variant_with_house_rules_is_named_and_its_sheet_says_them_in_words():

@@ -11,6 +11,7 @@ import pytest
 
 from crazylab.engine.cards import Card, sort_key
 from crazylab.engine.game import Game, IllegalMove
+from crazylab.engine.narrator import Narrator, story
 from crazylab.engine.rules import PRESETS
 from crazylab.engine.rules import rules as get_rules
 
@@ -141,8 +142,8 @@ def test_every_refusal_and_log_line_names_cards_by_symbol(preset):
             for word in ("draw", "pass", "end"):
                 assert not codes(g.explain(word)), g.explain(word)
             g.push(g.legal_moves()[seed % len(g.legal_moves())])
-        for e in g.events:
-            assert not codes(e.describe()), e.describe()
+        for text in story(g):
+            assert not codes(text), text
     assert seen
 
 
@@ -162,52 +163,51 @@ def test_the_move_log_names_you_in_the_second_person(preset):
         g = Game.new(r, players, seed=seed)
         g.play_random(seed=seed)
         names = (NAMES + [f"Bot {s}" for s in range(3, players)])[:players]
-        for e in g.events:
-            text = e.describe(viewer=0, names=names)
+        for text in story(g, 0, names):
             assert not BAD.search(text), text
             assert text[:1].isupper() or text[:1] in "🃏", text
 
 
 def test_event_sentences_people_read():
-    from crazylab.engine.events import Event
+    from crazylab.engine.events import WHY_HIT, WHY_JOKER, WHY_MISSED, WHY_PASSED_ON, Event
 
     c = Card.parse
-    hit = Event("penalty", 0, count=2, note="hit once by seat 2's two: must draw 2 and lose the "
-                                            "turn, or counter with a Jack (BR-M3).")
-    assert hit.describe(0, NAMES) == ("You are hit once by Bot 2's two: must draw 2 and lose "
-                                      "the turn, or counter with a Jack (BR-M3).")
-    assert hit.describe() == ("Seat 0 is hit once by seat 2's two: must draw 2 and lose the "
-                              "turn, or counter with a Jack (BR-M3).")
-    by_you = Event("penalty", 1, count=2, note="hit once by seat 0's two: must draw 2.")
-    assert by_you.describe(0, NAMES) == "Bot 1 is hit once by your two: must draw 2."
-    assert Event("skipped", 0, note="loses the turn (BR-M4).").describe(0, NAMES) == \
-        "You lose the turn (BR-M4)."
-    assert Event("skipped", 1, note="skipped (a joker's victim loses a turn)").describe(
-        0, NAMES) == "Bot 1 is skipped (a joker's victim loses a turn)"
-    assert Event("dealt", 0, count=5).describe(0, NAMES) == "You were dealt 5 cards."
-    assert Event("called", 1, call="F#", pile=1).describe(0, NAMES) == \
-        "Bot 1 called F♯ on pile 2."
-    assert Event("played", 0, (c("5H"),), pile=0).describe(0, NAMES) == \
-        "You played 5♥ on pile 1."
-    assert Event("last_card", 0, count=2, note="did not call last card: draws 2 cards "
-                 "(last_card_call, A14).").describe(0, NAMES) == \
-        "You did not call last card: draw 2 cards (last_card_call, A14)."
-    flip = Event("flipped", 0, (c("5D"),), note="the King's deck play turns 5♦ (BR-20).")
-    assert flip.describe(0, NAMES) == "Your King's deck play turns 5♦ (BR-20)."
-    assert flip.describe() == "Seat 0's King's deck play turns 5♦ (BR-20)."
-    passed_on = Event("penalty", 0, (c("2S"),), count=4, note=(
-        "seat 2 passes the draw on with 2♠: seat 0 must draw 4 and lose the turn, or answer "
-        "(draw_passing, A5)."))
-    assert passed_on.describe(0, NAMES).startswith("Bot 2 passes the draw on with 2♠: you must")
+    breens, music = get_rules("crazy-breens"), get_rules("crazy-8s-level-2")
+    you = Narrator(breens, NAMES, 0)
+    you.say(Event("played", 2, (c("2S"),)))
+    hit = Event("penalty", 0, count=2, why=WHY_HIT, by=2)
+    assert you.say(hit).text == ("Bot 2's 2♠ hits you: you must draw 2 cards and lose your "
+                                 "turn, unless you counter with a Jack.")
+    anyone = Narrator(breens)
+    anyone.say(Event("played", 2, (c("2S"),)))
+    assert anyone.say(hit).text == ("Seat 2's 2♠ hits seat 0: seat 0 must draw 2 cards and "
+                                    "lose the turn, unless they counter with a Jack.")
+    assert you.say(Event("skipped", 0, why=WHY_HIT)).text == "You lose your turn."
+    assert you.say(Event("skipped", 1, why=WHY_JOKER)).text == "Bot 1 loses the turn to the joker."
+    assert you.say(Event("dealt", 0, count=5)).text == "You were dealt 5 cards."
+    tune = Narrator(music, NAMES, 0)
+    assert tune.say(Event("called", 1, call="F#", pile=1)).text == \
+        "Bot 1 called the pitch F♯ on pile 2."
+    assert tune.say(Event("played", 0, (c("5H"),), pile=0)).text == "You played 5♥ on pile 1."
+    assert you.say(Event("last_card", 0, count=2, why=WHY_MISSED)).text == \
+        "You forgot to say “Last card!” and draw 2 cards."
+    you.say(Event("played", 0, (c("KS"),)))
+    assert you.say(Event("flipped", 0, (c("5D"),))).text == \
+        "Your K♠ turns 5♦ from the stock onto the pile, as your play."
+    you.say(Event("played", 2, (c("2H"),)))
+    passed_on = Event("penalty", 0, (c("2H"),), count=4, why=WHY_PASSED_ON, by=2)
+    assert you.say(passed_on).text.startswith("Bot 2's 2♥ hits you: you must draw 4 cards")
 
 
 def test_the_end_of_a_hand_says_you_win():
     g = Game.from_position("crazy-eights", 3, hands=[["5H"], ["9C", "KS"], ["2D"]],
                            discard=["6H"], stock=["3C"], to_play=0)
     g.push("5H")
-    end = g.events[-1]
-    assert end.describe(0, NAMES) == "You win the hand, with no cards left."
-    assert end.describe() == "Seat 0 wins the hand, with no cards left."
+    assert story(g, 0, NAMES)[-1] == ("You went out and win the hand with 21 points; Bot 1 "
+                                      "and Bot 2 score 0 points.")
+    assert story(g)[-1] == ("Seat 0 went out and wins the hand with 21 points; seats 1 and 2 "
+                            "score 0 points.")
+    assert Narrator(g.rules, NAMES, 0).say(g.events[-1]).text == "You went out and win the hand."
     g = Game.from_position("crazy-eights", 3, hands=[["5H"], ["9C", "KS"], ["2D"]],
                            discard=["6H"], stock=["3C"], to_play=2)
     g.push("draw")
@@ -215,19 +215,18 @@ def test_the_end_of_a_hand_says_you_win():
 
 
 def test_a_blocked_hand_names_its_winners():
-    from crazylab.engine.events import Event
     from crazylab.engine.scoring import blocked_result
 
     r = get_rules("crazy-8s-level-2")
-    _, note = blocked_result(r, [[c] for c in map(Card.parse, ["3C", "4C", "5C"])][:2]
-                             + [[Card.parse("6C"), Card.parse("7C")]])
-    said = Event("ended", None, note=note).describe(0, NAMES)
-    assert said == "The hand is blocked: you and Bot 1 share it, with the fewest cards (1 each).", \
-        said
-    _, note = blocked_result(get_rules("crazy-eights-quick"),
-                             [[Card.parse("KC")], [Card.parse("2C")], [Card.parse("QC")]])
-    said = Event("ended", None, note=note).describe(0, NAMES)
-    assert said == "The hand is blocked: Bot 1 wins it, with the fewest points (2).", said
+    result = blocked_result(r, [[c] for c in map(Card.parse, ["3C", "4C", "5C"])][:2]
+                            + [[Card.parse("6C"), Card.parse("7C")]])
+    said = Narrator(r, NAMES, 0).result(result)
+    assert said == ("The hand is blocked: you and Bot 1 win it with −1 point; Bot 2 scores "
+                    "−2 points."), said
+    result = blocked_result(get_rules("crazy-eights-quick"),
+                            [[Card.parse("KC")], [Card.parse("2C")], [Card.parse("QC")]])
+    said = Narrator(get_rules("crazy-eights-quick"), NAMES, 0).result(result)
+    assert said.startswith("The hand is blocked: Bot 1 wins it"), said
 
 
 def test_the_printed_game_counts_piles_from_one_and_names_the_notation():
@@ -241,5 +240,6 @@ def test_a_forgotten_last_card_call_is_a_whole_sentence():
                            hands=[["5H", "9H"], ["2C", "3C"]], discard=["6H"],
                            stock=["4S", "7S", "KD"], to_play=0)
     g.push("5H")
-    said = [e.describe(0, NAMES[:2]) for e in g.events if e.kind == "last_card"]
-    assert said == ["You did not call last card: draw 2 cards (last_card_call, A14)."], said
+    said = [s.text for s in Narrator(g.rules, NAMES[:2], 0).sentences(g.events)
+            if s.event.kind == "last_card"]
+    assert said == ["You forgot to say “Last card!” and draw 2 cards."], said

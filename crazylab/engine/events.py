@@ -1,14 +1,11 @@
-"""The event log: everything that happens in a hand, in order, with plain-word narration."""
+"""The event log: everything that happens in a hand, in order, as fields (who, which cards,
+how many, why, which rules decide it), never as prose: :mod:`.narrator` writes the sentences."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from .cards import CARDS, Card, display
-from .errors import CrazylabError, Given, quote
-from .pitch import pretty
+from .cards import CARDS, Card
 
 #: the event kinds, a named contract: compare ``event.kind`` with these, never with a bare
 #: text (the values are what saved games and the worked examples hold, so they stay)
@@ -33,9 +30,29 @@ EVENT_KINDS: Final = (DEALT, STARTER, BURIED, PLAYED, CALLED, DREW, RESHUFFLED, 
                       LAST_CARD, SKIPPED, PENALTY, COUNTERED, DROPPED, FLIPPED, JUMPED_IN,
                       REVERSED)
 
+#: why an event happened (:attr:`Event.why`), a named contract too
+WHY_HIT: Final = "hit"  # a hit's penalty card drawn (nth of of), its lost turn, the hit itself
+WHY_PASSED_ON: Final = "passed_on"  # a hit passed on to the next seat (``by`` passed it)
+WHY_JOKER: Final = "joker"  # the plain joker's draw, or the turn its victim loses
+WHY_LAST_CARD: Final = "last_card"  # the cards drawn for a missed last-card call
+WHY_SAID: Final = "said"  # last card said
+WHY_MISSED: Final = "missed"  # last card not said: ``count`` cards to draw
+WHY_SKIP_CARD: Final = "skip_card"  # a turn lost to a skip card
+WHY_WRAPPED: Final = "wrapped"  # one more turn lost, for a hit that came round again
+WHY_FORGIVEN: Final = "forgiven"  # a turn lost with ``count`` penalty cards forgiven
+WHY_NO_JUMP: Final = "no_jump"  # a seat that could jump in did not
+WHY_FIZZLED: Final = "fizzled"  # a King's deck play with no card to turn
+WHY_FIZZLED_AGAIN: Final = "fizzled_again"  # … as the stock ran out again in one chain
+WHY_JUST_DRAWN: Final = "just_drawn"  # a counter with the card just drawn
+WHY_NONE: Final = "none"  # a Queen's drop of nothing
+WHY_NO_MORE: Final = "no_more"  # no more drops after the Queen
+WHY_KINDS: Final = (WHY_HIT, WHY_PASSED_ON, WHY_JOKER, WHY_LAST_CARD, WHY_SAID, WHY_MISSED,
+                    WHY_SKIP_CARD, WHY_WRAPPED, WHY_FORGIVEN, WHY_NO_JUMP, WHY_FIZZLED,
+                    WHY_FIZZLED_AGAIN, WHY_JUST_DRAWN, WHY_NONE, WHY_NO_MORE)
+
 __all__ = ["BURIED", "CALLED", "COUNTERED", "DEALT", "DREW", "DROPPED", "ENDED", "EVENT_KINDS",
            "FLIPPED", "JUMPED_IN", "LAST_CARD", "PASSED", "PENALTY", "PLAYED", "RESHUFFLED",
-           "REVERSED", "SKIPPED", "STARTER", "Event"]
+           "REVERSED", "SKIPPED", "STARTER", "WHY_KINDS", "Event"]
 
 
 class Event(NamedTuple):
@@ -48,10 +65,19 @@ class Event(NamedTuple):
     call: str | None = None
     pile: int | None = None
     count: int = 0  # type: ignore[assignment]  # the field hides tuple.count, on purpose
-    note: str = ""
+    #: why it happened, one of :data:`WHY_KINDS` (``""``: the plain case); an ``ended``
+    #: event's is the result's reason (``OUT``, ``BLOCKED``, ``VOID``)
+    why: str = ""
     #: a ``drew`` event the rules imposed (a hit, a missed last-card call, a joker's draw),
-    #: not the player's own draw: read this, never whether ``note`` is empty
+    #: not the player's own draw
     penalty: bool = False
+    #: the seat whose card caused it (the seat that hit, or passed a hit on)
+    by: int | None = None
+    #: a part of a whole: penalty card ``nth`` of ``of``, reshuffle ``nth`` of ``of``
+    nth: int = 0
+    of: int = 0
+    #: the rule ids that decide it (``("BR-22", "BR-27")``), for links beside the sentence
+    rules: tuple[str, ...] = ()
 
     @property
     def private(self) -> bool:
@@ -62,119 +88,8 @@ class Event(NamedTuple):
         """This event as ``viewer`` may see it (``None``: everyone sees everything)."""
         if viewer is None or not self.private or viewer == self.seat:
             return self
-        return Event(self.kind, self.seat, (), self.call, self.pile, self.count, self.note,
-                     self.penalty)
-
-    def describe(self, viewer: Given = None, names: Given = None) -> str:
-        """A sentence for the move log: ``"Seat 0 played 8♠ and called ♦."``
-
-        With ``names`` (one per seat, ``"You"`` for the reader's own seat) every seat is
-        named, ``seat N`` in a note included, and a sentence about ``"You"`` is in the second
-        person: ``"You are hit once by Bot 1's two: …"``, ``"You win the hand"``. Piles are
-        numbered from 1, as people count (the move notation's ``@0`` is pile 1)."""
-        if viewer is not None and (type(viewer) is not int or viewer < 0):
-            raise CrazylabError(f"viewer must be a seat number (or None), not {quote(viewer)}")
-        if names is not None and (not isinstance(names, (list, tuple))
-                                  or not all(isinstance(n, str) for n in names)):
-            raise CrazylabError(f"names must be a list of texts, one per seat, not "
-                                f"{quote(names)}")
-        e = self.visible_to(viewer)
-        who = (names[e.seat] if names and e.seat is not None and e.seat < len(names)
-               else f"Seat {e.seat}")
-        you = who == "You"
-        shown = display(e.cards)
-        on_pile = f" on pile {e.pile + 1}" if e.pile is not None else ""
-        k = e.kind
-        if k == DEALT:
-            was = "were" if you else "was"
-            return (f"{who} {was} dealt {shown}." if shown
-                    else f"{who} {was} dealt {e.count} cards.")
-        if k == STARTER:
-            return f"The starter {shown} was turned face up{on_pile}." + _note(e)
-        if k == BURIED:
-            return f"The starter {shown} was buried in the stock and another card turned."
-        if k == PLAYED:
-            verb = "stacked" if len(e.cards) > 1 else "played"
-            return f"{who} {verb} {shown}{on_pile}." + _note(e)
-        if k == CALLED:
-            return f"{who} called {_call_words(e.call)}{on_pile}."
-        if k == DREW:
-            n = e.count or len(e.cards)
-            what = shown if shown else ("a card" if n == 1 else f"{n} cards")
-            return f"{who} drew {what}." + _note(e)
-        if k == RESHUFFLED:
-            return f"The discards were shuffled into a new stock of {e.count} cards{_note(e)}."
-        if k == PASSED:
-            return f"{who} passed." + _note(e)
-        if k == ENDED:
-            return _people(e.note, names) if e.note else "The hand is over."
-        note = e.note
-        if e.seat is None:
-            return _people(note, names)
-        if note.startswith("the King's deck play"):  # whose King turned the card
-            whose = "Your" if you else f"{who}'s"
-            return _people(whose + note[3:], names)
-        if note.startswith(("seat ", "Seat ")):  # the note names its own subject
-            return _people(note, names)
-        if note.startswith(("hit ", "skipped")):  # "is hit once by …", "is skipped (…)"
-            note = "is " + note
-        return _people(f"seat {e.seat} {note}" if note else f"seat {e.seat}.", names)
-
-
-#: third-person verbs of the notes and their second-person forms (``"You lose the turn"``)
-_SECOND_PERSON = {
-    "is": "are", "was": "were", "has": "have", "does": "do", "loses": "lose",
-    "drops": "drop", "calls": "call", "draws": "draw", "reverses": "reverse",
-    "jumps": "jump", "passes": "pass", "plays": "play", "wins": "win", "holds": "hold",
-    "names": "name", "announces": "announce", "turns": "turn", "takes": "take",
-    "shares": "share", "counters": "counter",
-}
-_SEAT_WORDS = re.compile(r"\b([Ss])eat (\d+)('s)?( [a-z]+)?")
-_COLON_VERB = re.compile(r"(: )([a-z]+)\b")
-
-
-def _people(text: str, names: Sequence[str] | None) -> str:
-    """``text`` with each ``seat N`` named from ``names`` (``you``/``your`` for the seat
-    named ``"You"``, with its verb in the second person); as it is without ``names``."""
-    if not names:
-        return text[:1].upper() + text[1:]
-    seconds = False
-
-    def name(m: re.Match[str]) -> str:
-        nonlocal seconds
-        seat = int(m[2])
-        if seat >= len(names):
-            return m[0]
-        who, owner, after = names[seat], m[3], m[4] or ""
-        start = m.start() == 0 or text[max(0, m.start() - 2):m.start()] in (". ", "! ")
-        if who != "You":
-            return f"{who}{owner or ''}{after}"
-        if owner:
-            word = "your"
-        else:
-            word = "you"
-            verb = after[1:]
-            if verb in _SECOND_PERSON:
-                after = " " + _SECOND_PERSON[verb]
-            seconds = seconds or m.start() == 0  # the sentence is about you
-        return (word.capitalize() if start else word) + after
-
-    out = _SEAT_WORDS.sub(name, text)
-    if seconds:  # "you did not call last card: draws 2" -> "…: draw 2"
-        out = _COLON_VERB.sub(lambda m: m[1] + _SECOND_PERSON.get(m[2], m[2]), out, count=1)
-    return out[:1].upper() + out[1:]
-
-
-def _note(e: Event) -> str:
-    return f" {e.note}" if e.note else ""
-
-
-def _call_words(call: str | None) -> str:
-    if call is None:
-        return "nothing"
-    if call in ("C", "D", "H", "S"):
-        return {"C": "clubs ♣", "D": "diamonds ♦", "H": "hearts ♥", "S": "spades ♠"}[call]
-    return pretty(call)  # a letter or a pitch
+        return Event(self.kind, self.seat, (), self.call, self.pile, self.count, self.why,
+                     self.penalty, self.by, self.nth, self.of, self.rules)
 
 
 EVENT_CACHE: dict[tuple, Event] = {}
@@ -207,15 +122,15 @@ def intern_event(fields: tuple) -> Event:
 
 def new_event(kind: str, seat: int | None = None, cards: tuple[Card, ...] = (),
               call: str | None = None, pile: int | None = None, count: int = 0,
-              note: str = "", penalty: bool = False) -> Event:
+              why: str = "", penalty: bool = False, rules: tuple[str, ...] = ()) -> Event:
     """``Event(...)``, built by ``tuple.__new__`` (C) rather than the named tuple's generated
     Python ``__new__``: for events met once (a dealt hand, the end), not worth interning."""
-    return tuple.__new__(Event, (kind, seat, cards, call, pile, count, note, penalty))
+    return tuple.__new__(Event, (kind, seat, cards, call, pile, count, why, penalty, None, 0, 0,
+                                 rules))
 
 
 def event(kind: str, seat: int | None, cards: tuple[Card, ...] = (), call: str | None = None,
-          pile: int | None = None, count: int = 0, note: str = "",
-          penalty: bool = False) -> Event:
+          pile: int | None = None, count: int = 0) -> Event:
     """An interned :class:`Event`."""
-    fields = (kind, seat, cards, call, pile, count, note, penalty)
+    fields = (kind, seat, cards, call, pile, count, "", False, None, 0, 0, ())
     return EVENT_CACHE.get(fields) or intern_event(fields)

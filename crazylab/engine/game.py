@@ -51,6 +51,10 @@ from .events import (
     RESHUFFLED,
     SKIPPED,
     STARTER,
+    WHY_JOKER,
+    WHY_LAST_CARD,
+    WHY_MISSED,
+    WHY_SAID,
     Event,
     event,
     intern_event,
@@ -1033,7 +1037,7 @@ class Game:
                 e = row[top] = new_event(PLAYED, seat, cards)
             self.events.append(e)
         else:
-            fields = (PLAYED, seat, cards, None, pile, 0, "", False)
+            fields = (PLAYED, seat, cards, None, pile, 0, "", False, None, 0, 0, ())
             self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if call is not None and hand:
             self.events.append(event(CALLED, seat, (), call, pile))
@@ -1045,14 +1049,13 @@ class Game:
         player draws ``last_card_penalty`` cards at once (what the stock, reshuffled if the
         rules allow, holds)."""
         if called:
-            self.events.append(new_event(LAST_CARD, seat, note="calls last card!"))
+            self.events.append(new_event(LAST_CARD, seat, why=WHY_SAID, rules=_A14))
             return
         penalty = self.rules.last_card_penalty
-        self.events.append(new_event(LAST_CARD, seat, count=penalty, note=(
-            f"did not call last card: draws {penalty} card{'s' * (penalty != 1)} "
-            "(last_card_call, A14).")))
+        self.events.append(new_event(LAST_CARD, seat, count=penalty, why=WHY_MISSED,
+                                     rules=_A14))
         if penalty:
-            self.draw_cards(seat, penalty, note="(no last-card call)", penalty=True)
+            self.draw_cards(seat, penalty, why=WHY_LAST_CARD, penalty=True)
 
     def _draw_turn(self) -> None:
         """The ``draw`` move on a turn: one card, or the rule's fixed number at once."""
@@ -1063,10 +1066,10 @@ class Game:
         if t.chain:
             self.phase = PHASE_CHAIN
 
-    def draw_cards(self, seat: int, count: int, note: str = "",
-                   penalty: bool = False) -> list[Card]:
+    def draw_cards(self, seat: int, count: int, why: str = "", penalty: bool = False,
+                   nth: int = 0, of: int = 0) -> list[Card]:
         """``seat`` takes up to ``count`` cards from the stock, reshuffling lazily;
-        ``penalty``: the rules impose the draw (the event's :attr:`Event.penalty`)."""
+        ``penalty``: the rules impose the draw; ``why``, ``nth``, ``of``: the event's."""
         stock = self.stock_cards
         rest = len(stock) - count
         if count == 1 and stock:  # the usual draw
@@ -1083,14 +1086,14 @@ class Game:
                     break
                 got.append(c)
         self.hands[seat] += got
-        if len(got) == 1 and not note and not penalty and seat < len(DREW_ONE):
+        if len(got) == 1 and not why and not penalty and seat < len(DREW_ONE):
             row = DREW_ONE[seat]
             e = row[got[0]]
             if e is None:
                 e = row[got[0]] = new_event(DREW, seat, (got[0],), count=1)
             self.events.append(e)
         else:
-            fields = (DREW, seat, tuple(got), None, None, len(got), note, penalty)
+            fields = (DREW, seat, tuple(got), None, None, len(got), why, penalty, None, nth, of, ())
             self.events.append(EVENT_CACHE.get(fields) or intern_event(fields))
         if not self.stock_cards and self.book.turn.eager:
             self.eager_reshuffle()
@@ -1123,9 +1126,11 @@ class Game:
         _shuffle(self._rng(), pool)  # random.shuffle's permutation, faster
         self.stock_cards = pool + self.stock_cards
         self.reshuffles += 1
-        limit = (f" ({self.reshuffles} of {self.rules.max_reshuffles})"
-                 if self.rules.reshuffle == "limited" else "")
-        self.events.append(new_event(RESHUFFLED, None, count=len(pool), note=limit.strip()))
+        limited = self.rules.reshuffle == "limited"
+        self.events.append(tuple.__new__(Event, (
+            RESHUFFLED, None, (), None, None, len(pool), "", False, None,
+            self.reshuffles if limited else 0, self.rules.max_reshuffles if limited else 0,
+            ())))
 
     def end_turn(self) -> None:
         """Close the turn: count a stuck turn (C-13) and pass to the next seat."""
@@ -1141,8 +1146,7 @@ class Game:
         # a joker's victim loses this turn (MU-Q12 option)
         while self.skipping and self.to_play in self.skipping:
             self.skipping.remove(self.to_play)
-            self.events.append(new_event(SKIPPED, self.to_play,
-                                     note="skipped (a joker's victim loses a turn)"))
+            self.events.append(new_event(SKIPPED, self.to_play, why=WHY_JOKER))
             self.to_play = (self.to_play + self.direction) % self.n
         self.begin_turn()
 
@@ -1197,11 +1201,11 @@ class Game:
         self.place(seat, m)
         self.turn_plays += len(m.cards)
 
-    def draw_for_turn(self, seat: int, count: int, note: str = "",
-                      penalty: bool = False) -> list[Card]:
+    def draw_for_turn(self, seat: int, count: int, why: str = "", penalty: bool = False,
+                      nth: int = 0, of: int = 0) -> list[Card]:
         """``seat`` draws as (part of) its turn: :meth:`draw_cards`, counted in the turn's
         draws (one at least) and its drawn cards."""
-        got = self.draw_cards(seat, count, note, penalty)
+        got = self.draw_cards(seat, count, why, penalty, nth, of)
         self.turn_draws += len(got) or 1
         self.drawn += got
         return got
@@ -1263,21 +1267,21 @@ class Game:
 
     def finish_out(self, seat: int) -> None:
         """``seat`` has played its last card: the hand ends, scored by the rules."""
-        self._end(*out_result(self.rules, self.hands, seat))
+        self._end(out_result(self.rules, self.hands, seat))
 
     def _finish_blocked(self) -> None:
-        self._end(*blocked_result(self.rules, self.hands))
+        self._end(blocked_result(self.rules, self.hands))
 
-    def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
-               note: str) -> None:
+    def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int]) -> None:
         """End the hand with this result."""
-        self._end(HandResult(tuple(winners), reason, tuple(scores)), note)
+        self._end(HandResult(tuple(winners), reason, tuple(scores)))
 
-    def _end(self, result: HandResult, note: str) -> None:
+    def _end(self, result: HandResult) -> None:
         self.result = result
         self.over = True
         self.phase = PHASE_OVER
-        self.events.append(new_event(ENDED, None, note=note))
+        out = result.winners[0] if result.reason == "OUT" else None
+        self.events.append(new_event(ENDED, out, why=result.reason))
 
     # -- explaining --------------------------------------------------------------------------
 
@@ -1370,6 +1374,7 @@ _STATE = tuple(k for k in _FIELDS if k not in _NOT_STATE)
 
 
 _T = TypeVar("_T")
+_A14 = ("A14",)  # the last-card call
 
 
 def _shuffle(rng: random.Random, cards: list[_T]) -> None:

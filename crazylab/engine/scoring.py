@@ -35,9 +35,8 @@ def hand_points(rules: Given, hand: Given) -> int:
     return sum(map(rules.points.__getitem__, hand))
 
 
-def out_result(rules: RuleSet, hands: Sequence[Sequence[Card]], seat: int
-               ) -> tuple[HandResult, str]:
-    """The result when ``seat`` has played its last card, and its narration."""
+def out_result(rules: RuleSet, hands: Sequence[Sequence[Card]], seat: int) -> HandResult:
+    """The result when ``seat`` has played its last card."""
     n = len(hands)
     if rules.scoring == "winner_collects":
         scores = [0] * n
@@ -46,17 +45,15 @@ def out_result(rules: RuleSet, hands: Sequence[Sequence[Card]], seat: int
         scores = [-len(h) for h in hands]
     else:
         scores = [0] * n
-    return (HandResult((seat,), "OUT", tuple(scores)),
-            f"Seat {seat} wins the hand, with no cards left.")
+    return HandResult((seat,), "OUT", tuple(scores))
 
 
-def blocked_result(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[HandResult, str]:
+def blocked_result(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> HandResult:
     """The result when nobody can play or draw (C-13), by the rule set's blocked rule."""
     n = len(hands)
     zero = (0,) * n
     if rules.blocked_rule == "void_redeal":
-        return (HandResult((), "VOID", zero), "Everyone passed in a row with the stock empty: "
-                "the hand is void, nobody scores, and the same dealer redeals.")
+        return HandResult((), "VOID", zero)
     if rules.blocked_rule == "lowest_points_wins":
         pts = [hand_points(rules, h) for h in hands]
         tied = [s for s in range(n) if pts[s] == min(pts)]
@@ -64,16 +61,14 @@ def blocked_result(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[Han
             fewest = min(len(hands[s]) for s in tied)
             tied = [s for s in tied if len(hands[s]) == fewest]
         if len(tied) > 1:
-            return (HandResult(tuple(tied), "BLOCKED", zero),
-                    f"The hand is blocked: {_seats(tied)} tie, and nobody scores.")
+            return HandResult(tuple(tied), "BLOCKED", zero)
         w = tied[0]
         scores = list(zero)
         if rules.blocked_scoring == "difference":
             scores[w] = sum(pts[s] - pts[w] for s in range(n) if s != w)
         elif rules.blocked_scoring == "opponents_total":
             scores[w] = sum(pts[s] for s in range(n) if s != w)
-        return (HandResult((w,), "BLOCKED", tuple(scores)),
-                f"The hand is blocked: seat {w} wins it, with the fewest points ({pts[w]}).")
+        return HandResult((w,), "BLOCKED", tuple(scores))
     sizes = [len(h) for h in hands]
     fewest_seats = tuple(s for s in range(n) if sizes[s] == min(sizes))
     if rules.scoring == "minus_one_per_card":
@@ -84,17 +79,4 @@ def blocked_result(rules: RuleSet, hands: Sequence[Sequence[Card]]) -> tuple[Han
         scores[w] = sum(hand_points(rules, hands[s]) for s in range(n) if s != w)
     else:
         scores = list(zero)
-    few = min(sizes)
-    if len(fewest_seats) == 1:
-        note = (f"The hand is blocked: seat {fewest_seats[0]} wins it, with the fewest cards "
-                f"({few}).")
-    else:
-        note = (f"The hand is blocked: {_seats(fewest_seats)} share it, with the fewest cards "
-                f"({few} each).")
-    return HandResult(fewest_seats, "BLOCKED", tuple(scores)), note
-
-
-def _seats(seats: Sequence[int]) -> str:
-    """``seat 0 and seat 2`` (each ``seat N`` is named by ``Event.describe``)."""
-    words = [f"seat {s}" for s in seats]
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+    return HandResult(fewest_seats, "BLOCKED", tuple(scores))

@@ -27,9 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from crazylab.engine.cards import SUITS, Card, CardError
-from crazylab.engine.events import COUNTERED, DROPPED, ENDED, JUMPED_IN, PLAYED, Event
+from crazylab.engine.events import ENDED, PLAYED, Event
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move
+from crazylab.engine.narrator import Narrator, Said, Voice, cards_words
+from crazylab.engine.narrator import join as _join
+from crazylab.engine.narrator import points as _points
 from crazylab.engine.observe import Observation
 from crazylab.engine.phases import PHASE_CHAIN, PHASE_PENALTY, PHASE_PLAY
 from crazylab.engine.rules import PRESETS, RuleSet
@@ -39,17 +42,7 @@ from crazylab.render import card_svg
 from crazylab.sheet import house_options, rules_sheet_html, variant_name
 
 from .reasons import card_moves, legal_reason
-from .words import (
-    Narrator,
-    Said,
-    Voice,
-    call_in_force,
-    call_label,
-    cards_words,
-    for_people,
-    move_words,
-    news,
-)
+from .words import call_in_force, call_label, for_people, move_words
 
 MAX_LOG = 80
 ACTION_LABELS = {DRAW: "Draw", PASS: "Pass", END: "End turn"}
@@ -319,28 +312,10 @@ class SeatView:
 
     def result_text(self, match: Match) -> str:
         """How the hand ended, in one sentence or two (the end panel shows the working)."""
-        g, voice = match.game, Voice(self.voice_names, self.seat)
-        res = g.result
-        assert res is not None
-        if res.reason == "VOID":
-            text = "The hand is void: everyone passed with the stock empty, so nobody scores."
-        else:
-            winners = list(res.winners)
-            who = _join([voice.subj(s) for s in winners[:1]]
-                        + [voice.obj(s) for s in winners[1:]]) or "Nobody"
-            verb = "win" if len(winners) != 1 or voice.you(winners[0]) else "wins"
-            if res.reason == "OUT":
-                text = f"{who} went out and {verb} the hand."
-            elif winners:
-                who = _join([voice.obj(s) for s in winners])
-                text = f"The hand is blocked: {who} {verb} it."
-            else:
-                text = "The hand is blocked: nobody wins it."
-        points = [f"{voice.subj(s) if i == 0 else voice.obj(s)} "
-                  f"{voice.verb(s, 'score', 'scores')} {_points(p)}"
-                  for i, (s, p) in enumerate((s, p) for s, p in enumerate(res.scores) if p)]
-        if points:
-            text += " " + "; ".join(points) + "."
+        g = match.game
+        narrator = Narrator(g.rules, self.voice_names, self.seat)
+        voice = narrator.voice
+        text = narrator.result(g.result)
         m = match
         if m.over:
             leaders = list(m.winners)
@@ -472,18 +447,16 @@ class SeatView:
             s = n.narrator.say(e, result)
             said.append(s)
             texts.append(s.text or None)
-            # a card placed as a Queen's drop, a counter or a jump-in is said once, by the
-            # event that says what it was (the engine logs the play too)
-            if e.kind in (DROPPED, COUNTERED) and i and _same_play(events[i - 1], e):
-                said[i - 1] = Said(events[i - 1], "")
-                texts[i - 1] = None
-            if e.kind == PLAYED and i and events[i - 1].kind == JUMPED_IN \
-                    and _same_play(e, events[i - 1]):
-                said[i] = Said(e, "")
-                texts[i] = None
-        if said and said[-1].event.kind == ENDED:
-            said[-1] = Said(said[-1].event, result or for_people(said[-1].event.note))
-            texts[-1] = said[-1].text or None
+            # a play told by the event logged next to it (a drop, a counter, a jump-in) is
+            # said once, by that event
+            for j in (i - 1, i):
+                if j >= 0 and events[j].kind == PLAYED and texts[j] is not None \
+                        and n.narrator.retold(events, j):
+                    said[j] = Said(events[j], "")
+                    texts[j] = None
+        if said and said[-1].event.kind == ENDED and result:
+            said[-1] = Said(said[-1].event, result)
+            texts[-1] = result
         return n.narrator, said
 
     def _log(self) -> tuple[list[str], int]:
@@ -606,7 +579,7 @@ class SeatView:
                          if len(ms) > 1} if mine else {},
             "forced": self._tree(g, loose, loose[0].cards[0]) if loose else None,
             "pending": pending,
-            "news": self._intro + news(said[self._news_from:], narrator),
+            "news": self._intro + narrator.news(said[self._news_from:]),
             "message": message,
             "message_kind": kind,
             "end": self._end_view(match) if obs.over else None,
@@ -729,10 +702,6 @@ def chooser_step(moves: Sequence[Move]) -> tuple[str, Callable[[Move], Any], lis
     return None
 
 
-def _same_play(play: Any, other: Any) -> bool:
-    return bool(play.kind == PLAYED and play.seat == other.seat and play.cards == other.cards)
-
-
 def _pending_view(obs: Observation, names: list[str], me: int = 0
                   ) -> tuple[list[dict[str, Any]], dict[int, str]]:
     """The open cycle of hits (Crazy Breens) as banner lines, in the order they resolve, and a
@@ -784,18 +753,6 @@ def _pending_view(obs: Observation, names: list[str], me: int = 0
 def _suit(c: Card) -> str:
     """``C``/``D``/``H``/``S``, or ``""`` for a joker (the browser recolours by suit)."""
     return "" if c.suit is None else SUITS[c.suit]
-
-
-def _join(words: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _points(n: int) -> str:
-    return f"{_signed(n)} point{'s' if abs(n) != 1 else ''}"
 
 
 def _signed(n: int) -> str:

@@ -42,6 +42,7 @@ from typing import Any
 from ..bots import BOTS, make_bot
 from ..engine.game import Game, IllegalMove
 from ..engine.moves import MoveError
+from ..engine.narrator import story
 from ..engine.rules import PRESETS, RulesError, RuleSet
 from ..engine.rules import rules as get_rules
 from ..errors import CrazylabError, quote
@@ -635,7 +636,7 @@ class TableService:
             match = table.match
             game = match.game
             n = game.n
-            lines = [e.describe(n, state.names) for e in game.events]  # seat n: nobody's
+            lines = story(game, n, state.names)  # seat n: nobody's
             frame: dict[str, Any] = {
                 "code": table.code, "rules": table.rules.name, "names": state.names,
                 "kinds": state.kinds, "host": table.host, "started": table.started,

@@ -43,6 +43,7 @@ from crazylab.engine.cards import Card, sort_key
 from crazylab.engine.events import ENDED, PENALTY
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, PASS, PLAY, Move
+from crazylab.engine.narrator import Narrator, Said
 from crazylab.engine.phases import (
     PHASE_CHAIN,
     PHASE_DECLARE,
@@ -330,6 +331,14 @@ def step_link(name: str, step: int) -> str:
 
 # -- the widgets -------------------------------------------------------------------------------
 
+def new_sentences(frame: Frame) -> list[Said]:
+    """The narrator's sentences for the events a step added (told with the whole hand before
+    them: whose two hits whom needs the earlier plays)."""
+    events = frame.game.events
+    said = Narrator(frame.game.rules).sentences(events)
+    return said[len(events) - len(frame.new_events):]
+
+
 def changes(before: Game, frame: Frame) -> list[str]:
     """What a step changed, in plain words: the events it added, then the differences
     between the two positions (top card, call, hands, stock, whose turn); the end of a hand
@@ -337,7 +346,7 @@ def changes(before: Game, frame: Frame) -> list[str]:
     after = frame.game
     if frame.error is not None:
         return ["Nothing changed: the move was refused."]
-    out = [e.describe() for e in frame.new_events if e.kind != ENDED]
+    out = [s.text for s in new_sentences(frame) if s.event.kind != ENDED and s.text]
     r = after.rules
     for p in range(r.piles):
         where = f" on pile {p + 1}" if r.piles > 1 else ""
@@ -547,8 +556,9 @@ def questions(frames: list[Frame], i: int) -> list[Question]:
     now = _pending(after) if i > 1 else _pending(before) | _pending(after)
     new = {s: v for s, v in now.items() if s not in was or v[1] > was[s][1]}
     if new:
-        events = list(frame.new_events) + (list(frames[0].new_events) if i == 1 else [])
-        hits = {e.seat: e.describe() for e in events if e.kind == PENALTY and e.seat in new}
+        said = [*new_sentences(frame), *(new_sentences(frames[0]) if i == 1 else [])]
+        hits = {s.event.seat: s.text for s in said
+                if s.event.kind == PENALTY and s.event.seat in new}
         why = " ".join(hits.values()) or describe_hits(new)
         seats = sorted(new)
         actor = before.to_play

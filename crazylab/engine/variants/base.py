@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..cards import Card
-from ..events import Event
+from ..events import WHY_JOKER, Event
 from ..moves import Move
 from ..rules import RuleSet
 
@@ -78,8 +78,8 @@ class TurnAPI(Protocol):
 
     def place(self, seat: int, m: Move) -> None: ...
 
-    def draw_cards(self, seat: int, count: int, note: str = "",
-                   penalty: bool = False) -> list[Card]: ...
+    def draw_cards(self, seat: int, count: int, why: str = "", penalty: bool = False,
+                   nth: int = 0, of: int = 0) -> list[Card]: ...
 
     def update_reference(self, pile: int) -> None: ...
 
@@ -91,8 +91,7 @@ class TurnAPI(Protocol):
 
     def finish_out(self, seat: int) -> None: ...
 
-    def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int],
-               note: str) -> None: ...
+    def finish(self, winners: Sequence[int], reason: str, scores: Sequence[int]) -> None: ...
 
     # the turn machine's verbs
 
@@ -112,8 +111,8 @@ class TurnAPI(Protocol):
 
     def play_cards(self, seat: int, m: Move) -> None: ...
 
-    def draw_for_turn(self, seat: int, count: int, note: str = "",
-                      penalty: bool = False) -> list[Card]: ...
+    def draw_for_turn(self, seat: int, count: int, why: str = "", penalty: bool = False,
+                      nth: int = 0, of: int = 0) -> list[Card]: ...
 
     def flip_to_pile(self, pile: int = 0, eager: bool = True) -> Card | None: ...
 
@@ -136,6 +135,11 @@ class Variant:
     #: (the plain games); a variant explains those itself (:meth:`explain`,
     #: :meth:`explain_turn`)
     core_explanations = False
+
+    def words(self) -> Any:
+        """The narrator's words for the variant's own events: a subclass of
+        :class:`~crazylab.engine.narrator.Words` (``None``: the core's words are enough)."""
+        return None
 
     def new_state(self) -> Any:
         """The variant's state for a new hand (a value with ``clone()``), or ``None``."""
@@ -197,7 +201,7 @@ class Plain(Variant):
     def joker_played(self, game: TurnAPI, seat: int) -> None:
         if game.n > 1:
             victim = game.next_seat(seat)
-            game.draw_cards(victim, game.rules.joker_draw, note="(the joker's draw two)",
+            game.draw_cards(victim, game.rules.joker_draw, why=WHY_JOKER,
                             penalty=True)
             if game.rules.joker_victim_skips:
                 game.skip_turn_of(victim)

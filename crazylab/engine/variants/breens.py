@@ -43,7 +43,24 @@ from ..cards import (
     TWO,
     Card,
 )
-from ..events import CALLED, COUNTERED, DROPPED, FLIPPED, PENALTY, SKIPPED, Event
+from ..events import (
+    CALLED,
+    COUNTERED,
+    DROPPED,
+    FLIPPED,
+    PENALTY,
+    SKIPPED,
+    WHY_FIZZLED,
+    WHY_FIZZLED_AGAIN,
+    WHY_FORGIVEN,
+    WHY_HIT,
+    WHY_JUST_DRAWN,
+    WHY_NO_MORE,
+    WHY_NONE,
+    WHY_PASSED_ON,
+    WHY_WRAPPED,
+    Event,
+)
 from ..explain import final_card, mismatch
 from ..moves import (
     DRAW,
@@ -187,9 +204,7 @@ def _deck_play(game: TurnAPI) -> str | None:
     actor = st.actor
     if not game.stock_cards:
         if st.reshuffled:
-            game.log(Event(FLIPPED, actor, note=(
-                "the King's deck play fizzles: the stock ran out again, and one King chain "
-                "reshuffles it only once (BR-Q27).")))
+            game.log(Event(FLIPPED, actor, why=WHY_FIZZLED_AGAIN, rules=("BR-Q27",)))
             return None
         st.reshuffled = game.can_draw()  # take_from_stock reshuffles if it can
     before = game.reshuffles
@@ -197,11 +212,9 @@ def _deck_play(game: TurnAPI) -> str | None:
     if game.reshuffles > before:
         st.reshuffled = True
     if c is None:
-        game.log(Event(FLIPPED, actor, note="the King's deck play fizzles: no card "
-                                 "is left to turn (BR-Q27)."))
+        game.log(Event(FLIPPED, actor, why=WHY_FIZZLED, rules=("BR-Q27",)))
         return None
-    game.log(Event(FLIPPED, actor, (c,),
-                             note=f"the King's deck play turns {c.display} (BR-20)."))
+    game.log(Event(FLIPPED, actor, (c,), rules=("BR-20",)))
     wait = _effect(game, (c,), declared=False)
     if c.rank in _FLIP_AGAIN and game.rules.flip_again_on_any_special:
         # A2: a special card turned resolves its effect, then the deck plays once more
@@ -282,26 +295,23 @@ def _assign(game: TurnAPI) -> None:
             if v in by_seat:
                 penalties.append(by_seat[v])
         st.penalties = penalties
-    for v, draw, count, _, source in st.penalties:
-        game.log(_hit_event(v, draw, count, actor, source))
+    for v, draw, _, _, _ in st.penalties:
+        game.log(_hit_event(v, draw, actor))
 
 
-def _hit_event(victim: int, draw: int, count: int, actor: int, source: int) -> Event:
+def _hit_event(victim: int, draw: int, actor: int) -> Event:
     """The ``penalty`` event of a hit (interned: the same few are logged again and again)."""
-    key = (victim, draw, count, actor, source)
+    key = (victim, draw, actor)
     e = _HIT_EVENTS.get(key)
     if e is None:
-        lose = f"draw {draw} and lose the turn" if draw else "lose the turn"
-        times = "once" if count == 1 else f"{count} times"
         if len(_HIT_EVENTS) >= 10_000:
             _HIT_EVENTS.clear()
-        e = _HIT_EVENTS[key] = Event(PENALTY, victim, count=draw, note=(
-            f"hit {times} by seat {actor}'s {_sources_name(source)}: must {lose}, or counter "
-            "with a Jack (BR-M3)."))
+        e = _HIT_EVENTS[key] = Event(PENALTY, victim, count=draw, why=WHY_HIT, by=actor,
+                                     rules=("BR-M3",))
     return e
 
 
-_HIT_EVENTS: dict[tuple[int, int, int, int, int], Event] = {}
+_HIT_EVENTS: dict[tuple[int, int, int], Event] = {}
 
 
 def _close(game: TurnAPI) -> None:
@@ -465,8 +475,7 @@ def apply(game: TurnAPI, move: Move) -> None:
 def _apply_lost(game: TurnAPI) -> None:
     st: BreensState = game.variant_state
     st.owed.remove(game.to_play)
-    game.log(Event(SKIPPED, game.to_play, note=(
-        "loses one more turn for a hit that wrapped round (extra_hits_cost_turns, A1).")))
+    game.log(Event(SKIPPED, game.to_play, why=WHY_WRAPPED, rules=("A1",)))
     game.end_turn()
 
 
@@ -477,12 +486,11 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         _pass_on(game, _entry(game), move)
         return
     if move.kind == PLAY:  # a counter (BR-22, BR-27)
-        how = " with the Jack just drawn (BR-26)" if st.jack is not None else ""
+        drawn = st.jack is not None
         game.play_cards(seat, move)
         _start_action(game, seat)  # an action with no effect; it closes the cycle (BR-27)
-        game.log(Event(COUNTERED, seat, move.cards, note=(
-            f"countered{how}: the cycle ends and the suit is "
-            f"{move.top.display[-1]} (BR-22, BR-27).")))
+        game.log(Event(COUNTERED, seat, move.cards, why=WHY_JUST_DRAWN if drawn else "",
+                       rules=("BR-22", "BR-26", "BR-27") if drawn else ("BR-22", "BR-27")))
         if not game.hands[seat]:
             game.finish_out(seat)  # BR-Q46
         else:
@@ -491,11 +499,7 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
     entry = _entry(game)
     if move.kind == DRAW:
         st.jack = None
-        key = (entry[3] + 1, entry[1])
-        note = _PENALTY_NOTES.get(key)
-        if note is None:
-            note = _PENALTY_NOTES[key] = f"(penalty card {key[0]} of {key[1]})"
-        got = game.draw_for_turn(seat, 1, note=note, penalty=True)
+        got = game.draw_for_turn(seat, 1, WHY_HIT, True, entry[3] + 1, entry[1])
         entry[3] += len(got)
         left = entry[1] - entry[3]
         r = game.rules
@@ -508,10 +512,6 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         if got and left > 0 and game.can_draw():
             return
     _lose_turn(game, entry)
-
-
-#: the notes of penalty draws by (card number, cards to draw): made once each
-_PENALTY_NOTES: dict[tuple[int, int], str] = {}
 
 
 def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
@@ -533,9 +533,8 @@ def _pass_on(game: TurnAPI, entry: list[int], move: Move) -> None:
             break
     else:
         st.penalties.insert(0, [nxt, amount, 1, 0, sources])
-    game.log(Event(PENALTY, nxt, move.cards, count=amount, note=(
-        f"seat {seat} passes the draw on with {move.top.display}: seat {nxt} must draw "
-        f"{amount} and lose the turn, or answer (draw_passing, A5).")))
+    game.log(Event(PENALTY, nxt, move.cards, count=amount, why=WHY_PASSED_ON, by=seat,
+                   rules=("A5",)))
     if not game.hands[seat]:
         game.finish_out(seat)
     else:
@@ -550,11 +549,11 @@ def _lose_turn(game: TurnAPI, entry: list[int]) -> None:
         st.owed += [entry[0]] * (entry[2] - 1)
     st.jack = None
     forgiven = entry[1] - entry[3]
-    note = "loses the turn (BR-M4)."
     if forgiven > 0:
-        note = (f"loses the turn; the {forgiven} penalty card{'s' * (forgiven != 1)} that "
-                f"could not be drawn {'is' if forgiven == 1 else 'are'} forgiven (BR-Q48).")
-    game.log(Event(SKIPPED, game.to_play, count=entry[3], note=note))
+        game.log(Event(SKIPPED, game.to_play, count=forgiven, why=WHY_FORGIVEN,
+                       rules=("BR-Q48",)))
+    else:
+        game.log(Event(SKIPPED, game.to_play, why=WHY_HIT, rules=("BR-M4",)))
     game.end_turn()
 
 
@@ -562,16 +561,15 @@ def _apply_drop(game: TurnAPI, move: Move) -> None:
     seat = game.to_play
     st: BreensState = game.variant_state
     if move.kind == END:
-        note = ("drops nothing after the Queen." if st.drops >= game.rules.queen_drop_count
-                else "drops no more cards after the Queen.")
-        game.log(Event(DROPPED, seat, note=note))
+        none = st.drops >= game.rules.queen_drop_count
+        game.log(Event(DROPPED, seat, why=WHY_NONE if none else WHY_NO_MORE,
+                       rules=("BR-21",)))
         st.drops = 0
         _resume(game)
         return
     st.drops -= 1
     game.play_cards(seat, move)
-    game.log(Event(DROPPED, seat, move.cards, note=(
-        f"drops {move.top.display} after the Queen: its effect triggers (BR-21).")))
+    game.log(Event(DROPPED, seat, move.cards, rules=("BR-21",)))
     if not game.hands[seat]:
         game.finish_out(seat)  # BR-Q32
         return
@@ -770,8 +768,6 @@ def describe_pending(game: TurnAPI) -> str:
     return "; ".join(parts)
 
 
-
-
 class Breens(Variant):
     """Crazy Breens as a variant: each hook is one of this module's functions, or (the hooks
     every move runs) holds its body, the module function calling it. (Real methods, not
@@ -779,6 +775,12 @@ class Breens(Variant):
 
     name = "breens"
     phases = PHASES
+
+    def words(self) -> Any:
+        """The narrator's words for this variant's events (:mod:`.breens_words`)."""
+        from .breens_words import BreensWords
+
+        return BreensWords
 
     def new_state(self) -> BreensState:
         return BreensState()

@@ -42,7 +42,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import JOKER, Card
-from ..events import JUMPED_IN, PASSED, PENALTY, REVERSED, SKIPPED, Event
+from ..events import (
+    JUMPED_IN,
+    PASSED,
+    PENALTY,
+    REVERSED,
+    SKIPPED,
+    WHY_FORGIVEN,
+    WHY_HIT,
+    WHY_JOKER,
+    WHY_NO_JUMP,
+    WHY_SKIP_CARD,
+    Event,
+)
 from ..moves import DRAW, DRAW_MOVE, END, PASS, PASS_MOVE, PLAY, Move, play_move
 from ..phases import PHASE_DECLARE, PHASE_JUMP, PHASE_PENALTY
 from .base import TurnAPI, Variant
@@ -68,6 +80,10 @@ class HouseState:
     def clone(self) -> HouseState:
         return HouseState(self.next, self.draw, self.victim, self.stackable,
                           self.paid, self.played, self.pile, list(self.window), self.resume)
+
+
+_V12 = ("V12",)  # action cards
+_V14 = ("V14",)  # jump-in
 
 
 def _state(game: TurnAPI) -> HouseState:
@@ -102,8 +118,7 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
                     skips += 1  # V12: with two players a reverse acts as a skip
                 else:
                     game.reverse()
-                    game.log(Event(REVERSED, seat, (c,), note=(
-                        f"reverses the direction of play ({c.display}, action_cards V12).")))
+                    game.log(Event(REVERSED, seat, (c,), rules=_V12))
             elif effect == "skip":
                 skips += 1
             elif effect.startswith("draw"):
@@ -111,22 +126,18 @@ def _resolve(game: TurnAPI, seat: int, cards: tuple[Card, ...]) -> None:
                 stackable = stackable and effect == "draw2"
     nxt = game.next_seat(seat)
     if joker_draw:
-        game.draw_cards(nxt, joker_draw, note="(the joker's draw)", penalty=True)
+        game.draw_cards(nxt, joker_draw, WHY_JOKER, penalty=True)
         if r.joker_victim_skips:
             skips += 1
     for _ in range(skips):
-        game.log(Event(SKIPPED, nxt, note=(
-            "loses the turn (a skip card, action_cards V12).")))
+        game.log(Event(SKIPPED, nxt, why=WHY_SKIP_CARD, rules=_V12))
         nxt = game.next_seat(nxt)
     if draw:  # with a hit pending (passed on, or a jump-in) the total grows and moves on
         st.draw += draw
         st.victim = nxt
         st.paid = 0
         st.stackable = stackable
-        game.log(Event(PENALTY, nxt, cards, count=st.draw, note=(
-            f"is hit: must draw {st.draw} and lose the turn"
-            + (", or pass it on with a draw2 card" if stackable else "")
-            + " (action_cards V12).")))
+        game.log(Event(PENALTY, nxt, cards, count=st.draw, why=WHY_HIT, by=seat, rules=_V12))
     st.next = nxt
     if r.jump_in:
         st.played = seat
@@ -138,11 +149,15 @@ def _cards(n: int) -> str:
     return f"{n} card{'s' * (n != 1)}"
 
 
-def _lose_turn(game: TurnAPI, note: str) -> None:
+def _lose_turn(game: TurnAPI, forgiven: int) -> None:
+    """The hit's victim loses the turn, with ``forgiven`` penalty cards the stock could not
+    give (C-9)."""
     st = _state(game)
     st.draw = st.paid = 0
     st.victim = -1
-    game.log(Event(SKIPPED, game.to_play, note=note))
+    game.log(Event(SKIPPED, game.to_play, count=forgiven,
+                   why=WHY_FORGIVEN if forgiven else WHY_HIT,
+                   rules=("C-9",) if forgiven else _V12))
     game.end_turn()
 
 
@@ -235,7 +250,7 @@ def apply(game: TurnAPI, move: Move) -> None:
     seat = game.to_play
     if game.phase == PHASE_JUMP:
         if move.kind == PASS:
-            game.log(Event(PASSED, seat, note="(did not jump in)"))
+            game.log(Event(PASSED, seat, why=WHY_NO_JUMP, rules=_V14))
             st.window.pop(0)
             if st.window:
                 game.pass_to(st.window[0])
@@ -245,27 +260,21 @@ def apply(game: TurnAPI, move: Move) -> None:
             return
         st.window = []
         game.restart_turn()
-        game.log(Event(JUMPED_IN, seat, move.cards, note=(
-            f"jumps in with {move.top.display}, identical to the top card (jump_in, V14).")))
+        game.log(Event(JUMPED_IN, seat, move.cards, rules=_V14))
         _place(game, seat, move)
         return
     if move.kind == PLAY:  # passing a draw2 hit on
         _place(game, seat, move)
         return
     if move.kind == DRAW:
-        got = game.draw_for_turn(seat, 1, note=f"(penalty card {st.paid + 1} of {st.draw})",
-                                 penalty=True)
+        got = game.draw_for_turn(seat, 1, WHY_HIT, True, st.paid + 1, st.draw)
         st.paid += len(got)
         if got and st.paid < st.draw and game.can_draw():
             return
         forgiven = st.draw - st.paid
-        _lose_turn(game, "loses the turn after drawing the penalty" + (
-            f"; the {_cards(forgiven)} the stock could not give "
-            f"{'is' if forgiven == 1 else 'are'} forgiven (C-9)."
-            if forgiven else "."))
+        _lose_turn(game, forgiven)
         return
-    _lose_turn(game, f"loses the turn: the stock is empty, so the {st.draw} penalty "
-               f"card{'s' * (st.draw != 1)} {'is' if st.draw == 1 else 'are'} forgiven (C-9).")
+    _lose_turn(game, st.draw)
 
 
 def _place(game: TurnAPI, seat: int, move: Move) -> None:
@@ -350,6 +359,12 @@ class House(Variant):
     name = "house"
     phases = PHASES
     core_declarations = True
+
+    def words(self) -> Any:
+        """The narrator's words for this variant's events (:mod:`.house_words`)."""
+        from .house_words import HouseWords
+
+        return HouseWords
 
     def new_state(self) -> HouseState:
         return HouseState()
