@@ -37,8 +37,8 @@ from .engine.cards import SUIT_SYMBOLS, Card, sort_key
 from .engine.errors import CrazylabError, quote
 from .engine.game import Game, SetupError
 from .engine.moves import DRAW, END, PASS, PLAY, Move
-from .engine.narrator import Narrator
-from .engine.phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_DROP, PHASE_PENALTY, PHASE_PLAY
+from .engine.narrator import Narrator, words_for
+from .engine.phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_DROP, PHASE_PLAY
 from .engine.pitch import pretty
 from .engine.rules import PRESETS, RuleSet
 from .engine.rules import rules as get_rules
@@ -323,18 +323,16 @@ def _score(rs: RuleSet, rng: random.Random) -> dict[str, Any] | None:
 def _move_words(game: Game, m: Move) -> str:
     """What seat to play does with ``m``, in words (the cards a draw takes are not told)."""
     seat = f"seat {game.to_play}"
+    doing = words_for(game.rules).doings.get((game.phase, m.kind))
+    if doing:  # a variant's phase: a penalty card, a Queen's drop, a counter
+        return f"{seat} {doing.format(cards=play_words(game.rules, m) if m.cards else '')}"
     if m.kind == DRAW:
-        return f"{seat} draws" + (" a penalty card" if game.phase == PHASE_PENALTY else "")
+        return f"{seat} draws"
     if m.kind == PASS:
-        return f"{seat} passes" + (" (losing the turn)" if game.phase == PHASE_PENALTY else "")
+        return f"{seat} passes"
     if m.kind == END:
         return f"{seat} ends the turn"
-    what = play_words(game.rules, m)
-    if game.phase == PHASE_DROP:
-        return f"{seat} drops {what} after the Queen"
-    if game.phase == PHASE_PENALTY:
-        return f"{seat} counters with {what}"
-    return f"{seat} plays {what}"
+    return f"{seat} plays {play_words(game.rules, m)}"
 
 
 def play_words(rs: RuleSet, m: Move) -> str:

@@ -48,7 +48,7 @@ for name in cl.PRESETS:
                     g.undo()
                 g.push(legal[rng.randrange(len(legal))])
             copy = g.copy()
-            out.append([name, n, seed, steps, story(g),
+            out.append([name, n, seed, steps, cl.story(g),
                         [g.winners, g.scores, g.end_reason], str(g),
                         repr(dataclasses.astuple(dataclasses.replace(g.observation(0), log=()))),
                         copy.fingerprint() == g.fingerprint()])

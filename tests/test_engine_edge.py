@@ -557,6 +557,8 @@ def test_Narrator_methods(game: cl.Game, bad: object) -> None:
     assert all(isinstance(t, str) and t for t in n.news(said))
     outcome(lambda: n.retold(game.events, bad),  # type: ignore[arg-type]
             lambda told: type(bad) is int and isinstance(told, bool))
+    outcome(lambda: N.words_for(bad), lambda w: isinstance(bad, R.RuleSet))  # type: ignore
+    assert N.words_for(game.rules) is type(n.words)
     other = N.Narrator(R.rules("crazy-8s-level-3" if game.rules.piles == 1 else "crazy-eights"))
     outcome(lambda: other.hand(game), lambda _: False)
 
@@ -635,6 +637,7 @@ COVERED: dict[str, Callable[..., None]] = {
     "Narrator.sentences": test_Narrator, "Narrator.say": test_Narrator_methods,
     "Narrator.hand": test_Narrator_methods, "Narrator.result": test_Narrator_methods,
     "Narrator.retold": test_Narrator_methods, "Narrator.news": test_Narrator_methods,
+    "words_for": test_Narrator_methods,
     "register": test_variants_registry, "unregister": test_variants_registry,
     "variant_for": test_variants_registry, "check_flag": test_flags_and_numbers,
     "whole_number": test_flags_and_numbers, "engine_build": test_engine_build,

@@ -142,3 +142,45 @@ def test_no_module_outside_the_engine_writes_an_events_sentence():
             if isinstance(node, ast.ClassDef) and node.name == "Narrator":
                 offenders.append(f"{rel}:{node.lineno} defines a Narrator")
     assert not offenders, offenders
+
+
+#: the variants' own phases (the core's are play, chain, declare and over)
+VARIANT_PHASES = ("PHASE_PENALTY", "PHASE_DROP", "PHASE_LOST", "PHASE_JUMP")
+#: the pages' layers: they read a variant's phases and ranks through its words
+UI = ("crazylab/widgets", "crazylab/seat", "crazylab/web", "crazylab/tables")
+
+
+def ui_offences(sources: dict[str, str]) -> list[str]:
+    """Where a page's module names a variant's phase (its constant, or its value in a
+    comparison) or a Breens rank in a text it shows."""
+    out = []
+    phases = {"penalty", "drop", "lost", "jump"}
+    for rel, text in sources.items():
+        tree = ast.parse(text)
+        docs = {id(n.value) for n in ast.walk(tree)
+                if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in VARIANT_PHASES:
+                out.append(f"{rel}:{node.lineno} {node.id}")
+            if isinstance(node, ast.ImportFrom) and any(a.name in VARIANT_PHASES
+                                                        for a in node.names):
+                out.append(f"{rel}:{node.lineno} imports a variant's phase")
+            if isinstance(node, ast.Compare) and any(
+                    isinstance(c, ast.Constant) and c.value in phases
+                    for c in [node.left, *node.comparators]):
+                out.append(f"{rel}:{node.lineno} compares with a phase")
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and id(node) not in docs \
+                    and any(w in node.value for w in ("Jack", "Queen", "King")):
+                out.append(f"{rel}:{node.lineno} {node.value[:40]!r}")
+    return out
+
+
+def test_no_page_names_a_variants_phase_or_rank():
+    sources = {p.relative_to(ROOT).as_posix(): p.read_text()
+               for d in UI for p in (ROOT / d).rglob("*.py")}
+    assert ui_offences(sources) == []
+    # the check can fail: a page that asks for the Queen's drop itself
+    broken = {"page.py": 'if game.phase == "drop":\n    say("Drop one card after the Queen")\n'
+                         "from x import PHASE_PENALTY\n"}
+    assert len(ui_offences(broken)) == 3

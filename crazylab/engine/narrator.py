@@ -43,7 +43,7 @@ from .scoring import HandResult
 from .variants import hooks_for
 from .wording import Voice, Words, cards_words, join, points
 
-__all__ = ["Narrator", "Said", "story"]
+__all__ = ["Narrator", "Said", "story", "words_for"]
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,7 @@ class Narrator:
         self.viewer = viewer
         self.voice = Voice(tuple(names), viewer)
         self.last: tuple[int | None, tuple[Card, ...]] | None = None
-        make: Any = hooks_for(rules).words()
-        self.words: Words = (make or Words)(self)
+        self.words: Words = words_for(rules)(self)
 
     # -- one event ------------------------------------------------------------------------
 
@@ -359,6 +358,15 @@ def story(game: Any, viewer: int | None = None, names: Sequence[str] = ()) -> li
     """Every sentence of ``game``'s hand so far as ``viewer`` may read it (``None``: every
     card shown), the end told with its points: what the CLI prints and spectators read."""
     return [s.text for s in Narrator(_rules_of(game), names, viewer).hand(game) if s.text]
+
+
+def words_for(rules: RuleSet) -> type[Words]:
+    """The words of ``rules``'s variant (its phases' prompts, labels, doings, reasons and
+    hints): what a page reads instead of naming a variant's phase itself."""
+    if not isinstance(rules, RuleSet):
+        raise CrazylabError(f"words_for() takes a RuleSet, not {quote(rules)}")
+    words: type[Words] | None = hooks_for(rules).words()
+    return words or Words
 
 
 def _rules_of(game: Any) -> RuleSet:

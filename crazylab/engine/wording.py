@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, ClassVar, Protocol
 
 from .cards import Card
 from .events import Event
 from .rules import RuleSet
 
-__all__ = ["Teller", "Voice", "Words", "cards_words", "join", "points"]
+__all__ = ["Seen", "Teller", "Voice", "Words", "cards_words", "join", "points"]
 
 
 def cards_words(cards: Sequence[Card]) -> str:
@@ -80,6 +80,22 @@ class Words:
     #: the kinds whose sentence tells the play logged next to them (the play is not told)
     retells: tuple[str, ...] = ()
 
+    # The words of the variant's own phases, by phase or by (phase, move kind) ("play",
+    # "draw", "pass", "end"); a phase left out reads as the core says. ``{seat}`` and
+    # ``{cards}`` are filled in.
+    #: what the seat to play is asked ("You are hit: counter with a Jack … or take the
+    #: penalty.")
+    prompts: ClassVar[dict[str, str]] = {}
+    #: a button's label ("Take the penalty")
+    labels: ClassVar[dict[tuple[str, str], str]] = {}
+    #: what a move does, after the seat's name ("drops {cards} after the Queen")
+    doings: ClassVar[dict[tuple[str, str], str]] = {}
+    #: why a move is allowed now, of a seat ("After its Queen, seat {seat} may drop …")
+    reasons: ClassVar[dict[tuple[str, str], str]] = {}
+    #: why a word is the move now, to the one who makes it ("You are hit: take the penalty
+    #: card by card, …")
+    hints: ClassVar[dict[tuple[str, str], str]] = {}
+
     def __init__(self, narrator: Teller) -> None:
         self.narrator = narrator
 
@@ -97,6 +113,38 @@ class Words:
     def answer(self, victims: int, you: bool, cards: tuple[Card, ...]) -> str:
         """How a hit may still be answered (``", unless you counter with a Jack"``)."""
         return ""
+
+    @classmethod
+    def prompt(cls, phase: str, kinds: set[str]) -> str | None:
+        """What the seat to play is asked in ``phase`` when its legal moves are of ``kinds``
+        (``None``: the core asks)."""
+        return cls.prompts.get(phase)
+
+    @staticmethod
+    def pending(seen: Seen, names: Sequence[str], me: int) -> tuple[list[dict[str, Any]],
+                                                                    dict[int, str]]:
+        """The variant's pending hits as a seat's banner lines (``seat``, ``now``, ``you``,
+        ``text``) and a short badge per seat, from what seat ``me`` sees (an observation)."""
+        return [], {}
+
+
+class Seen(Protocol):
+    """What the banner of pending hits reads of a seat's observation."""
+
+    @property
+    def extra(self) -> Any: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def to_play(self) -> int: ...
+    @property
+    def turn_draws(self) -> int: ...
+    @property
+    def legal(self) -> Any: ...
+    @property
+    def rules(self) -> RuleSet: ...
 
 
 class Teller(Protocol):

@@ -30,11 +30,11 @@ from crazylab.engine.cards import SUITS, Card, CardError
 from crazylab.engine.events import ENDED, PLAYED, Event
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move
-from crazylab.engine.narrator import Narrator, Said, Voice, cards_words
+from crazylab.engine.narrator import Narrator, Said, Voice, cards_words, words_for
 from crazylab.engine.narrator import join as _join
 from crazylab.engine.narrator import points as _points
 from crazylab.engine.observe import Observation
-from crazylab.engine.phases import PHASE_CHAIN, PHASE_PENALTY, PHASE_PLAY
+from crazylab.engine.phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_PLAY
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.errors import CrazylabError
 from crazylab.match import Match
@@ -47,22 +47,11 @@ from .words import call_in_force, call_label, for_people, move_words
 MAX_LOG = 80
 ACTION_LABELS = {DRAW: "Draw", PASS: "Pass", END: "End turn"}
 ACTION_KEYS = {DRAW: "d", PASS: "p", END: "e"}
-#: button labels for phases added by rule sets (Crazy Breens); other phases use ACTION_LABELS
-PHASE_LABELS = {
-    ("penalty", DRAW): "Take the penalty",
-    ("penalty", PASS): "Lose the turn",
-    ("drop", END): "Drop nothing",
-}
+#: what the seat to play is asked in the core's own phases (a variant's: its words' prompts)
 PHASE_HELP = {
-    "chain": "Play another card that fits, or end your turn.",
-    "penalty": "You are hit: counter with a Jack (click it) or take the penalty.",
-    "jump": "You hold a card identical to the top: jump in with it now, out of turn "
-            "(click it), or pass.",
-    "drop": "Your Queen lets you drop one card of your hand: click it, or drop nothing.",
-    "declare": "A wild card was turned up for you: call the suit that counts now.",
+    PHASE_CHAIN: "Play another card that fits, or end your turn.",
+    PHASE_DECLARE: "A wild card was turned up for you: call the suit that counts now.",
 }
-#: how the banner names the card that made a cycle of hits
-SOURCE_WORDS = {"two": "2", "ace": "Ace", "joker": "joker"}
 #: the chooser's questions, in the order they are asked
 DIMENSIONS: tuple[tuple[str, Callable[[Move], Any]], ...] = (
     ("stack", lambda m: m.cards),
@@ -399,13 +388,9 @@ class SeatView:
     def _turn_text(self, obs: Observation) -> str:
         moves = obs.legal
         kinds = {m.kind for m in moves}
-        if obs.phase == PHASE_PENALTY and PLAY not in kinds:
-            return ("You are hit and cannot counter: "
-                    + ("draw the penalty." if DRAW in kinds else "you lose the turn."))
-        if obs.phase == PHASE_PENALTY and obs.rules.action_cards:  # V12: a draw two passes on
-            return "You are hit: pass it on with a draw card (click it) or take the penalty."
-        if obs.phase in PHASE_HELP:
-            return PHASE_HELP[obs.phase]
+        prompt = words_for(obs.rules).prompt(obs.phase, kinds) or PHASE_HELP.get(obs.phase)
+        if prompt:
+            return prompt
         if obs.phase != PHASE_PLAY:
             return (f"Your turn ({obs.phase}): choose a marked card or a button.")
         if PLAY in kinds:
@@ -418,8 +403,9 @@ class SeatView:
 
     def _action_label(self, kind: str, obs: Observation) -> str:
         r = obs.rules
-        if (obs.phase, kind) in PHASE_LABELS:
-            return PHASE_LABELS[obs.phase, kind]
+        label = words_for(r).labels.get((obs.phase, kind))
+        if label:
+            return label
         if kind == DRAW and r.draw_rule == "fixed" and obs.phase in (PHASE_PLAY, PHASE_CHAIN):
             return f"Draw {r.draw_limit}"
         if kind == END and obs.phase not in (PHASE_PLAY, PHASE_CHAIN):
@@ -534,7 +520,7 @@ class SeatView:
         actions = [{"move": m.kind, "label": self._action_label(m.kind, obs),
                     "key": ACTION_KEYS[m.kind]}
                    for m in obs.legal if m.kind != PLAY]
-        pending, hit = _pending_view(obs, names, seat)
+        pending, hit = words_for(r).pending(obs, names, seat)
         order = [(seat + k) % obs.players for k in range(1, obs.players)]
         opponents = [{"seat": s, "name": self.names[s], "count": obs.hand_sizes[s],
                       "to_play": (not obs.over and obs.to_play == s),
@@ -700,54 +686,6 @@ def chooser_step(moves: Sequence[Move]) -> tuple[str, Callable[[Move], Any], lis
         if len(values) > 1:
             return name, key, values
     return None
-
-
-def _pending_view(obs: Observation, names: list[str], me: int = 0
-                  ) -> tuple[list[dict[str, Any]], dict[int, str]]:
-    """The open cycle of hits (Crazy Breens) as banner lines, in the order they resolve, and a
-    short badge per victim. Built from public state only (who is hit, by whom, how many cards
-    are left), plus seat ``me``'s own counters when it is the one resolving."""
-    extra = dict(obs.extra)
-    hits: tuple[tuple[int, int, int], ...] = extra.get("pending", ())  # type: ignore[assignment]
-    if not hits or obs.over:
-        return [], {}
-    actor: int | None
-    source: str
-    actor, source = extra.get("hit_by", (None, ""))  # type: ignore[misc]
-    total = sum(h for _s, _l, h in hits)
-    word = SOURCE_WORDS.get(source, source) + ("s" if total > 1 else "")
-    by = ("your" if actor == me else f"{names[actor]}'s") if actor is not None else "a"
-    lines, badges = [], {}
-    for seat, left, count in hits:
-        now = obs.phase == PHASE_PENALTY and obs.to_play == seat
-        you = seat == me
-        times = "" if count == 1 else f" {count} times"
-        more = " more" if now and obs.turn_draws else ""
-        who = "You are" if you else f"{names[seat]} is"
-        if left:
-            text = (f"{who} hit{times} by {by} {word}: {'you must ' if you else ''}draw "
-                    f"{left}{more} card{'s' if left != 1 else ''} and lose "
-                    f"{'your' if you else 'the'} turn")
-        else:
-            text = f"{who} skipped{times} by {by} {word}: {'your' if you else 'the'} turn is lost"
-        if you and now:
-            jacks = sorted({m.cards[0] for m in obs.legal if m.kind == PLAY})
-            if jacks and obs.turn_draws:
-                text += f", or counter now with the {jacks[0].display} you just drew"
-            elif jacks:
-                text += (" — or counter with a Jack: click "
-                         + " or ".join(c.display for c in jacks))
-            elif not obs.turn_draws:
-                text += (" (a Jack cannot counter a joker in these rules)"
-                         if source == "joker" and not obs.rules.jack_counters_joker
-                         else " (no Jack in your hand to counter with)")
-        elif not (now and obs.turn_draws) and (source != "joker"
-                                               or obs.rules.jack_counters_joker):
-            text += ", unless you counter with a Jack" if you else ", unless countered with a Jack"
-        lead = "" if len(hits) == 1 else "Now: " if now else "Then: "
-        lines.append({"seat": seat, "now": now, "you": you, "text": lead + text + "."})
-        badges[seat] = f"hit: draw {left}" if left else "hit: skipped"
-    return lines, badges
 
 
 def _suit(c: Card) -> str:

@@ -57,7 +57,7 @@ from crazylab import rulebook
 from crazylab.engine.cards import Card, CardError, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
-from crazylab.engine.phases import PHASE_DROP, PHASE_PENALTY
+from crazylab.engine.narrator import words_for
 from crazylab.errors import CrazylabError, quote
 from crazylab.seat.reasons import legal_reason, verdicts
 
@@ -591,12 +591,9 @@ def _suit_symbol(suit: str | None) -> str:
 
 
 def _word_reason(game: Game, word: str) -> str:
-    if game.phase == PHASE_PENALTY:  # Crazy Breens: a hit to resolve
-        return ("You are hit: take the penalty card by card, unless you counter with a Jack."
-                if word == "draw" else
-                "You are skipped: say pass to lose the turn, unless you counter with a Jack.")
-    if game.phase == PHASE_DROP:
-        return "Drop no card after the Queen, and end the turn."
+    hint = words_for(game.rules).hints.get((game.phase, word))
+    if hint:  # a variant's phase: a hit to resolve, a Queen's drop, a jump-in
+        return hint
     if word == "draw":
         if game.rules.chain:
             return "You may always draw two instead of playing a card."

@@ -43,16 +43,14 @@ from crazylab.engine.cards import Card, sort_key
 from crazylab.engine.events import ENDED, PENALTY
 from crazylab.engine.game import Game
 from crazylab.engine.moves import DRAW, PASS, PLAY, Move
-from crazylab.engine.narrator import Narrator, Said
+from crazylab.engine.narrator import Narrator, Said, words_for
 from crazylab.engine.phases import (
     PHASE_CHAIN,
     PHASE_DECLARE,
-    PHASE_DROP,
-    PHASE_LOST,
-    PHASE_PENALTY,
     PHASE_PLAY,
 )
 from crazylab.examples import Example, Frame, example_path, list_examples, load_example
+from crazylab.examples.topics import MATCH_ORDER, TOPICS
 from crazylab.render import game_html, result_words
 from crazylab.rulebook import ID_PATTERN, RULE_ID
 from crazylab.seat.words import call_in_force
@@ -156,38 +154,6 @@ FAMILIES = {
 HOUSE_RULES = "house rules"
 OTHER = "other examples"
 
-_EIGHTS = [("Dealing and playing a turn", r"deal|turn|legal|one-card"),
-           ("Drawing and reshuffling", r"draw|reshuffle|quick-rule"),
-           ("The end of a hand, scoring and matches", r"scor|going-out|blocked|match")]
-#: per family: (topic, pattern on "name title"), in the order the list shows them; an example
-#: takes the first topic of ``_MATCH_ORDER`` whose pattern it matches
-TOPICS: dict[str, list[tuple[str, str]]] = {
-    "Crazy Eights": _EIGHTS,
-    "Classic and quick Crazy Eights": _EIGHTS,
-    "Crazy Breens": [
-        ("Turns, eights and going out", r"compulsory|draw-until|eight-wild|going-out"),
-        ("2s and Jokers: draw hits", r"twos|joker|wrap"),
-        ("Aces: skips", r"\baces?\b"),
-        ("Jacks: counters", r"counter"),
-        ("Kings: deck plays", r"\bkings?\b"),
-        ("Queens: drops", r"\bqueens?\b"),
-        ("Starter cards", r"starter|initial"),
-    ],
-    "Musical Crazy 8s": [
-        ("The main game", r"crazy-8s-music"),
-        ("Levels 1 to 5", r"crazy-8s-level"),
-        ("Scoring and the end of a hand", r"scoring|blocked|last-card"),
-    ],
-}
-_MATCH_ORDER = {
-    "Crazy Eights": [_EIGHTS[2][0], _EIGHTS[1][0], _EIGHTS[0][0]],
-    "Classic and quick Crazy Eights": [_EIGHTS[2][0], _EIGHTS[1][0], _EIGHTS[0][0]],
-    "Crazy Breens": ["Starter cards", "Kings: deck plays", "Queens: drops", "Jacks: counters",
-                     "Turns, eights and going out", "Aces: skips", "2s and Jokers: draw hits"],
-    "Musical Crazy 8s": ["Scoring and the end of a hand", "Levels 1 to 5", "The main game"],
-}
-
-
 @dataclass(frozen=True)
 class Entry:
     """One worked example as the list offers it."""
@@ -229,7 +195,7 @@ def _topic(family: str, name: str, text: str) -> str:
     if name.startswith("opt-"):
         return HOUSE_RULES
     topics = dict(TOPICS.get(family, []))
-    for topic in _MATCH_ORDER.get(family, list(topics)):
+    for topic in MATCH_ORDER.get(family, list(topics)):
         if re.search(topics[topic], text):
             return topic
     return OTHER
@@ -454,11 +420,9 @@ def why_legal(game: Game, move: Move) -> str:
     """Why ``move`` is allowed now, in words (the rule that lets it through)."""
     seat = game.to_play
     card = move.card.display.replace(*JOKER) if move.kind == PLAY else ""
-    if move.kind == PLAY and game.phase == PHASE_PENALTY:
-        return (f"Seat {seat} is hit, and a Jack counters a hit: {card} passes it on instead "
-                "of drawing.")
-    if move.kind == PLAY and game.phase == PHASE_DROP:
-        return f"After its Queen, seat {seat} may drop another card: {card}."
+    reason = words_for(game.rules).reasons.get((game.phase, move.kind))
+    if reason:
+        return reason.format(seat=seat, cards=card)
     if move.kind == PLAY and game.phase == PHASE_DECLARE:
         return f"Seat {seat} names what its card calls: {_move_words(move)}."
     if move.kind == PLAY and game.phase not in (PHASE_PLAY, PHASE_CHAIN):
@@ -474,19 +438,13 @@ def why_legal(game: Game, move: Move) -> str:
         return why
     fits = [m for m in game.legal_moves() if m.kind == PLAY]
     if move.kind == DRAW:
-        if game.phase == PHASE_PENALTY:
-            return f"Seat {seat} takes its penalty, one card at a time."
         if not fits:
             return f"No card of seat {seat} fits, so it draws."
         return "These rules let a player draw even when a card fits."
     if move.kind == PASS:
-        if game.phase in (PHASE_PENALTY, PHASE_LOST):
-            return f"Seat {seat} loses the turn: it passes."
         if not fits:
             return f"Nothing of seat {seat} fits and it may not draw more, so it passes."
         return "Passing is allowed now."
-    if game.phase == PHASE_DROP:
-        return "A Queen's drops are optional: it may end the turn instead."
     return f"Seat {seat} has played or drawn this turn, so it may end it."
 
 

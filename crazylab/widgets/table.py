@@ -42,7 +42,7 @@ from crazylab.engine.cards import Card
 from crazylab.engine.game import Game, IllegalMove
 from crazylab.engine.moves import DRAW, Move
 from crazylab.engine.observe import Observation
-from crazylab.engine.phases import PHASE_PENALTY
+from crazylab.engine.phases import PHASE_CHAIN, PHASE_PLAY
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
 from crazylab.match import Match
@@ -287,7 +287,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         except Refused:
             self._refresh()
             return False
-        penalty = self.game.phase == PHASE_PENALTY
+        penalty = self.game.phase not in (PHASE_PLAY, PHASE_CHAIN)  # a variant's: a hit
         self.game.push(m, seat=HUMAN)
         if penalty and self.game.moves[-1].kind == DRAW:
             self._draw_whole_penalty()
@@ -298,7 +298,7 @@ class GameTable(ErrorReporting, anywidget.AnyWidget):
         """One press takes the whole penalty: drawing goes on while drawing is all the human
         may do, and stops when a card drawn lets them counter now (BR-26)."""
         g = self.game
-        while not g.over and g.phase == PHASE_PENALTY and g.to_play == HUMAN:
+        while not g.over and g.phase not in (PHASE_PLAY, PHASE_CHAIN) and g.to_play == HUMAN:
             legal = g.legal_moves()
             if [m.kind for m in legal] != [DRAW]:
                 break

@@ -3,6 +3,9 @@ Queen's drop and an extra lost turn, and how a hit may be answered (with a Jack)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
 from ..cards import ACE, JOKER_RANK, KING, SUIT_NAMES, SUIT_SYMBOLS, TWO, Card
 from ..events import (
     COUNTERED,
@@ -16,7 +19,9 @@ from ..events import (
     WHY_WRAPPED,
     Event,
 )
-from ..wording import Teller, Words, cards_words
+from ..moves import DRAW, END, PASS, PLAY
+from ..phases import PHASE_DROP, PHASE_LOST, PHASE_PENALTY
+from ..wording import Seen, Teller, Words, cards_words
 
 #: the ranks whose hits a Jack answers (2, Ace, joker)
 _HITTING = (TWO, ACE, JOKER_RANK)
@@ -27,6 +32,47 @@ class BreensWords(Words):
 
     places = (COUNTERED, DROPPED, FLIPPED)
     retells = (COUNTERED, DROPPED)
+    prompts: ClassVar[dict[str, str]] = {
+        PHASE_PENALTY: "You are hit: counter with a Jack (click it) or take the penalty.",
+        PHASE_DROP: "Your Queen lets you drop one card of your hand: click it, or drop nothing.",
+        PHASE_LOST: "You lose this turn too, for a hit that came round again: pass.",
+    }
+    labels: ClassVar[dict[tuple[str, str], str]] = {
+        (PHASE_PENALTY, DRAW): "Take the penalty", (PHASE_PENALTY, PASS): "Lose the turn",
+        (PHASE_LOST, PASS): "Lose the turn", (PHASE_DROP, END): "Drop nothing",
+    }
+    doings: ClassVar[dict[tuple[str, str], str]] = {
+        (PHASE_PENALTY, DRAW): "draws a penalty card",
+        (PHASE_PENALTY, PASS): "passes (losing the turn)",
+        (PHASE_LOST, PASS): "passes (losing the turn)",
+        (PHASE_PENALTY, PLAY): "answers the hit with {cards}",
+        (PHASE_DROP, PLAY): "drops {cards} after the Queen",
+        (PHASE_DROP, END): "drops nothing more after the Queen",
+    }
+    reasons: ClassVar[dict[tuple[str, str], str]] = {
+        (PHASE_PENALTY, PLAY): "Seat {seat} is hit, and answers the hit with {cards} instead "
+                               "of drawing (a Jack counters it).",
+        (PHASE_DROP, PLAY): "After its Queen, seat {seat} may drop another card: {cards}.",
+        (PHASE_PENALTY, DRAW): "Seat {seat} takes its penalty, one card at a time.",
+        (PHASE_PENALTY, PASS): "Seat {seat} loses the turn: it passes.",
+        (PHASE_LOST, PASS): "Seat {seat} loses the turn: it passes.",
+        (PHASE_DROP, END): "A Queen's drops are optional: it may end the turn instead.",
+    }
+    hints: ClassVar[dict[tuple[str, str], str]] = {
+        (PHASE_PENALTY, DRAW): "You are hit: take the penalty card by card, unless you "
+                               "counter with a Jack.",
+        (PHASE_PENALTY, PASS): "You are skipped: say pass to lose the turn, unless you counter "
+                               "with a Jack.",
+        (PHASE_LOST, PASS): "You lose this turn too, for a hit that came round again.",
+        (PHASE_DROP, END): "Drop no card after the Queen, and end the turn.",
+    }
+
+    @classmethod
+    def prompt(cls, phase: str, kinds: set[str]) -> str | None:
+        if phase == PHASE_PENALTY and PLAY not in kinds:
+            return ("You are hit and cannot counter: "
+                    + ("draw the penalty." if DRAW in kinds else "you lose the turn."))
+        return cls.prompts.get(phase)
 
     def __init__(self, narrator: Teller) -> None:
         super().__init__(narrator)
@@ -81,3 +127,56 @@ class BreensWords(Words):
             return ""
         return ", unless you counter with a Jack" if victims == 1 and you else \
             ", unless they counter with a Jack"
+
+    @staticmethod
+    def pending(seen: Seen, names: Sequence[str], me: int) -> tuple[list[dict[str, Any]],
+                                                                    dict[int, str]]:
+        """The open cycle of hits as banner lines, in the order they resolve, and a short
+        badge per victim, from public state only (who is hit, by whom, how many cards are
+        left), plus seat ``me``'s own counters when it is the one resolving."""
+        extra = dict(seen.extra)
+        hits: tuple[tuple[int, int, int], ...] = extra.get("pending", ())
+        if not hits or seen.over:
+            return [], {}
+        actor: int | None
+        source: str
+        actor, source = extra.get("hit_by", (None, ""))
+        total = sum(h for _s, _l, h in hits)
+        word = _SOURCE_WORDS.get(source, source) + ("s" if total > 1 else "")
+        by = ("your" if actor == me else f"{names[actor]}'s") if actor is not None else "a"
+        joker_proof = source == "joker" and not seen.rules.jack_counters_joker
+        lines, badges = [], {}
+        for seat, left, count in hits:
+            now = seen.phase == PHASE_PENALTY and seen.to_play == seat
+            you = seat == me
+            times = "" if count == 1 else f" {count} times"
+            more = " more" if now and seen.turn_draws else ""
+            who = "You are" if you else f"{names[seat]} is"
+            if left:
+                text = (f"{who} hit{times} by {by} {word}: {'you must ' if you else ''}draw "
+                        f"{left}{more} card{'s' if left != 1 else ''} and lose "
+                        f"{'your' if you else 'the'} turn")
+            else:
+                text = (f"{who} skipped{times} by {by} {word}: {'your' if you else 'the'} turn "
+                        "is lost")
+            if you and now:
+                jacks = sorted({m.cards[0] for m in seen.legal if m.kind == PLAY})
+                if jacks and seen.turn_draws:
+                    text += f", or counter now with the {jacks[0].display} you just drew"
+                elif jacks:
+                    text += (" — or counter with a Jack: click "
+                             + " or ".join(c.display for c in jacks))
+                elif not seen.turn_draws:
+                    text += (" (a Jack cannot counter a joker in these rules)" if joker_proof
+                             else " (no Jack in your hand to counter with)")
+            elif not (now and seen.turn_draws) and not joker_proof:
+                text += (", unless you counter with a Jack" if you
+                         else ", unless countered with a Jack")
+            lead = "" if len(hits) == 1 else "Now: " if now else "Then: "
+            lines.append({"seat": seat, "now": now, "you": you, "text": lead + text + "."})
+            badges[seat] = f"hit: draw {left}" if left else "hit: skipped"
+        return lines, badges
+
+
+#: how the banner names the card that made a cycle of hits
+_SOURCE_WORDS = {"two": "2", "ace": "Ace", "joker": "joker"}

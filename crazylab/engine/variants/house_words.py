@@ -3,13 +3,56 @@ that lets its jump-in go."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..events import JUMPED_IN, PASSED, REVERSED, WHY_NO_JUMP, Event
+from ..moves import DRAW, PASS, PLAY
+from ..phases import PHASE_JUMP, PHASE_PENALTY
 from ..wording import Words, cards_words
 
 
 class HouseWords(Words):
     places = (JUMPED_IN,)
     retells = (JUMPED_IN,)
+    prompts: ClassVar[dict[str, str]] = {
+        PHASE_PENALTY: "You are hit: pass it on with a draw card (click it) or take the "
+                       "penalty.",
+        PHASE_JUMP: "You hold a card identical to the top: jump in with it now, out of turn "
+                    "(click it), or pass.",
+    }
+    labels: ClassVar[dict[tuple[str, str], str]] = {
+        (PHASE_PENALTY, DRAW): "Take the penalty", (PHASE_PENALTY, PASS): "Lose the turn",
+        (PHASE_JUMP, PASS): "Do not jump in",
+    }
+    doings: ClassVar[dict[tuple[str, str], str]] = {
+        (PHASE_PENALTY, DRAW): "draws a penalty card",
+        (PHASE_PENALTY, PASS): "passes (losing the turn)",
+        (PHASE_PENALTY, PLAY): "passes the hit on with {cards}",
+        (PHASE_JUMP, PLAY): "jumps in with {cards}",
+        (PHASE_JUMP, PASS): "does not jump in",
+    }
+    reasons: ClassVar[dict[tuple[str, str], str]] = {
+        (PHASE_PENALTY, PLAY): "Seat {seat} is hit, and passes it on with {cards} instead of "
+                               "drawing.",
+        (PHASE_PENALTY, DRAW): "Seat {seat} takes its penalty, one card at a time.",
+        (PHASE_PENALTY, PASS): "Seat {seat} loses the turn: it passes.",
+        (PHASE_JUMP, PLAY): "Seat {seat} holds the very card on top, {cards}, and may jump in "
+                            "with it out of turn.",
+        (PHASE_JUMP, PASS): "A jump-in is optional: seat {seat} may let it go.",
+    }
+    hints: ClassVar[dict[tuple[str, str], str]] = {
+        (PHASE_PENALTY, DRAW): "You are hit: take the penalty card by card, unless you pass "
+                               "it on with a draw card.",
+        (PHASE_PENALTY, PASS): "You are hit and the stock is empty: say pass to lose the turn.",
+        (PHASE_JUMP, PASS): "Let the jump-in go: say pass.",
+    }
+
+    @classmethod
+    def prompt(cls, phase: str, kinds: set[str]) -> str | None:
+        if phase == PHASE_PENALTY and PLAY not in kinds:
+            return ("You are hit and cannot pass it on: "
+                    + ("draw the penalty." if DRAW in kinds else "you lose the turn."))
+        return cls.prompts.get(phase)
 
     def say(self, e: Event) -> str | None:
         who, shown = self.narrator.voice.subj(e.seat), cards_words(e.cards)
