@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from .engine import checks
 from .engine.game import Game, SetupError
 from .engine.rules import RuleSet
 from .engine.rules import rules as get_rules
@@ -31,13 +32,7 @@ class MatchError(SetupError, CrazylabError):
 
 
 def _whole(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MatchError(f"{name} must be a whole number, not {quote(value)}")
-    if low is not None and value < low:
-        raise MatchError(f"{name} must be at least {low}, not {quote(value)}")
-    if high is not None and value > high:
-        raise MatchError(f"{name} must be at most {high}, not {quote(value)}")
-    return value
+    return checks.whole(name, value, low, high, MatchError)
 
 
 class Match:

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from .bots import Bot, BotError, RandomBot, RuleBot, bot_name, make_bot
+from .engine import checks
 from .engine.rules import RuleSet
 from .engine.rules import rules as get_rules
 from .errors import CrazylabError, quote
@@ -308,20 +309,15 @@ def _progress_bar(total: int, show: bool | None, slow: bool = False) -> Any:
 
 
 def _whole(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise SimulationError(f"{name} must be a whole number, not {quote(value)}")
-    if low is not None and value < low:
-        raise SimulationError(f"{name} must be at least {low}, not {quote(value)}")
-    if high is not None and value > high:
-        raise SimulationError(f"{name} must be at most {high}, not {quote(value)}")
-    return value
+    return checks.whole(name, value, low, high, SimulationError)
 
 
 def _flag(name: str, value: Any, none: bool = False) -> None:
     """A boolean argument is ``True`` or ``False`` (``"no"`` is not false), or ``None``."""
-    if not (isinstance(value, bool) or (none and value is None)):
-        allowed = "True, False or None" if none else "True or False"
-        raise SimulationError(f"{name} must be {allowed}, not {quote(value)}")
+    if none:
+        checks.flag_or_none(name, value, SimulationError)
+    else:
+        checks.flag(name, value, SimulationError)
 
 
 def max_workers() -> int:

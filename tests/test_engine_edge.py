@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 import crazylab as cl
 from crazylab.engine import cards as C
+from crazylab.engine import checks as K
 from crazylab.engine import events as EV
 from crazylab.engine import explain as EX
 from crazylab.engine import game as G
@@ -578,16 +579,24 @@ def test_variants_registry(name: object, variant: object, rules: object) -> None
 
 
 @SETTINGS
-@given(value=BAD, name=st.just("keep_undo"))
-def test_flags_and_numbers(value: object, name: str) -> None:
-    outcome(lambda: G.check_flag(value, name), lambda b: isinstance(value, bool) and b is value)
+@given(value=BAD, name=st.just("keep_undo"), low=st.one_of(st.none(), st.integers(-3, 3)),
+       high=st.one_of(st.none(), st.integers(-3, 9)))
+def test_flags_and_numbers(value: object, name: str, low: int | None, high: int | None) -> None:
+    outcome(lambda: K.flag(name, value), lambda b: isinstance(value, bool) and b is value)
+    outcome(lambda: K.flag_or_none(name, value), lambda b: b is value)
+    outcome(lambda: K.whole(name, value, low, high),
+            lambda n: type(value) is int and n == value and (low is None or n >= low))
+    outcome(lambda: K.number(name, value, -1.5, 2.5),
+            lambda x: type(value) in (int, float) and -1.5 <= x <= 2.5)
+    outcome(lambda: K.text(name, value, 8, empty=False),
+            lambda t: t == value and isinstance(t, str) and len(t.strip()) > 0 and len(t) <= 8)
     n = G.whole_number(value)
     assert n is None or (type(n) is int and not isinstance(value, (bool, float, str)))
 
 
 # -- the coverage list: every public callable of the engine is tested above ----------------
 
-ENGINE_MODULES = [C, M, G, R, O, P, OB, EX, SC, EV, V, N]
+ENGINE_MODULES = [C, M, G, R, O, P, OB, EX, SC, EV, V, N, K]
 
 def test_engine_build() -> None:
     """It takes nothing, and says which engine this process plays with."""
@@ -639,7 +648,9 @@ COVERED: dict[str, Callable[..., None]] = {
     "Narrator.retold": test_Narrator_methods, "Narrator.news": test_Narrator_methods,
     "words_for": test_Narrator_methods,
     "register": test_variants_registry, "unregister": test_variants_registry,
-    "variant_for": test_variants_registry, "check_flag": test_flags_and_numbers,
+    "variant_for": test_variants_registry, "flag": test_flags_and_numbers,
+    "flag_or_none": test_flags_and_numbers, "whole": test_flags_and_numbers,
+    "number": test_flags_and_numbers, "text": test_flags_and_numbers,
     "whole_number": test_flags_and_numbers, "engine_build": test_engine_build,
 }
 

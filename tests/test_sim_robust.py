@@ -78,7 +78,7 @@ def _unwritable_folder(tmp_path: Path) -> Path:
     (["--bots", "nobody"], "unknown bot 'nobody'"),
     (["--bots", ","], "name at least one bot"),
     (["-n", "9"], "is for 2-5 players, not 9"),
-    (["-n", "1"], "players must be at least 2"),
+    (["-n", "1"], "players must be a whole number of at least 2"),
     (["nope"], "unknown rule set 'nope'"),
     (["--option", "chain"], "write KEY=VALUE"),
     (["--option", "=2"], "write KEY=VALUE"),
@@ -127,10 +127,10 @@ def test_option_chain_no_means_false_not_truthy(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"workers": 0}, "workers must be at least 1"),
-    ({"workers": -3}, "workers must be at least 1"),
+    ({"workers": 0}, "workers must be a whole number from 1 to"),
+    ({"workers": -3}, "workers must be a whole number from 1 to"),
     ({"workers": 1.5}, "workers must be a whole number"),
-    ({"games": -1}, "games must be at least 0"),
+    ({"games": -1}, "games must be a whole number from 0 to"),
     ({"games": 2.5}, "games must be a whole number"),
     ({"games": True}, "games must be a whole number"),
     ({"games": "10"}, "games must be a whole number"),
@@ -146,7 +146,7 @@ def test_option_chain_no_means_false_not_truthy(capsys: pytest.CaptureFixture[st
     ({"rules": 5}, "rules must be a preset name, a RuleSet or a list of them, not 5"),
     ({"rules": [None]}, "rules must be preset names or RuleSets"),
     ({"rules": "crazy-nines"}, "unknown rule set"),
-    ({"chunk": 0}, "chunk must be at least 1"),
+    ({"chunk": 0}, "chunk must be a whole number from 1 to"),
 ])
 def test_simulate_checks_its_arguments(kwargs: dict[str, Any], message: str,
                                        no_game: list[int]) -> None:

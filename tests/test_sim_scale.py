@@ -98,7 +98,7 @@ def test_a_dataset_folder_is_checked_before_any_hand(tmp_path: Path) -> None:
              ({"out": folder, "start": 100}, "falls inside"),
              ({"out": tmp_path / "no" / "ds"}, "does not exist"),
              ({"out": 5}, "must name a folder"),
-             ({"start": 2001}, "start must be at most 2000")]
+             ({"start": 2001}, "start must be a whole number from 0 to 2000")]
     (tmp_path / "file").write_text("x")
     cases.append(({"out": tmp_path / "file"}, "is a file"))
     for kwargs, message in cases:

@@ -83,7 +83,8 @@ def test_game_table(rules: Any, opponents: Any, seed: Any, bot: Any, delay: Any,
 
 def test_game_table_the_issue_s_cases() -> None:
     for kwargs in ({"rules": 5}, {"seed": 1.7}, {"opponents": 10}, {"names": [1, 2]},
-                   {"rules": "crazy-8s-music", "target": 100}, {"four_colour": "no"}):
+                   {"rules": "crazy-8s-music", "target": 100}, {"four_colour": "no"},
+                   {"delay": 10 ** 400}):  # a number too large for a float raised OverflowError
         with pytest.raises(CrazylabError) as e:
             W.GameTable(**kwargs)
         assert next(iter(kwargs)) in str(e.value) or "target" in str(e.value)

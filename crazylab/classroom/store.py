@@ -49,6 +49,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
+from ..engine import checks
 from ..errors import CrazylabError, quote
 from ..rulebook import is_rule_id
 from ..store import (
@@ -669,22 +670,11 @@ def _record_id(value: Any, what: str) -> str:
 
 
 def _text(value: Any, what: str, limit: int, *, empty: bool = True) -> str:
-    if not isinstance(value, str):
-        raise ClassError(f"{what} must be text, not {type(value).__name__}")
-    if len(value) > limit:
-        raise ClassError(f"{what} is longer than {limit} characters ({len(value)})")
-    if not empty and not value.strip():
-        raise ClassError(f"{what} must not be empty")
-    if "\x00" in value:
-        raise ClassError(f"{what} holds a NUL character")
-    utf8_text(value, what, ClassError)
-    return value
+    return checks.text(what, value, limit, ClassError, empty=empty) or ""
 
 
 def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ClassError(f"verdict must be true or false, not {quote(repr(value))}")
-    return value
+    return checks.flag("verdict", value, ClassError)
 
 
 def _rule_ids(value: Any) -> list[str]:

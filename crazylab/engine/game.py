@@ -35,6 +35,7 @@ from .cards import (
     CardError,
     sort_key,
 )
+from .checks import flag
 from .errors import CrazylabError, Given, quote
 from .events import (
     BURIED,
@@ -92,7 +93,7 @@ from .text import game_text
 from .variants.base import Variant
 from .views import html_of
 
-__all__ = ["Game", "IllegalMove", "NothingToUndo", "SetupError", "check_flag", "whole_number"]
+__all__ = ["Game", "IllegalMove", "NothingToUndo", "SetupError", "whole_number"]
 
 
 class IllegalMove(CrazylabError):
@@ -106,14 +107,6 @@ class SetupError(CrazylabError):
 
 class NothingToUndo(CrazylabError, IndexError):
     """``undo()`` with no move to take back (an ``IndexError`` too, as it always was)."""
-
-
-def check_flag(value: object, name: str) -> bool:
-    """``value`` if it is a bool, else a :class:`SetupError` naming ``name``: ``"no"`` or
-    ``1`` are not taken for true."""
-    if value is True or value is False:
-        return value
-    raise SetupError(f"{name} must be True or False, not {quote(value)}")
 
 
 # attributes that are configuration or logs, not state to snapshot for undo
@@ -204,7 +197,7 @@ class Game:
         if dealer is not None and (seat is None or not 0 <= seat < n):
             raise SetupError(f"dealer must be a seat from 0 to {n - 1}, not {quote(dealer)}")
         self.dealer = n - 1 if seat is None else seat
-        self.keep_undo = check_flag(keep_undo, "keep_undo")
+        self.keep_undo = flag("keep_undo", keep_undo, SetupError)
         self.title = ""
         self.events: list[Event] = []
         self.moves: list[Move] = []
@@ -1324,7 +1317,7 @@ class Game:
 
     def copy(self, keep_undo: Given = False) -> Game:
         """An independent copy of this game (without undo history unless asked)."""
-        check_flag(keep_undo, "keep_undo")
+        flag("keep_undo", keep_undo, SetupError)
         g = Game.__new__(Game)
         for k in _FIELDS:
             if hasattr(self, k):

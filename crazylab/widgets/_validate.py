@@ -15,10 +15,10 @@ A page built from its address (:func:`~crazylab.widgets._common.build_or_default
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from crazylab.engine import checks
 from crazylab.engine.cards import Card
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
@@ -45,44 +45,23 @@ def _fail(name: str, allowed: str, value: object) -> WidgetArgumentError:
 
 def flag(name: str, value: object) -> bool:
     """``True`` or ``False`` (``"no"`` and ``0`` are not booleans)."""
-    if not isinstance(value, bool):
-        raise _fail(name, "True or False", value)
-    return value
+    return checks.flag(name, value, WidgetArgumentError)
 
 
 def whole(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
     """A whole number (not a bool, not ``1.7``) from ``low`` to ``high``."""
-    ok = isinstance(value, int) and not isinstance(value, bool)
-    if ok and (low is None or value >= low) and (high is None or value <= high):  # type: ignore[operator]
-        return value  # type: ignore[return-value]
-    if low is not None and high is not None:
-        allowed = f"a whole number from {low} to {high}"
-    elif low is not None:
-        allowed = f"a whole number of at least {low}"
-    elif high is not None:
-        allowed = f"a whole number of at most {high}"
-    else:
-        allowed = "a whole number"
-    raise _fail(name, allowed, value)
+    return checks.whole(name, value, low, high, WidgetArgumentError)
 
 
 def number(name: str, value: object, low: float, high: float) -> float:
     """A finite number (int or float, not a bool) from ``low`` to ``high``."""
-    if (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and low <= value <= high):
-        return float(value)
-    raise _fail(name, f"a number from {low:g} to {high:g}", value)
+    return checks.number(name, value, low, high, WidgetArgumentError)
 
 
 def text(name: str, value: object, limit: int = MAX_TEXT, *, optional: bool = False
          ) -> str | None:
     """Text of at most ``limit`` characters (or ``None`` when ``optional``)."""
-    if optional and value is None:
-        return None
-    if not isinstance(value, str) or len(value) > limit:
-        kind = f"text of at most {limit} characters" + (" or None" if optional else "")
-        raise _fail(name, kind, value)
-    return value
+    return checks.text(name, value, limit, WidgetArgumentError, optional=optional)
 
 
 def texts(name: str, value: object, limit: int = 40, most: int = MAX_ITEMS) -> list[str]:
