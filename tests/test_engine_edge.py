@@ -588,6 +588,8 @@ def test_flags_and_numbers(value: object, name: str, low: int | None, high: int 
             lambda n: type(value) is int and n == value and (low is None or n >= low))
     outcome(lambda: K.number(name, value, -1.5, 2.5),
             lambda x: type(value) in (int, float) and -1.5 <= x <= 2.5)
+    outcome(lambda: K.utf8_text(value, name),  # type: ignore[arg-type]
+            lambda t: t == value and isinstance(t, str))
     outcome(lambda: K.text(name, value, 8, empty=False),
             lambda t: t == value and isinstance(t, str) and len(t.strip()) > 0 and len(t) <= 8)
     n = G.whole_number(value)
@@ -651,6 +653,7 @@ COVERED: dict[str, Callable[..., None]] = {
     "variant_for": test_variants_registry, "flag": test_flags_and_numbers,
     "flag_or_none": test_flags_and_numbers, "whole": test_flags_and_numbers,
     "number": test_flags_and_numbers, "text": test_flags_and_numbers,
+    "utf8_text": test_flags_and_numbers,
     "whole_number": test_flags_and_numbers, "engine_build": test_engine_build,
 }
 

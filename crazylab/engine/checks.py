@@ -16,7 +16,7 @@ import math
 
 from .errors import CrazylabError, quote
 
-__all__ = ["flag", "flag_or_none", "number", "text", "whole"]
+__all__ = ["flag", "flag_or_none", "number", "text", "utf8_text", "whole"]
 
 
 def flag(what: str, value: object, error: type[CrazylabError] = CrazylabError) -> bool:
@@ -78,6 +78,13 @@ def text(what: str, value: object, limit: int, error: type[CrazylabError] = Craz
         raise error(f"{what} must not be empty")
     if "\x00" in value:
         raise error(f"{what} holds a NUL character")
+    return utf8_text(value, what, error)
+
+
+def utf8_text(value: str, what: str, error: type[CrazylabError] = CrazylabError) -> str:
+    """``value`` if it is text that can be stored as UTF-8 (a lone surrogate cannot)."""
+    if not isinstance(value, str):
+        raise error(f"{what} must be text, not {quote(value)}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

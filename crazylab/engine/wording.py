@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Protocol
 
 from .cards import Card
 from .events import Event
+from .moves import DRAW, PLAY
 from .rules import RuleSet
 
 __all__ = ["Seen", "Teller", "Voice", "Words", "cards_words", "join", "points"]
@@ -114,10 +115,17 @@ class Words:
         """How a hit may still be answered (``", unless you counter with a Jack"``)."""
         return ""
 
+    #: the start of what the seat to play is told in a phase when no card answers it: the
+    #: end says "draw the penalty." or "you lose the turn."
+    stuck: ClassVar[dict[str, str]] = {}
+
     @classmethod
     def prompt(cls, phase: str, kinds: set[str]) -> str | None:
         """What the seat to play is asked in ``phase`` when its legal moves are of ``kinds``
         (``None``: the core asks)."""
+        if PLAY not in kinds and phase in cls.stuck:
+            return cls.stuck[phase] + ("draw the penalty." if DRAW in kinds
+                                       else "you lose the turn.")
         return cls.prompts.get(phase)
 
     @staticmethod

@@ -1,9 +1,10 @@
-"""The one vocabulary for what people type that the database keeps: names."""
+"""What people type that the database keeps: names (on the engine's checks)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..engine.checks import utf8_text
 from ..errors import CrazylabError, quote
 
 #: the longest display name (a learner's, a class's, a seat's, a tournament player's)
@@ -20,13 +21,3 @@ def display_name(value: Any, what: str, error: type[CrazylabError]) -> str:
         raise error(f"the {what} must be 1 to {NAME_MAX} printable characters, not "
                     f"{quote(name)}")
     return utf8_text(name, f"the {what}", error)
-
-
-def utf8_text(value: str, what: str, error: type[CrazylabError]) -> str:
-    """``value`` if it can be stored as UTF-8 (a lone surrogate cannot)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise error(f"{what} holds a character that is not valid text (a lone "
-                    "surrogate)") from None
-    return value

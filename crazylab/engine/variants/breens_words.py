@@ -32,6 +32,7 @@ class BreensWords(Words):
 
     places = (COUNTERED, DROPPED, FLIPPED)
     retells = (COUNTERED, DROPPED)
+    stuck: ClassVar[dict[str, str]] = {PHASE_PENALTY: "You are hit and cannot counter: "}
     prompts: ClassVar[dict[str, str]] = {
         PHASE_PENALTY: "You are hit: counter with a Jack (click it) or take the penalty.",
         PHASE_DROP: "Your Queen lets you drop one card of your hand: click it, or drop nothing.",
@@ -67,12 +68,6 @@ class BreensWords(Words):
         (PHASE_DROP, END): "Drop no card after the Queen, and end the turn.",
     }
 
-    @classmethod
-    def prompt(cls, phase: str, kinds: set[str]) -> str | None:
-        if phase == PHASE_PENALTY and PLAY not in kinds:
-            return ("You are hit and cannot counter: "
-                    + ("draw the penalty." if DRAW in kinds else "you lose the turn."))
-        return cls.prompts.get(phase)
 
     def __init__(self, narrator: Teller) -> None:
         super().__init__(narrator)

@@ -14,6 +14,7 @@ from ..wording import Words, cards_words
 class HouseWords(Words):
     places = (JUMPED_IN,)
     retells = (JUMPED_IN,)
+    stuck: ClassVar[dict[str, str]] = {PHASE_PENALTY: "You are hit and cannot pass it on: "}
     prompts: ClassVar[dict[str, str]] = {
         PHASE_PENALTY: "You are hit: pass it on with a draw card (click it) or take the "
                        "penalty.",
@@ -47,12 +48,6 @@ class HouseWords(Words):
         (PHASE_JUMP, PASS): "Let the jump-in go: say pass.",
     }
 
-    @classmethod
-    def prompt(cls, phase: str, kinds: set[str]) -> str | None:
-        if phase == PHASE_PENALTY and PLAY not in kinds:
-            return ("You are hit and cannot pass it on: "
-                    + ("draw the penalty." if DRAW in kinds else "you lose the turn."))
-        return cls.prompts.get(phase)
 
     def say(self, e: Event) -> str | None:
         who, shown = self.narrator.voice.subj(e.seat), cards_words(e.cards)
