@@ -116,6 +116,53 @@ def test_unknown_token_is_dropped_from_the_browser(db: Path, store: Store) -> No
     assert sent == [{"event": "forgotten"}]
 
 
+def _newer(db: Path) -> None:
+    """Make ``db`` a database of a newer crazylab (a schema version above this one's)."""
+    from crazylab.store import schema
+
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE schema_version SET version = ?", (schema.VERSION + 1,))
+    conn.close()
+
+
+def test_a_newer_database_keeps_the_learners_token_and_answers(db: Path, store: Store) -> None:
+    """Issue 30: a database the kernel cannot use is not "unknown learner": the browser keeps
+    its token and the answer waits (before, the browser was told to forget the learner and
+    the answer was dropped as refused)."""
+    year8 = store.create_class("Year 8")
+    token = store.join(year8.code, "Ana").token
+    store.db.close()
+    _newer(db)
+    timer = Timer()
+    rec, bar, sent = make(db, timer=timer)
+    bar.token = token
+    assert {"event": "forgotten"} not in sent and not rec.unknown_token
+    said = bar.state["notice"] + bar.state["refused"]  # what the bar shows under it
+    assert "unavailable" in said and "newer" in said, said
+    rec.requeue([{"kind": "attempt", "token": token, "fields": {
+        "lesson": LESSON, "exercise": "e01", "answer": "8S", "verdict": True,
+        "rule_ids": ["SR-1"], "feedback": "right", "attempt_id": "a" * 32}}])
+    rec.flush()
+    assert rec.pending == 1 and rec.unsaved()[0]["token"] == token  # kept, not refused
+    assert timer.calls  # and tried again later
+
+
+def test_a_mistyped_database_path_is_not_made_by_a_learners_kernel(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = tmp_path / "clas.db"  # the teacher's is class.db
+    monkeypatch.setenv("CRAZYLAB_DB", str(missing))
+    timer = Timer()
+    rec = Recorder(schedule=timer, environ={"CRAZYLAB_DB": str(missing)})
+    bar = ClassBar(LESSON, rec=rec)
+    sent: list[dict[str, Any]] = []
+    bar.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    bar.token = "x" * 32
+    assert not missing.exists() and not list(tmp_path.iterdir())
+    said = bar.state["notice"] + bar.state["refused"]
+    assert {"event": "forgotten"} not in sent and "no class database" in said, said
+    assert timer.calls  # it looks again: the teacher may make it meanwhile
+
+
 def test_locked_database_keeps_answers_then_stores_each_once(db: Path, store: Store) -> None:
     year8 = store.create_class("Year 8")
     timer = Timer()

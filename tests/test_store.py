@@ -220,3 +220,41 @@ def test_the_store_only_check_can_fail():
               "hmac.compare_digest(a, b)\n"
               "conn.execute(sa.text('SELECT pg_advisory_xact_lock(1)'))\n")
     assert store_only_uses(source) == ["compare_digest", "create_engine", "pg_advisory_xact_lock"]
+
+
+def test_a_sqlite_migration_first_copies_the_database_aside(tmp_path):
+    """Issue 30: before a migration changes a SQLite file, a consistent copy of the old one is
+    kept beside it (its owner's alone); a database at the current schema is not copied."""
+    path = tmp_path / "crazylab.db"
+    engine = sa.create_engine(sqlite_url(path))
+    with engine.begin() as conn:
+        schema.migrate(conn, target=schema.VERSION - 1)
+        conn.execute(sa.insert(schema.classes).values(
+            code="OLD", name="Year 7", key_hash=secret_hash("k"), created_at=sa.func.now()))
+    engine.dispose()
+    db = open_db(sqlite_url(path))
+    try:
+        with db.read() as conn:
+            assert schema.current_version(conn) == schema.VERSION
+            synchronous = conn.exec_driver_sql("PRAGMA synchronous").scalar()
+        assert synchronous == 2  # FULL: a commit survives a power cut
+    finally:
+        db.close()
+    kept = tmp_path / f"crazylab.db.before-v{schema.VERSION}"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    old = sa.create_engine(sqlite_url(kept))
+    with old.connect() as conn:
+        assert schema.current_version(conn) == schema.VERSION - 1
+        assert conn.execute(sa.select(schema.classes.c.name)).scalar_one() == "Year 7"
+    old.dispose()
+    kept.unlink()
+    open_db(sqlite_url(path)).close()  # already current: nothing copied
+    assert not kept.exists()
+
+
+def test_a_missing_sqlite_file_is_not_made_unless_asked(tmp_path):
+    path = tmp_path / "typo" / "crazylab.db"
+    with pytest.raises(Refused, match="there is no test database at"):
+        Database(sqlite_url(path), what="test database", error=Refused, unavailable=Busy,
+                 create=False)
+    assert not path.exists() and not path.parent.exists()

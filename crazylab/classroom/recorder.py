@@ -112,6 +112,16 @@ def _one_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
+def _is_unknown_learner(exc: BaseException) -> bool:
+    """The database answered, and no learner has the token: the browser may let it go.
+    Anything else (a database missing, newer, unreadable or busy) keeps it."""
+    try:
+        from crazylab.classroom.store import UnknownLearner
+    except ImportError:
+        return False
+    return isinstance(exc, UnknownLearner)
+
+
 def _is_refusal(exc: BaseException) -> bool:
     """A ClassError that is not StoreUnavailable: retrying cannot help."""
     try:
@@ -223,7 +233,8 @@ class Recorder:
                 self._store = self._open_store()
             else:
                 from crazylab.classroom.store import open_store
-                self._store = open_store(self._environ.get(DB_ENV), busy_timeout=BUSY_TIMEOUT)
+                self._store = open_store(self._environ.get(DB_ENV), busy_timeout=BUSY_TIMEOUT,
+                                         create=False)
         return self._store
 
     def identify(self, token: str) -> bool:
@@ -235,14 +246,16 @@ class Recorder:
         try:
             learner = self.store().learner(token)
         except Exception as exc:  # noqa: BLE001 - unknown token or db gone
-            if _is_refusal(exc):  # an unknown token (forgotten, another database)
+            if _is_unknown_learner(exc):  # forgotten, or a token of another database
                 self._wanted = None
                 self.unknown_token = True
                 log.info("learner token not restored: %s", _one_line(exc))
                 self._changed()
                 return False
-            # the database is unreachable: records wait for this learner; retried
-            self.notice = f"Could not reach your class yet ({_one_line(exc)}) — retrying"
+            # the database is missing, newer, unreadable or unreachable: the learner is kept,
+            # their records wait for them, and the kernel tries again
+            self.notice = (f"Your class is unavailable ({_one_line(exc)}); your answers are "
+                           "kept — retrying")
             if not self._retry_set:
                 self._failures += 1
             self._schedule_retry()
@@ -433,10 +446,15 @@ class Recorder:
             self._schedule_retry()
             self._changed()
             return 0
+        try:
+            store = self.store()
+        except Exception as exc:  # noqa: BLE001 - missing, newer, unreadable: keep them all
+            self._unavailable(exc)
+            self._changed()
+            return 0
         while self._pending:
             save = self._pending[0]
             try:
-                store = self.store()
                 method = getattr(store, f"record_{save.kind}")
                 method(save.token, **save.fields)
             except StoreUnavailable as exc:

@@ -70,7 +70,8 @@ from .records import Attempt, PracticeItem
 
 __all__ = [
     "Attempt", "ClassError", "ClassInfo", "ClassReport", "Learner", "LessonProgress",
-    "NewClass", "PracticeItem", "Store", "StoreUnavailable", "open_store", "rows_to_csv",
+    "NewClass", "PracticeItem", "Store", "StoreUnavailable", "UnknownLearner", "open_store",
+    "rows_to_csv",
 ]
 
 DB_ENV = "CRAZYLAB_DB"
@@ -101,6 +102,11 @@ ANONYMOUS_NAME = "Anonymous"
 
 class ClassError(CrazylabError):
     """A refused class operation (one line naming what was wrong); nothing was stored."""
+
+
+class UnknownLearner(ClassError):
+    """No learner has this token (forgotten, or a token of another database): the one answer
+    that tells a browser to let its token go."""
 
 
 class StoreUnavailable(ClassError):
@@ -166,15 +172,16 @@ def default_url() -> str:
 
 
 def open_store(url: str | os.PathLike[str] | None = None, *, catalog: Catalog | None = None,
-               busy_timeout: float = 10.0) -> Store:
-    """The store at ``url`` (see :func:`default_url` for ``None``), created and upgraded to
-    the current schema on first use. A plain file path (text or a ``Path``) is taken as a
-    SQLite file."""
+               busy_timeout: float = 10.0, create: bool = True) -> Store:
+    """The store at ``url`` (see :func:`default_url` for ``None``), created (unless not
+    ``create``: a learner's kernel never makes one) and upgraded to the current schema on
+    first use. A plain file path (text or a ``Path``) is taken as a SQLite file."""
     if isinstance(url, os.PathLike) or (isinstance(url, str) and "://" not in url):
         url = sqlite_url(Path(url))
     elif url is not None and not isinstance(url, str):
         raise ClassError(f"the database must be a URL or a file path, not {quote(url)}")
-    return Store(url or default_url(), catalog=catalog, busy_timeout=busy_timeout)
+    return Store(url or default_url(), catalog=catalog, busy_timeout=busy_timeout,
+                 create=create)
 
 
 def _now() -> datetime:
@@ -190,11 +197,12 @@ class Store:
     """The class database behind one SQLAlchemy engine (thread safe; one per process)."""
 
     def __init__(self, url: str, *, catalog: Catalog | None = None,
-                 busy_timeout: float = 10.0) -> None:
+                 busy_timeout: float = 10.0, create: bool = True) -> None:
         self.catalog = catalog or load_catalog()
         self._statements: dict[str, Any] = {}
         self.db = Database(url, what="class database", error=ClassError,
-                           unavailable=StoreUnavailable, busy_timeout=busy_timeout)
+                           unavailable=StoreUnavailable, busy_timeout=busy_timeout,
+                           create=create)
         with self.db.write() as conn:
             self._warm_up(conn)
 
@@ -324,7 +332,7 @@ class Store:
                 .select_from(lr.outerjoin(c, c.c.code == lr.c.class_code))
                 .where(lr.c.token == _token(token))).first()
         if row is None:
-            raise ClassError("unknown learner token")
+            raise UnknownLearner("unknown learner token")
         return Learner(token=token, name=row.name, class_code=row.class_code,
                        class_name=row.class_name)
 
@@ -600,7 +608,7 @@ class Store:
     def _learner_id(self, conn: sa.Connection, token: Any) -> int:
         found = conn.execute(self._LEARNER_BY_TOKEN, {"token": _token(token)}).scalar()
         if found is None:
-            raise ClassError("unknown learner token")
+            raise UnknownLearner("unknown learner token")
         return int(found)
 
     def _class_row(self, conn: sa.Connection, code: str | None) -> Any:
@@ -658,7 +666,7 @@ def _code(code: Any) -> str:
 
 def _token(token: Any) -> str:
     if not isinstance(token, str) or not TOKEN.fullmatch(token):
-        raise ClassError("unknown learner token")
+        raise UnknownLearner("unknown learner token")
     return token
 
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,12 +57,13 @@ def sqlite_url(path: Path) -> str:
 
 
 def make_engine(url: str, *, what: str, error: type[CrazylabError],
-                busy_timeout: float = 10.0) -> tuple[sa.Engine, sa.URL]:
+                busy_timeout: float = 10.0, create: bool = True) -> tuple[sa.Engine, sa.URL]:
     """An engine for the database at ``url`` with crazylab's settings, and the parsed URL.
     SQLite: its folder made, WAL, foreign keys, a busy timeout, and transactions begun by
     crazylab (a connection with the execution option ``crazylab_immediate`` writes: BEGIN
     IMMEDIATE, writers taking fair turns); another database: a pool checked before use. A
-    bad URL, folder or driver raises ``error`` in one line naming ``what``."""
+    bad URL, folder or driver raises ``error`` in one line naming ``what``; so does a SQLite
+    file that does not exist unless ``create`` (a mistyped path is not a new database)."""
     try:
         parsed = sa.make_url(url)
     except (sa_exc.ArgumentError, ValueError) as e:
@@ -69,6 +71,9 @@ def make_engine(url: str, *, what: str, error: type[CrazylabError],
     kwargs: dict[str, Any] = {}
     if parsed.get_backend_name() == "sqlite":
         database = sqlite_file(parsed)
+        if database is not None and not create and not database.is_file():
+            raise error(f"there is no {what} at {quote(str(database))}: it is made by its "
+                        "owner (crazylab class create, or the server of make app)")
         if database is not None:
             try:
                 database.parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +110,7 @@ def _sqlite_setup(engine: sa.Engine, busy_timeout: float) -> None:
         cur.execute(f"PRAGMA busy_timeout = {int(min(busy_timeout, SQLITE_STATEMENT_WAIT) * 1000)}")
         cur.execute("PRAGMA foreign_keys = ON")
         cur.execute("PRAGMA journal_mode = WAL")
-        cur.execute("PRAGMA synchronous = NORMAL")
+        cur.execute("PRAGMA synchronous = FULL")  # a commit survives a power cut too
         cur.close()
 
     @sa.event.listens_for(engine, "begin")
@@ -140,13 +145,14 @@ class Database:
     cannot answer now. Thread safe; one per process."""
 
     def __init__(self, url: str, *, what: str, error: type[CrazylabError],
-                 unavailable: Callable[[str], Exception], busy_timeout: float = 10.0) -> None:
+                 unavailable: Callable[[str], Exception], busy_timeout: float = 10.0,
+                 create: bool = True) -> None:
         self.what = what
         self.error = error
         self.unavailable = unavailable
         self.busy_timeout = busy_timeout
         self.engine, parsed = make_engine(url, what=what, error=error,
-                                          busy_timeout=busy_timeout)
+                                          busy_timeout=busy_timeout, create=create)
         self.dialect = parsed.get_backend_name()
         self.url = parsed.render_as_string(hide_password=True)
         database = sqlite_file(parsed)
@@ -158,6 +164,9 @@ class Database:
             with self.write() as conn:
                 if self.dialect == "postgresql":  # one migrator at a time
                     conn.execute(sa.text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
+                found = schema.current_version(conn)
+                if 0 < found < schema.VERSION and database is not None:
+                    self.backup(database.with_name(f"{database.name}.before-v{schema.VERSION}"))
                 try:
                     schema.migrate(conn)
                 except schema.SchemaTooNew as e:
@@ -165,6 +174,17 @@ class Database:
         except BaseException:
             self.close()  # refused: no pooled connection or lock file left open
             raise
+
+    def backup(self, path: Path) -> Path:
+        """A consistent copy of this SQLite database at ``path`` (its owner's alone), made with
+        SQLite's backup API while writers may be waiting: what a migration keeps aside."""
+        source = sqlite_file(self.engine.url)
+        if source is None:
+            raise self.error(f"only a SQLite {self.what} is copied aside, not {self.url}")
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600))
+        with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(path)) as dst:
+            src.backup(dst)
+        return path
 
     def close(self) -> None:
         """Close every pooled connection and the writers' lock file."""
