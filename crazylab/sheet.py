@@ -177,7 +177,9 @@ def _after_call(rs: RuleSet, kind: str) -> str:
 def _turn(rs: RuleSet) -> list[str]:
     lines = []
     if _get(rs, "chain", False):
-        lines.append("A turn is a **chain**: play fitting cards one at a time, each on the last, "
+        where = ("each on a pile whose top card it fits" if _get(rs, "piles", 1) > 1
+                 else "each on the last")
+        lines.append(f"A turn is a **chain**: play fitting cards one at a time, {where}, "
                      "and say *end* when you stop.")
     elif _get(rs, "stacking", False):
         lines.append("You may play **several cards of one rank** together; the first must fit, "

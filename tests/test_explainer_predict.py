@@ -356,7 +356,8 @@ def test_verdicts_say_why_in_each_phase():
     counter.answer("draw")  # legal too: the hit seat may take its penalty
     said = _text(counter.quiz_html.value)
     assert ("Legal, but not this time: the example played J♣, because seat 2 is hit, and "
-            "answers the hit with J♣ instead of drawing (a Jack counters it)") in said
+            "answers the hit with J♣ instead of drawing (a Jack counters a hit whatever "
+            "its suit)") in said
     assert "Your draw is legal too: seat 2 takes its penalty" in said
     drop = StepExplainer("br-seed-queen-drops-two", 2, predict=True)
     assert drop.frames[1].game.phase == "drop"

@@ -122,22 +122,25 @@ def explain_move(game: ExplainView, move: Given) -> str:
         if game.phase == PHASE_CHAIN:
             return ("You have already drawn this turn." if game.turn_draws else
                     "You have played this turn, so you cannot draw: say end to finish.")
-        if not game.can_draw():
-            return "The stock is empty and cannot be refilled, so you cannot draw."
+        # the rule first: a card that must be played is the reason, whatever the stock holds
         if playable and game.turn_draws and r.must_play_drawn:
             return (f"You drew a card you can play ({display(playable)}), so you must "
                     "play it.")
         if playable and not r.voluntary_draw:
             return (f"You can play {display(playable)}, and these rules say you must play "
                     "when you can instead of drawing.")
+        if not game.can_draw():
+            return "The stock is empty and cannot be refilled, so you cannot draw."
         if r.voluntary_draw and not game.stock_cards:
             return "The stock is empty, so you cannot draw."
         drawn = f"{game.turn_draws} card{'s' * (game.turn_draws != 1)}"
         return (f"You have drawn {drawn}, the most these rules allow in "
                 "one turn.")
     if m.kind == PASS:
-        if r.chain:
-            return "There is no pass in this game: play, draw two, or say end."
+        if r.chain:  # end finishes a turn only after a play or the draw (MU-11)
+            if game.phase == PHASE_CHAIN or game.turn_draws:
+                return "There is no pass in this game: play on, or say end to finish."
+            return "There is no pass in this game: play a card, or draw two."
         if playable:
             return (f"You cannot pass while you can play ({display(playable)}).")
         return "You cannot pass while you can still draw from the stock."

@@ -96,6 +96,9 @@ class Words:
     #: why a word is the move now, to the one who makes it ("You are hit: take the penalty
     #: card by card, …")
     hints: ClassVar[dict[tuple[str, str], str]] = {}
+    #: where the cards a learner left out come from, per phase ("any Jack of your hand
+    #: counters the hit")
+    missed: ClassVar[dict[str, str]] = {}
 
     def __init__(self, narrator: Teller) -> None:
         self.narrator = narrator

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
 from crazylab.engine.game import Game
 from crazylab.engine.moves import PLAY, Move
+from crazylab.engine.narrator import words_for
 from crazylab.engine.phases import PHASE_CHAIN, PHASE_PLAY
 from crazylab.engine.pitch import (
     LETTERS,
@@ -47,8 +48,11 @@ def verdicts(game: Game) -> list[Verdict]:
 
 def legal_reason(game: Game, c: Card, moves: tuple[Move, ...]) -> str:
     """Which rule makes ``c`` playable now (``moves`` are its legal moves)."""
-    if game.phase not in (PHASE_PLAY, PHASE_CHAIN):
-        return f"Allowed now ({game.phase}): " + ", ".join(m.display for m in moves) + "."
+    if game.phase not in (PHASE_PLAY, PHASE_CHAIN):  # a variant's phase: its words say why
+        shown = " or ".join(m.display for m in moves)
+        why = words_for(game.rules).reasons.get((game.phase, PLAY))
+        return why.format(seat=game.to_play, cards=shown) if why else \
+            f"Allowed now ({game.phase}): {shown}."
     r = game.rules
     piles = sorted({m.pile or 0 for m in moves})
     reasons = []

@@ -590,6 +590,17 @@ def _suit_symbol(suit: str | None) -> str:
     return {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(suit or "", suit or "?")
 
 
+def _missed_where(game: Game) -> str:
+    """Where the cards a learner left out come from: the variant's phase says (after a Queen
+    any card may be dropped), else the piles' top cards."""
+    special = words_for(game.rules).missed.get(game.phase)
+    if special:
+        return special
+    if game.rules.piles > 1:
+        return "check each card against the top card of every pile"
+    return "check each card against the top card again"
+
+
 def _word_reason(game: Game, word: str) -> str:
     hint = words_for(game.rules).hints.get((game.phase, word))
     if hint:  # a variant's phase: a hit to resolve, a Queen's drop, a jump-in
@@ -655,7 +666,7 @@ def legal_moves_exercise(game: Game, question: str | None = None, *, rules: str,
         parts = []
         if cards:
             parts.append(f"{cards} more card{'s' * (cards != 1)} of your hand may be played: "
-                         "check each card against the top card again.")
+                         f"{_missed_where(game)}.")
         for word in words:
             parts.append(f"You missed {word}: {_why(game, word)}")
         return False, "Not quite: " + " ".join(parts)

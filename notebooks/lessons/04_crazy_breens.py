@@ -103,8 +103,8 @@ choice_exercise("Five players: how many cards does each get?", ["5", "7", "10"],
                 str(len(deal.hands[0])), "7 cards each whatever the number of players (BR-3); "
                 "the rest is the draw pile (BR-4), whose top card the dealer turns up (BR-5).",
                 rules="BR-3 BR-4 BR-5",
-                hint="Look up the deal of Crazy Breens: the number of cards depends on the number"
-                     " of players.")
+                hint="Look up the deal of Crazy Breens: does the number of cards depend on the "
+                     "number of players?")
 
 # %%
 choice_exercise("May you ask how many cards an opponent holds?", ["yes", "no"], "yes",
@@ -422,8 +422,8 @@ print(f"J♠ drawn first: seat 1 may {drew.legal()}; it counters and keeps "
 legal_moves_exercise(replay("br-t7-seed-mid-draw-counter", 2), "Seat 1 is hit by a 2 and has "
                      "drawn one penalty card: J♠. What may seat 1 do now?",
                      rules="BR-26 BR-T7",
-                     hint="A Jack counters at any point of the penalty, even after you have drawn"
-                          " some cards.")
+                     hint="Only a Jack drawn as the first penalty card may counter at once; "
+                          "which card did seat 1 draw first?")
 
 # %% [markdown]
 # ## 8. Stacking
@@ -562,7 +562,7 @@ choice_exercise("Four players: seat 0 hits seats 1 and 2. Seat 1 draws its two c
                 f"seat {later.to_play}", "The counter ends the cycle and is seat 2's turn, so "
                 "seat 3 plays; seat 1 keeps its cards (BR-27, BR-T6).",
                 rules="BR-27 BR-T6 BR-M4",
-                hint="A countered hit is cancelled; play goes on from the player who countered.")
+                hint="A counter is the countering player's turn: who plays after them?")
 
 # %% [markdown]
 # ## The starter: any card is the dealer's play
@@ -592,8 +592,8 @@ explain("br-t18-starter-queen")
 queen_start = replay("br-t18-starter-queen", 0)
 legal_moves_exercise(queen_start, "The starter is Q♣. It is the dealer's play. What may the "
                      f"dealer (seat {queen_start.to_play}) do?", rules="BR-6 BR-T18 BR-Q7",
-                     hint="A starter Queen lets the dealer drop a card. Which cards fit Q♣, and "
-                          "may the dealer stop?")
+                     hint="A starter Queen lets the dealer drop one card: any card, it need not "
+                          "fit Q♣. May the dealer also drop none?")
 
 # %%
 eight_start = replay("br-t16-starter-eight", 0)

@@ -264,7 +264,8 @@ after_draw.push("draw")
 legal_moves_exercise(after_draw, "On 5♥ you held 5♦ 6♣ and chose to draw two: 3♠ and J♣. Which "
                      "moves are legal now? (5♦ fits 5♥, but is it allowed?)",
                      rules="MU-7 MU-8 MU-Q9 MU-T4 MU-9",
-                     hint="After choosing to draw two, may you play any card in that same turn?")
+                     hint="After the draw a drawn card that fits may be played, and the first "
+                          "card played must be a drawn one. Which drawn card fits 5♥?")
 
 # %%
 explain("mu-t4-neither-drawn-card-fits")

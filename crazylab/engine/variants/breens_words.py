@@ -52,8 +52,9 @@ class BreensWords(Words):
     }
     reasons: ClassVar[dict[tuple[str, str], str]] = {
         (PHASE_PENALTY, PLAY): "Seat {seat} is hit, and answers the hit with {cards} instead "
-                               "of drawing (a Jack counters it).",
-        (PHASE_DROP, PLAY): "After its Queen, seat {seat} may drop another card: {cards}.",
+                               "of drawing (a Jack counters a hit whatever its suit).",
+        (PHASE_DROP, PLAY): "After its Queen, seat {seat} may drop another card: {cards} "
+                            "(any card: a dropped card need not match).",
         (PHASE_PENALTY, DRAW): "Seat {seat} takes its penalty, one card at a time.",
         (PHASE_PENALTY, PASS): "Seat {seat} loses the turn: it passes.",
         (PHASE_LOST, PASS): "Seat {seat} loses the turn: it passes.",
@@ -122,6 +123,11 @@ class BreensWords(Words):
             return ""
         return ", unless you counter with a Jack" if victims == 1 and you else \
             ", unless they counter with a Jack"
+
+    missed: ClassVar[dict[str, str]] = {
+        PHASE_DROP: "after a Queen any card of your hand may be dropped, matching or not",
+        PHASE_PENALTY: "a Jack of your hand counters the hit whatever its suit",
+    }
 
     @staticmethod
     def pending(seen: Seen, names: Sequence[str], me: int) -> tuple[list[dict[str, Any]],

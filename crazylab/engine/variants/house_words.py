@@ -49,6 +49,11 @@ class HouseWords(Words):
     }
 
 
+    missed: ClassVar[dict[str, str]] = {
+        PHASE_PENALTY: "a draw card of your hand passes the hit on",
+        PHASE_JUMP: "a card identical to the top may jump in",
+    }
+
     def say(self, e: Event) -> str | None:
         who, shown = self.narrator.voice.subj(e.seat), cards_words(e.cards)
         if e.kind == REVERSED:
