@@ -232,7 +232,7 @@ def test_bad_names_and_codes_are_refused(store: Store) -> None:
         with pytest.raises(ClassError, match="unknown class code"):
             store.join(code, "Ana")
     assert counts(store) == before
-    # the one rule for names (crazylab.store.checks): runs of spaces, tabs, newlines made one
+    # the one rule for names (crazylab.store.names): runs of spaces, tabs, newlines made one
     assert store.join(c.code, " tab\there\n").name == "tab here"
 
 

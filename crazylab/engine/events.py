@@ -1,5 +1,6 @@
 """The event log: everything that happens in a hand, in order, as fields (who, which cards,
-how many, why, which rules decide it), never as prose: :mod:`.narrator` writes the sentences."""
+how many, why, which rules decide it), never as prose: :mod:`crazylab.engine.narrator`
+writes the sentences."""
 
 from __future__ import annotations
 

@@ -122,15 +122,16 @@ def explain_move(game: ExplainView, move: Given) -> str:
         if game.phase == PHASE_CHAIN:
             return ("You have already drawn this turn." if game.turn_draws else
                     "You have played this turn, so you cannot draw: say end to finish.")
-        # the rule first: a card that must be played is the reason, whatever the stock holds
-        if playable and game.turn_draws and r.must_play_drawn:
-            return (f"You drew a card you can play ({display(playable)}), so you must "
-                    "play it.")
+        # the rule first: where a fitting card must be played, that is the reason, whatever
+        # the stock holds (a lesson's position may have none)
         if playable and not r.voluntary_draw:
             return (f"You can play {display(playable)}, and these rules say you must play "
                     "when you can instead of drawing.")
         if not game.can_draw():
             return "The stock is empty and cannot be refilled, so you cannot draw."
+        if playable and game.turn_draws and r.must_play_drawn:
+            return (f"You drew a card you can play ({display(playable)}), so you must "
+                    "play it.")
         if r.voluntary_draw and not game.stock_cards:
             return "The stock is empty, so you cannot draw."
         drawn = f"{game.turn_draws} card{'s' * (game.turn_draws != 1)}"

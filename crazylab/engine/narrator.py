@@ -5,8 +5,9 @@ through it, so the same move reads the same everywhere.
 
 A :class:`Narrator` is given the rules, the seats' names and the reader's seat: the seat named
 ``"You"`` is spoken to ("you are hit", "your turn"), the others are named. A variant adds the
-words of its own events through its :meth:`~crazylab.engine.variants.base.Variant.words` hook
-(a :class:`Words`); the core writes the rest. Piles are counted from 1, as people count them.
+words of its own events through its :meth:`~crazylab.engine.variants.base.Variant.words`
+hook (a :class:`~crazylab.engine.wording.Words`); the core writes the rest. Piles are counted
+from 1, as people count them.
 """
 
 from __future__ import annotations

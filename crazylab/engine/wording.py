@@ -72,9 +72,10 @@ class Voice:
 
 
 class Words:
-    """A variant's own words, the :meth:`Variant.words` hook: the core narrator asks it first
-    for every event (``None``: the core's sentence), tells it each card placed (so it can
-    remember whose King or whose two it was), and asks it how a hit may be answered."""
+    """A variant's own words, the :meth:`~crazylab.engine.variants.base.Variant.words` hook:
+    the core narrator asks it first for every event (``None``: the core's sentence), tells it
+    each card placed (so it can remember whose King or whose two it was), and asks it how a hit
+    may be answered."""
 
     #: the variant's event kinds that put cards on a pile (a counter, a drop, a jump-in)
     places: tuple[str, ...] = ()
@@ -99,6 +100,9 @@ class Words:
     #: where the cards a learner left out come from, per phase ("any Jack of your hand
     #: counters the hit")
     missed: ClassVar[dict[str, str]] = {}
+    #: why a card may be played now, to the one who holds it, per phase ("After your Queen
+    #: you may drop any card: …")
+    allowed: ClassVar[dict[str, str]] = {}
 
     def __init__(self, narrator: Teller) -> None:
         self.narrator = narrator

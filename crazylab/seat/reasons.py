@@ -49,10 +49,8 @@ def verdicts(game: Game) -> list[Verdict]:
 def legal_reason(game: Game, c: Card, moves: tuple[Move, ...]) -> str:
     """Which rule makes ``c`` playable now (``moves`` are its legal moves)."""
     if game.phase not in (PHASE_PLAY, PHASE_CHAIN):  # a variant's phase: its words say why
-        shown = " or ".join(m.display for m in moves)
-        why = words_for(game.rules).reasons.get((game.phase, PLAY))
-        return why.format(seat=game.to_play, cards=shown) if why else \
-            f"Allowed now ({game.phase}): {shown}."
+        return words_for(game.rules).allowed.get(game.phase) or (
+            f"Allowed now ({game.phase}): " + " or ".join(m.display for m in moves) + ".")
     r = game.rules
     piles = sorted({m.pile or 0 for m in moves})
     reasons = []

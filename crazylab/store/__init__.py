@@ -1,6 +1,6 @@
 """The one persistence layer, below the class store and the shared tables: the database
 (:class:`Database`: engine, migrations, the writers' turn, errors), its schema
-(:mod:`.schema`), secrets at rest (:mod:`.keys`) and names (:mod:`.checks`). Importing it is
+(:mod:`.schema`), secrets at rest (:mod:`.keys`) and names (:mod:`.names`). Importing it is
 cheap (a kernel's recorder hashes with it): SQLAlchemy loads with the first database name."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .checks import NAME_MAX, display_name, utf8_text
 from .keys import SECRET_MAX, class_code, secret_hash, secret_matches
+from .names import NAME_MAX, display_name, utf8_text
 
 if TYPE_CHECKING:
     from . import schema as schema

@@ -138,7 +138,7 @@ class Variant:
 
     def words(self) -> Any:
         """The narrator's words for the variant's own events: a subclass of
-        :class:`~crazylab.engine.narrator.Words` (``None``: the core's words are enough)."""
+        :class:`~crazylab.engine.wording.Words` (``None``: the core's words are enough)."""
         return None
 
     def new_state(self) -> Any:

@@ -124,6 +124,10 @@ class BreensWords(Words):
         return ", unless you counter with a Jack" if victims == 1 and you else \
             ", unless they counter with a Jack"
 
+    allowed: ClassVar[dict[str, str]] = {
+        PHASE_DROP: "After your Queen you may drop any one card: a dropped card need not match.",
+        PHASE_PENALTY: "You are hit: a Jack counters the hit whatever its suit.",
+    }
     missed: ClassVar[dict[str, str]] = {
         PHASE_DROP: "after a Queen any card of your hand may be dropped, matching or not",
         PHASE_PENALTY: "a Jack of your hand counters the hit whatever its suit",

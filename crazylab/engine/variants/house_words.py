@@ -49,6 +49,10 @@ class HouseWords(Words):
     }
 
 
+    allowed: ClassVar[dict[str, str]] = {
+        PHASE_PENALTY: "You are hit: a draw card passes the hit on to the next player.",
+        PHASE_JUMP: "It is the very card on top: you may jump in with it, out of turn.",
+    }
     missed: ClassVar[dict[str, str]] = {
         PHASE_PENALTY: "a draw card of your hand passes the hit on",
         PHASE_JUMP: "a card identical to the top may jump in",
