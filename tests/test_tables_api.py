@@ -599,6 +599,12 @@ def test_a_seat_left_is_played_by_a_bot_and_taken_back(db: Path) -> None:
                 await stayed.send({**stayed.legal_action(), "version": stayed.version})
                 await stayed.until(lambda m: m["type"] == "steps")
             assert service.state(code).version > version + 2
+            # away once gone longer than idle_after: waited for, not assumed (a busy run's
+            # hand could end before its 0.3 s had passed)
+            for _ in range(600):
+                if service.state(code).kinds[1] == "away":
+                    break
+                await asyncio.sleep(0.05)
             assert service.state(code).kinds[1] == "away"
             # its lobby message may still be on the way (none comes once the hand is over:
             # nothing is pushed then, and waiting for one hung a busy run for 120 s)
@@ -687,11 +693,13 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
         with urllib.request.urlopen(request, timeout=20) as resp:
             code = json.loads(resp.read())["code"]
 
-        def join(address: str) -> int:
+        def join(address: str, real: str = "") -> int:
+            headers = {"X-Forwarded-For": address, "Content-Type": "application/json"}
+            if real:
+                headers["X-Real-Ip"] = real  # a client's own claim: it counts for nothing
             request = urllib.request.Request(
                 f"http://127.0.0.1:{port}/crazylab/tables/api/join", method="POST",
-                data=json.dumps({"code": code, "name": "L"}).encode(),
-                headers={"X-Forwarded-For": address, "Content-Type": "application/json"})
+                data=json.dumps({"code": code, "name": "L"}).encode(), headers=headers)
             try:
                 with urllib.request.urlopen(request, timeout=20) as resp:
                     return int(resp.status)
@@ -702,6 +710,10 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
         assert {join(f"10.0.0.{i}") for i in range(25)} <= {200, 409}
         statuses = [join("10.0.1.1") for _ in range(25)]  # one learner's burst is limited
         assert statuses[-1] == 429
+        # a client cannot dodge its limit with a forged X-Real-Ip or an address of its own
+        # in front of the one the proxy appended (tornado's xheaders believed both)
+        assert join("10.0.1.1", real="10.9.9.9") == 429
+        assert join("10.9.9.8, 10.0.1.1") == 429
     finally:
         proc.terminate()
         proc.wait(20)

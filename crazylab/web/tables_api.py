@@ -108,14 +108,21 @@ def error_status(error: Exception) -> tuple[int, str, float | None]:
     return 400, message, None
 
 
+#: the addresses of a proxy on this machine, the only one whose ``X-Forwarded-For`` counts
+LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+
 class TablesHub:
     """The server's side of every table: the service, the open sockets per table, the bots'
     timers. It lives on the IOLoop's thread; the service's writes run in threads."""
 
     def __init__(self, factory: ServiceFactory | None = None, *, delay: float = BOT_DELAY,
-                 store: StoreHolder | None = None) -> None:
+                 store: StoreHolder | None = None, behind_proxy: bool = False) -> None:
         self.factory = factory or default_factory()
         self.delay = delay
+        #: clients come through a proxy on this machine (a hub's): their address is the one
+        #: it appends to ``X-Forwarded-For``
+        self.behind_proxy = behind_proxy
         self.store = store or StoreHolder()
         self._service: Any = None
         self._opening: asyncio.Future[Any] | None = None
@@ -346,7 +353,16 @@ class JsonHandler(JsonApiHandler):
         self.hub, self.base = hub, base
 
     def who(self) -> str:
-        return str(self.request.remote_ip or "")
+        """The client's address, what the join limits count: the peer's own; behind a hub's
+        proxy (``--behind-proxy``) the address that proxy appended to ``X-Forwarded-For``,
+        believed only from a proxy on this machine. A client's own ``X-Real-Ip`` or earlier
+        ``X-Forwarded-For`` entries count for nothing (tornado's ``xheaders`` believed them)."""
+        peer = str(self.request.remote_ip or "")
+        if self.hub.behind_proxy and peer in LOOPBACK:
+            last = self.request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+            if last:
+                return last[:64]
+        return peer
 
     async def service(self) -> Any:
         try:
@@ -811,13 +827,14 @@ async def teacher_key_ok(hub: TablesHub, key: str, class_code: Any = None) -> bo
 def handlers(server_url: str = "/", service_factory: ServiceFactory | None = None, *,
              delay: float = BOT_DELAY, store: Any = None,
              store_factory: Callable[[], Any] | None = None,
-             hub: TablesHub | None = None) -> list[tuple[str, type, dict]]:
+             hub: TablesHub | None = None,
+             behind_proxy: bool = False) -> list[tuple[str, type, dict]]:
     """The tables' tornado routes under ``server_url`` (one hub, one service per server:
     ``service_factory()`` or the service restored from ``$CRAZYLAB_DB``, opened on first
     use). The hub is ``handlers(...)[0][2]["hub"]``."""
     base = server_url.rstrip("/") + "/" + TABLES_PREFIX
     hub = hub or TablesHub(service_factory, delay=delay,
-                           store=StoreHolder(store, store_factory))
+                           store=StoreHolder(store, store_factory), behind_proxy=behind_proxy)
     api = {"hub": hub, "base": base}
     no_cache = {"cache": "no-cache"}
     return [
@@ -996,8 +1013,9 @@ class TournamentCsvHandler(TournamentApi):
 def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
          delay: float = BOT_DELAY, behind_proxy: bool = False) -> None:
     """Serve the tables alone (``crazylab tables``): one service restored from ``db``.
-    ``behind_proxy``: a client's address is the proxy's ``X-Forwarded-For`` / ``X-Real-Ip``
-    (a hub's proxy), so the join limits apply per learner, not to the whole class at once.
+    ``behind_proxy``: a client's address is the one a proxy on this machine (a hub's) appends
+    to ``X-Forwarded-For``, so the join limits apply per learner, not to the whole class at
+    once.
     Run by JupyterHub as a managed service, the routes sit under the service's prefix
     (``$JUPYTERHUB_SERVICE_PREFIX``, e.g. ``/services/crazylab-tables/``), where the hub's
     proxy sends them."""
@@ -1010,11 +1028,11 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
 
     async def serve() -> None:
         routes = handlers(prefix, default_factory(db), delay=delay,
-                          store_factory=lambda: open_store(db))
+                          store_factory=lambda: open_store(db), behind_proxy=behind_proxy)
         hub: TablesHub = routes[0][2]["hub"]
         await hub.service()  # every table back, its bots moving, before the first visitor
         server = HTTPServer(web.Application(routes, websocket_max_message_size=MESSAGE_LIMIT),
-                            max_body_size=BODY_LIMIT, xheaders=behind_proxy)
+                            max_body_size=BODY_LIMIT)
         server.listen(port, host)
         n = len((await hub.service()).tables())
         print(f"crazylab tables: serving on http://{host}:{port}{prefix}{TABLES_PREFIX} "
