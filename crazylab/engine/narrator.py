@@ -39,6 +39,7 @@ from .events import (
     WHY_SKIP_CARD,
     Event,
 )
+from .pitch import pretty
 from .rules import RuleSet
 from .scoring import HandResult
 from .variants import hooks_for
@@ -176,7 +177,7 @@ class Narrator:
             i = SUITS.index(call)
             return f"{SUIT_SYMBOLS[i]} {SUIT_NAMES[i]}"
         kind = "the letter" if self.rules.call_kind == "letter" else "the pitch"
-        return f"{kind} {call[:1] + call[1:].replace('#', '♯').replace('b', '♭')}"
+        return f"{kind} {pretty(call)}"
 
     # -- hits ------------------------------------------------------------------------------
 
@@ -337,7 +338,7 @@ class Narrator:
     def hand(self, game: Any) -> list[Said]:
         """A :class:`Said` per event of ``game``'s hand so far (a game of these rules), the
         end told with its points."""
-        if _rules_of(game) is not self.rules and _rules_of(game) != self.rules:
+        if _rules_of(game) != self.rules:
             raise CrazylabError("hand() tells a game of the narrator's own rules")
         return self.sentences(game.events, self.result(game.result) if game.over else "")
 
