@@ -17,6 +17,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from answers import right_answer, wrong_answer
 from browser_support import save_screenshot, start_voila, stop_voila, write_notebook
 
 from crazylab.classroom.catalog import load as load_catalog
@@ -27,6 +28,10 @@ pytestmark = pytest.mark.browser
 LESSON = "01_crazy_eights_basics"
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 TOTAL = load_catalog().exercise_count(LESSON)
+
+#: try n answers exercise e0n: right when n is odd, wrong when even (the store judges them)
+ANSWERS = {n: (right_answer if n % 2 else wrong_answer)(LESSON, f"e0{n}") for n in range(1, 8)}
+A1, A2 = ANSWERS[1], ANSWERS[2]
 
 PAGE = f'''\
 import ipywidgets as w
@@ -48,7 +53,7 @@ def show(_rec=None):
 
 def answer(_button):
     tries[0] += 1
-    rec.attempt(lesson="{LESSON}", exercise=f"e0{{tries[0]}}", answer=f"8S{{tries[0]}}",
+    rec.attempt(lesson="{LESSON}", exercise=f"e0{{tries[0]}}", answer={ANSWERS!r}[tries[0]],
                 verdict=tries[0] % 2 == 1, rule_ids=["SR-1"], feedback="")
     show()
 
@@ -174,10 +179,10 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     assert store.learner(me["token"]).name == "Ana"
 
     page.locator(".answer").click()
-    _earlier(page, "earlier: e01=8S1+")
+    _earlier(page, f"earlier: e01={A1}+")
     page.locator(".answer").click()
-    _earlier(page, "earlier: e01=8S1+ e02=8S2-")
-    assert [a.answer for a in store.attempts(me["token"], LESSON)] == ["8S1", "8S2"]
+    _earlier(page, f"earlier: e01={A1}+ e02={A2}-")
+    assert [a.answer for a in store.attempts(me["token"], LESSON)] == [A1, A2]
     assert not (_stored(page, "crazylab.progress") or {}).get("attempts")
     screenshot(page, "classbar_joined")
 
@@ -190,7 +195,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
 
     page.goto(url)  # a new kernel: the browser's token brings Ana and her answers back
     _open(page, url, "joined")
-    _earlier(page, "earlier: e01=8S1+ e02=8S2-")
+    _earlier(page, f"earlier: e01={A1}+ e02={A2}-")
     assert "You are Ana in Year 8" in bar.inner_text()
 
     _fits_a_phone(page, "classbar_joined_360")
@@ -204,7 +209,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
         page.wait_for_function(
             "() => document.querySelector('.cbar-notice').innerText === "
             "'1 answer not yet saved — retrying'", timeout=30_000)
-        _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")  # shown meanwhile
+        _earlier(page, f"earlier: e01={A1}+ e02={A2}- e01={A1}+")  # shown meanwhile
         screenshot(page, "classbar_not_yet_saved")
         # the kernel goes (a reload; a server restart alike): the browser's copy comes back
         assert len(_stored(page, "crazylab.unsaved") or []) == 1  # type: ignore[arg-type]
@@ -214,16 +219,16 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
             "() => document.querySelector('.cbar-notice').innerText === "
             "'1 answer not yet saved — retrying'", timeout=30_000)
         assert "You are Ana in Year 8" in bar.inner_text()
-        _earlier(page, "earlier: e01=8S1+")
+        _earlier(page, f"earlier: e01={A1}+")
         screenshot(page, "classbar_waiting_after_reload")
     finally:
         lock.execute("ROLLBACK")
         lock.close()
     page.wait_for_selector(".cbar[data-mode='joined']", timeout=60_000)
-    _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")
+    _earlier(page, f"earlier: e01={A1}+ e02={A2}- e01={A1}+")
     page.wait_for_function("() => document.querySelector('.cbar-notice').innerText === ''",
                            timeout=30_000)
-    assert [a.answer for a in store.attempts(me["token"])] == ["8S1", "8S2", "8S1"]
+    assert [a.answer for a in store.attempts(me["token"])] == [A1, A2, A1]
     assert _stored(page, "crazylab.unsaved") is None
     with page.expect_download() as got:  # a class learner's file comes from the database
         page.get_by_role("button", name="Download my progress").click()
@@ -248,7 +253,7 @@ def test_join_reload_not_you_and_forget(db_server, class_db: Path, page, screens
     ben = _stored(page, "crazylab.learner")
     assert ben and ben["token"] != me["token"]
     page.locator(".answer").click()
-    page.wait_for_function("() => /8S/.test(document.querySelector('.earlier').innerText)",
+    page.wait_for_function("() => /e01=/.test(document.querySelector('.earlier').innerText)",
                            timeout=30_000)
     assert len(store.attempts(ben["token"])) == 1
     page.get_by_role("button", name="Forget me").click()
@@ -270,9 +275,9 @@ def test_no_database_keeps_answers_in_the_browser(plain_server, page, screenshot
     assert page.locator(".cbar-join").is_hidden()  # no database: no class to join
     assert "kept in this browser" in page.locator(".cbar").inner_text()
     page.locator(".answer").click()
-    _earlier(page, "earlier: e01=8S1+")
+    _earlier(page, f"earlier: e01={A1}+")
     page.locator(".answer").click()
-    _earlier(page, "earlier: e01=8S1+ e02=8S2-")
+    _earlier(page, f"earlier: e01={A1}+ e02={A2}-")
     page.wait_for_function("() => JSON.parse(localStorage.getItem('crazylab.progress'))"
                            ".attempts.length === 2", timeout=30_000)
     kept = _stored(page, "crazylab.progress")
@@ -280,9 +285,9 @@ def test_no_database_keeps_answers_in_the_browser(plain_server, page, screenshot
 
     page.reload()
     _open(page, url, "browser")
-    _earlier(page, "earlier: e01=8S1+ e02=8S2-")
+    _earlier(page, f"earlier: e01={A1}+ e02={A2}-")
     page.locator(".answer").click()  # a new kernel counts on from 1: e01 again
-    _earlier(page, "earlier: e01=8S1+ e02=8S2- e01=8S1+")
+    _earlier(page, f"earlier: e01={A1}+ e02={A2}- e01={A1}+")
     page.wait_for_function("() => JSON.parse(localStorage.getItem('crazylab.progress'))"
                            ".attempts.length === 3", timeout=30_000)
 
@@ -295,7 +300,7 @@ def test_no_database_keeps_answers_in_the_browser(plain_server, page, screenshot
     got.value.save_as(path)
     data = json.loads(path.read_text())
     assert data["format"] == "crazylab-progress" and data["version"] == 1
-    assert [a["answer"] for a in data["attempts"]] == ["8S1", "8S2", "8S1"]
+    assert [a["answer"] for a in data["attempts"]] == [A1, A2, A1]
     assert len({a["attempt_id"] for a in data["attempts"]}) == 3
     assert got.value.suggested_filename.startswith("crazylab-progress")
     screenshot(page, "classbar_browser_mode")
@@ -327,10 +332,10 @@ def test_behind_jupyterhub_the_hub_user_is_the_learner(hub_server, class_db: Pat
                            timeout=30_000)
     assert page.locator(".cbar-join").is_hidden()
     page.locator(".answer").click()
-    _earlier(page, "earlier: e01=8S1+")
+    _earlier(page, f"earlier: e01={A1}+")
     page.goto(url)  # a new kernel: the hub user again, with the answer
     _open(page, url, "hub")
-    _earlier(page, "earlier: e01=8S1+")
+    _earlier(page, f"earlier: e01={A1}+")
     assert "You are hana in Year 9" in page.locator(".cbar").inner_text()
     hana = store.hub_learner("hana")
     assert hana.class_name == "Year 9" and len(store.attempts(hana.token)) == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import html
 import io
 import json
 import re
@@ -15,8 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from answers import practice_answer, right_answer, wrong_answer, wrong_answers
 
+from crazylab.classroom.catalog import load as load_catalog
 from crazylab.classroom.store import ClassError, StoreUnavailable, open_store
+from crazylab.practice import make_item
+from crazylab.questions import for_item
 from crazylab.widgets.dashboard import (
     BUSY,
     MISMATCH,
@@ -29,22 +34,38 @@ pytestmark = pytest.mark.oldest
 
 L1, L2 = "01_crazy_eights_basics", "02_classic_vs_quick"
 
-# (learner, lesson, exercise, answer, verdict, rule ids, feedback)
+
+
+def _attempt(who: str, lesson: str, exercise: str, answer: str) -> tuple:
+    """(learner, lesson, exercise, answer, verdict, rule ids, feedback): as the store judges."""
+    verdict, feedback = load_catalog().question(lesson, exercise).judge(answer)
+    return (who, lesson, exercise, answer, verdict,
+            list(load_catalog().lessons[lesson].exercises[exercise]), feedback)
+
+
+def _practice(who: str, lesson: str, rules: str, kind: str, seed: int, right: bool) -> tuple:
+    """(learner, lesson, kind, answer, verdict, rule ids, feedback, rules, seed)."""
+    item = make_item(rules, kind, seed)
+    answer = practice_answer(rules, kind, seed, right)
+    verdict, feedback = for_item(item).judge(answer)
+    return (who, lesson, kind, answer, verdict, list(item.rule_ids), feedback, rules, seed)
+
+
+W1, W2 = wrong_answers(L1, "e01")[:2]
 ATTEMPTS = [
-    ("Ana", L1, "e01", "6C KH", False, ["SR-10"], "K♥ matches neither the rank nor the suit."),
-    ("Ana", L1, "e01", "6C KH", False, ["SR-10"], "K♥ matches neither the rank nor the suit."),
-    ("Ana", L1, "e01", "6C", True, ["SR-10"], "Right: 6♣ matches the rank."),
-    ("Ana", L1, "e02", "=1+1", False, ["SR-11"], "An eight is wild, not a formula."),
-    ("Ana", L2, "e01", "12", True, ["SR-20"], "Right."),
-    ("Ben", L1, "e01", "KH", False, ["SR-10"], "K♥ is not legal on 6♥? It is: same suit."),
-    ("Ben", L1, "e01", "6C", True, ["SR-10"], "Right: 6♣ matches the rank."),
-    ("Ben", L1, "e03", 'a, "quoted"\nanswer', False, ["SR-10", "SR-12"], "Cards, please."),
+    _attempt("Ana", L1, "e01", W1),
+    _attempt("Ana", L1, "e01", W1),
+    _attempt("Ana", L1, "e01", right_answer(L1, "e01")),
+    _attempt("Ana", L1, "e02", wrong_answer(L1, "e02")),
+    _attempt("Ana", L2, "e01", right_answer(L2, "e01")),
+    _attempt("Ben", L1, "e01", W2),
+    _attempt("Ben", L1, "e01", right_answer(L1, "e01")),
+    _attempt("Ben", L1, "e03", wrong_answer(L1, "e03")),
 ]
-# (learner, lesson, kind, answer, verdict, rule ids, feedback)
 PRACTICE = [
-    ("Ana", L1, "legal", "6C", True, ["SR-10"], "Right."),
-    ("Ana", L1, "score", "50", False, ["SR-30"], "An eight counts 50; the king 10: 60."),
-    ("Ben", L1, "legal", "8S", True, ["SR-10"], "Right: eights are wild."),
+    _practice("Ana", L1, "crazy-eights", "legal", 0, True),
+    _practice("Ana", L1, "crazy-eights", "score", 1, False),
+    _practice("Ben", L1, "crazy-eights", "legal", 2, True),
 ]
 HANDS = [("Ana", "crazy-eights"), ("Ana", "crazy-eights"), ("Ben", "crazy-eights-classic")]
 
@@ -61,21 +82,19 @@ def klass(store):
     """A class with Ana and Ben and their records, and another class with one learner."""
     new = store.create_class("Year 8")
     tokens = {name: store.join(new.code, name).token for name in ("Ana", "Ben")}
-    for n, (who, lesson, ex, answer, verdict, rules, fb) in enumerate(ATTEMPTS):
+    for n, (who, lesson, ex, answer, *_) in enumerate(ATTEMPTS):
         assert store.record_attempt(tokens[who], lesson=lesson, exercise=ex, answer=answer,
-                                    verdict=verdict, rule_ids=rules, feedback=fb,
                                     attempt_id=f"a{n}")
-    for n, (who, lesson, kind, answer, verdict, rules, fb) in enumerate(PRACTICE):
-        assert store.record_practice(tokens[who], lesson=lesson, kind=kind, seed=n,
-                                     question=f"question {n}", answer=answer, verdict=verdict,
-                                     rule_ids=rules, feedback=fb, attempt_id=f"p{n}")
+    for n, (who, lesson, kind, answer, *_, rules, seed) in enumerate(PRACTICE):
+        assert store.record_practice(tokens[who], lesson=lesson, kind=kind, seed=seed,
+                                     rules=rules, answer=answer, attempt_id=f"p{n}")
     for n, (who, rules) in enumerate(HANDS):
         assert store.record_hand(tokens[who], rules=rules, seats=["you", "bot"],
                                  moves=["6C", "draw"], result={"winner": 0}, hand_id=f"h{n}")
     other = store.create_class("Year 9")
     zed = store.join(other.code, "Zed").token
-    store.record_attempt(zed, lesson=L1, exercise="e01", answer="6C KH", verdict=False,
-                         rule_ids=["SR-10"], feedback="not this class", attempt_id="z1")
+    store.record_attempt(zed, lesson=L1, exercise="e05", answer=wrong_answer(L1, "e05"),
+                         attempt_id="z1")
     return new, other
 
 
@@ -121,8 +140,8 @@ def test_grid_rates_and_wrong_answers_are_those_of_the_rows(store, klass) -> Non
             assert shown[0] == (top, times, feedback)
         else:
             assert shown == []
-    assert table.loc[(L1, "e01"), "wrong answers"][0][:2] == ("6C KH", 2)  # given twice
-    assert "not this class" not in dash.exercises_html.value  # the other class's rows
+    assert table.loc[(L1, "e01"), "wrong answers"][0][:2] == (W1, 2)  # given twice
+    assert (L1, "e05") not in table.index  # the other class's rows
 
     # per rule id: exercises and practice together
     rules = dash.rules.set_index("rule")
@@ -138,15 +157,15 @@ def test_grid_rates_and_wrong_answers_are_those_of_the_rows(store, klass) -> Non
         assert rules.loc[rid, "attempts"] == len(verdicts)
         assert rules.loc[rid, "success %"] == pytest.approx(
             100 * sum(verdicts) / len(verdicts), abs=0.05)
-    assert rules.loc["SR-30", "wrong answers"][0][2] == PRACTICE[1][6]
+    wrong_rule = PRACTICE[1][5][0]
+    assert PRACTICE[1][6] in [w[2] for w in rules.loc[wrong_rule, "wrong answers"]]
 
     # the page shows it: names, a grid cell, the wrong answer with its reason (escaped)
     grid = dash.grid_html.value
     assert "Ana" in grid and "Ben" in grid
     assert dash.grid["Ana"][L1].text() in grid
-    assert "6C KH" in dash.exercises_html.value
-    assert "K♥ matches neither the rank nor the suit." in dash.exercises_html.value
-    assert 'a, &quot;quoted&quot;' in dash.exercises_html.value
+    assert html.escape(W1, quote=True) in dash.exercises_html.value
+    assert html.escape(ATTEMPTS[0][6].splitlines()[0], quote=True) in dash.exercises_html.value
 
     # practice over time: the whole class's accuracy and a plotly figure of it
     whole = dash.accuracy[dash.accuracy["learner"] == "whole class"]
@@ -197,8 +216,7 @@ def test_csv_and_parquet_downloads_are_the_database_rows(store, klass) -> None:
         assert frame.to_dict("records") == rows
     attempts = list(csv.DictReader(io.StringIO(
         _download(dash, f"class-{new.code}-attempts.csv").decode())))
-    assert [r["answer"] for r in attempts] == [
-        "'=1+1" if a[3] == "=1+1" else a[3] for a in ATTEMPTS]
+    assert [r["answer"] for r in attempts] == [a[3] for a in ATTEMPTS]
     assert new.teacher_key not in dash.downloads_html.value.split("base64,")[0]
     assert all(new.teacher_key not in name for name in dash.downloads)
 
@@ -227,16 +245,17 @@ def _progress_file(name: str = "Cleo", **changes: Any) -> dict[str, Any]:
         "format": "crazylab-progress", "version": 1,
         "learner": {"id": "browser-cleo-1", "name": name},
         "attempts": [
-            {"attempt_id": "c-a1", "lesson": L1, "exercise": "e01", "answer": "6C KH",
+            {"attempt_id": "c-a1", "lesson": L1, "exercise": "e01", "answer": W1,
              "verdict": False, "rule_ids": ["SR-10"], "feedback": "K♥ matches neither.",
              "at": "2026-12-01T10:00:00Z"},
-            {"attempt_id": "c-a2", "lesson": L1, "exercise": "e01", "answer": "6C",
-             "verdict": True, "rule_ids": ["SR-10"], "feedback": "Right.",
-             "at": "2026-12-01T10:01:00Z"}],
+            {"attempt_id": "c-a2", "lesson": L1, "exercise": "e01",
+             "answer": right_answer(L1, "e01"), "verdict": True, "rule_ids": ["SR-10"],
+             "feedback": "Right.", "at": "2026-12-01T10:01:00Z"}],
         "practice": [
             {"attempt_id": "c-p1", "lesson": L1, "kind": "legal", "seed": 7,
-             "question": "Which are legal?", "answer": "8S", "verdict": True,
-             "rule_ids": ["SR-10"], "feedback": "Right.", "at": "2026-12-02T09:00:00Z"}]}
+             "rules": "crazy-eights", "answer": practice_answer("crazy-eights", "legal", 7, True),
+             "verdict": True, "rule_ids": ["SR-10"], "feedback": "Right.",
+             "at": "2026-12-02T09:00:00Z"}]}
     data.update(changes)
     return data
 
@@ -391,12 +410,14 @@ def test_a_file_the_learners_recorder_writes_is_imported(store, klass) -> None:
     new, _ = klass
     rec = Recorder(environ={})  # no database: the browser keeps the records
     rec.use_browser("b7c1d2e3f4a5", None, name="")
-    rec.attempt(lesson=L1, exercise="e02", answer="8S", verdict=False, rule_ids=["SR-11"],
-                feedback="An eight may be played on anything.")
-    rec.attempt(lesson=L1, exercise="e02", answer="8S 6C", verdict=True, rule_ids=["SR-11"],
-                feedback="Right.")
-    rec.practice(lesson=L1, kind="legal", seed=3, question="Which are legal?", answer="KH",
-                 verdict=True, rule_ids=["SR-10"], feedback="Right.")
+    wrong = wrong_answer(L1, "e02")
+    rec.attempt(lesson=L1, exercise="e02", answer=wrong, verdict=True, rule_ids=["SR-11"],
+                feedback="the browser says right")
+    rec.attempt(lesson=L1, exercise="e02", answer=right_answer(L1, "e02"), verdict=True,
+                rule_ids=["SR-11"], feedback="Right.")
+    rec.practice(lesson=L1, kind="legal", seed=3, question="Which are legal?",
+                 answer=practice_answer("crazy-eights", "legal", 3, True), verdict=True,
+                 rule_ids=["SR-10"], feedback="Right.", rules="crazy-eights")
     data = rec.progress_file()
     assert len(data["attempts"]) == 2 and len(data["practice"]) == 1
     dash = TeacherDashboard(store, new.code, new.teacher_key)
@@ -408,8 +429,12 @@ def test_a_file_the_learners_recorder_writes_is_imported(store, klass) -> None:
     dash.refresh()
     assert (dash.grid["Eve"][L1].answered, dash.grid["Eve"][L1].right) == (1, 1)
     table = dash.exercises.set_index(["lesson", "exercise"])
-    assert ("8S", 1, "An eight may be played on anything.") in table.loc[(L1, "e02"),
-                                                                          "wrong answers"]
+    judged = load_catalog().question(L1, "e02").judge(wrong)[1]  # the store's, not the file's
+    assert (wrong, judged) in [(w[0], w[2]) for w in table.loc[(L1, "e02"), "wrong answers"]]
+    eve = [r for r in store.export_rows(new.code, new.teacher_key, "attempts")
+           if r["name"] == "Eve"]
+    assert [(r["answer"], r["verdict"]) for r in eve] == [(wrong, False),
+                                                           (right_answer(L1, "e02"), True)]
 
 
 def test_a_learners_name_is_text_in_the_practice_chart_not_a_link() -> None:

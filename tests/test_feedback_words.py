@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import crazylab as cl
+from crazylab.engine.reasons import legal_reason
 from crazylab.examples import load_example
-from crazylab.seat.reasons import legal_reason
 from crazylab.widgets import position
 from crazylab.widgets.exercise import legal_moves_exercise
 

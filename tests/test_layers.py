@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("crazylab.seat",),  # one seat's view and its words: below the widgets and the web
     ("crazylab.tables",),  # shared tables: on the class store, the match and the bots
     ("crazylab.classroom",),  # the class store: below the app, beside nothing of the engine
+    ("crazylab.questions",),  # questions as data, judged by the engine (kernel and server)
     ("crazylab.store",),  # the one persistence layer: database, schema, secrets, names
     ("crazylab.sim", "crazylab.lab"),
     ("crazylab.bots", "crazylab.music", "crazylab.examples", "crazylab.match", "crazylab.render",

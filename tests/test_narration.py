@@ -230,7 +230,7 @@ def test_explanations_name_a_spade_reference_with_a_flat():
 
 
 def test_reasons_and_melody_spell_by_suit():
-    from crazylab.seat.reasons import verdicts
+    from crazylab.engine.reasons import verdicts
 
     g = Game.from_position("crazy-8s-level-2", 2, hands=[["7D", "AS", "5C"], ["9S"]],
                            piles=[["3D"], ["KS"]], to_play=0)

@@ -297,7 +297,7 @@ def test_records_carry_the_item_and_the_answer():
         p.next()
     assert len(rec.records) == 3
     for (item, given, ok, text, solution), r in zip(sent, rec.records, strict=True):
-        assert r == {"lesson": LESSON, "kind": item.kind, "seed": item.seed,
+        assert r == {"lesson": LESSON, "kind": item.kind, "seed": item.seed, "rules": item.rules,
                      "question": item.question, "answer": given, "verdict": ok,
                      "rule_ids": list(item.rule_ids),
                      # the engine's working comes with a wrong verdict, as on the page

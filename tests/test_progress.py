@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from answers import practice_answer, right_answer, wrong_answer
 
 from crazylab.classroom.recorder import Recorder
 from crazylab.classroom.store import ClassError, Store, StoreUnavailable, open_store
@@ -25,6 +26,9 @@ from crazylab.widgets.classbar import ClassBar
 pytestmark = pytest.mark.oldest
 
 LESSON = "01_crazy_eights_basics"
+#: answers the store judges right (R) or wrong (W), by exercise number
+R1, R2, R3, R5 = (right_answer(LESSON, f"e0{n}") for n in (1, 2, 3, 5))
+W2, W4 = wrong_answer(LESSON, "e02"), wrong_answer(LESSON, "e04")
 
 
 class Timer:
@@ -79,13 +83,13 @@ def test_join_answer_reload_restores(db: Path, store: Store) -> None:
         "token": token, "name": "Ana", "class_name": "Year 8"}}
     assert bar.state["mode"] == "joined" and bar.state["name"] == "Ana"
     assert bar.state["class_name"] == "Year 8"
-    answer(rec, "e01", "8S", True)
-    answer(rec, "e02", "KH", False)
-    answer(rec, "e02", "KH 8S", True)
+    answer(rec, "e01", R1, True)
+    answer(rec, "e02", W2, False)
+    answer(rec, "e02", R2, True)
     assert rec.pending == 0
     stored = store.attempts(token, LESSON)
     assert [(a.exercise, a.answer, a.verdict) for a in stored] == [
-        ("e01", "8S", True), ("e02", "KH", False), ("e02", "KH 8S", True)]
+        ("e01", R1, True), ("e02", W2, False), ("e02", R2, True)]
     assert bar.outbox == []  # a class learner's records do not go to the browser
 
     # a reload (a new kernel): the browser sends the token, the widgets get the answers back
@@ -95,12 +99,14 @@ def test_join_answer_reload_restores(db: Path, store: Store) -> None:
         [(a.exercise, a.answer, a.verdict) for a in r.earlier(LESSON)]))
     assert restored == []  # nobody known yet
     bar2.token = token
-    assert restored == [[("e01", "8S", True), ("e02", "KH", False), ("e02", "KH 8S", True)]]
+    assert restored == [[("e01", R1, True), ("e02", W2, False), ("e02", R2, True)]]
     assert [a.attempt_id for a in rec2.earlier(LESSON)] == [a.attempt_id for a in stored]
     assert bar2.state["mode"] == "joined" and bar2.state["name"] == "Ana"
     assert rec2.seed() == rec.seed()  # same learner, same practice count
-    rec2.practice(lesson=LESSON, kind="legal", seed=rec2.seed(), question="which?",
-                  answer="8S", verdict=True, rule_ids=["SR-1"], feedback="ok")
+    seed = rec2.seed()
+    rec2.practice(lesson=LESSON, kind="legal", seed=seed, question="which?",
+                  answer=practice_answer("crazy-eights", "legal", seed, True), verdict=True,
+                  rule_ids=["SR-1"], feedback="ok", rules="crazy-eights")
     assert rec2.seed() != rec.seed()  # the next attempt deals anew
     assert len(store.practice(token)) == 1
     progress = store.progress(token)[LESSON]
@@ -140,7 +146,7 @@ def test_a_newer_database_keeps_the_learners_token_and_answers(db: Path, store: 
     said = bar.state["notice"] + bar.state["refused"]  # what the bar shows under it
     assert "unavailable" in said and "newer" in said, said
     rec.requeue([{"kind": "attempt", "token": token, "fields": {
-        "lesson": LESSON, "exercise": "e01", "answer": "8S", "verdict": True,
+        "lesson": LESSON, "exercise": "e01", "answer": R1, "verdict": True,
         "rule_ids": ["SR-1"], "feedback": "right", "attempt_id": "a" * 32}}])
     rec.flush()
     assert rec.pending == 1 and rec.unsaved()[0]["token"] == token  # kept, not refused
@@ -171,11 +177,11 @@ def test_locked_database_keeps_answers_then_stores_each_once(db: Path, store: St
     lock = sqlite3.connect(db, isolation_level=None)
     lock.execute("BEGIN EXCLUSIVE")  # another writer holds the database
     try:
-        answer(rec, "e01", "8S", True)
-        answer(rec, "e02", "KH", False)
+        answer(rec, "e01", R1, True)
+        answer(rec, "e02", W2, False)
         assert rec.pending == 2
         assert bar.state["notice"] == "2 answers not yet saved — retrying"
-        assert [a.answer for a in rec.earlier(LESSON)] == ["8S", "KH"]  # shown meanwhile
+        assert [a.answer for a in rec.earlier(LESSON)] == [R1, W2]  # shown meanwhile
         assert len(timer.calls) == 1 and timer.calls[0][0] == 1.0
         timer.fire()  # still locked: waits longer
         assert rec.pending == 2 and timer.calls[0][0] == 2.0
@@ -190,8 +196,7 @@ def test_locked_database_keeps_answers_then_stores_each_once(db: Path, store: St
     stored = store.attempts(rec.token or "", LESSON)
     assert sorted(a.attempt_id for a in stored) == sorted(ids) and len(stored) == 2
     # a save sent again (its answer was lost on the way back) is not stored twice
-    assert store.record_attempt(rec.token or "", lesson=LESSON, exercise="e01", answer="8S",
-                                verdict=True, rule_ids=["SR-1"], feedback="",
+    assert store.record_attempt(rec.token or "", lesson=LESSON, exercise="e01", answer=R1,
                                 attempt_id=ids[0]) is False
     assert len(store.attempts(rec.token or "")) == 2
 
@@ -210,7 +215,7 @@ def test_gone_database_retried_on_the_ioloop(tmp_path: Path) -> None:
 
     async def lesson() -> None:
         lock.execute("BEGIN EXCLUSIVE")
-        answer(rec, "e03", "QD", True)
+        answer(rec, "e03", R3, True)
         assert rec.pending == 1
         lock.execute("ROLLBACK")
         await asyncio.sleep(1.6)
@@ -221,25 +226,25 @@ def test_gone_database_retried_on_the_ioloop(tmp_path: Path) -> None:
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, lesson()).result()
     lock.close()
-    assert [a.answer for a in store.attempts(rec.token or "")] == ["QD"]
+    assert [a.answer for a in store.attempts(rec.token or "")] == [R3]
 
     # no loop runs (a script): the next record takes the waiting one along
     lock = sqlite3.connect(db, isolation_level=None)
     lock.execute("BEGIN EXCLUSIVE")
-    answer(rec, "e04", "2C", False)
+    answer(rec, "e04", W4, False)
     lock.execute("ROLLBACK")
     lock.close()
     assert rec.pending == 1
-    answer(rec, "e05", "3C", True)
+    answer(rec, "e05", R5, True)
     assert rec.pending == 0
-    assert [a.answer for a in store.attempts(rec.token or "")] == ["QD", "2C", "3C"]
+    assert [a.answer for a in store.attempts(rec.token or "")] == [R3, W4, R5]
 
 
 def test_refused_record_is_one_line_and_stores_nothing(db: Path, store: Store) -> None:
     year8 = store.create_class("Year 8")
     rec, bar, _ = make(db)
     bar.join(year8.code, "Dee")
-    rec.attempt(lesson=LESSON, exercise="e999", answer="8S", verdict=True,
+    rec.attempt(lesson=LESSON, exercise="e999", answer=R1, verdict=True,
                 rule_ids=["SR-1"], feedback="")
     assert rec.pending == 0 and rec.earlier(LESSON) == []
     assert "e999" in bar.state["refused"] and "\n" not in bar.state["refused"]
@@ -248,7 +253,7 @@ def test_refused_record_is_one_line_and_stores_nothing(db: Path, store: Store) -
                 rule_ids=[], feedback="")
     assert "500" in bar.state["refused"]
     assert store.attempts(rec.token or "") == []
-    answer(rec, "e01", "8S", True)  # the next good answer clears the line
+    answer(rec, "e01", R1, True)  # the next good answer clears the line
     assert bar.state["refused"] == "" and len(store.attempts(rec.token or "")) == 1
 
 
@@ -270,7 +275,7 @@ def test_not_you_and_forget_me(db: Path, store: Store) -> None:
     rec, bar, sent = make(db)
     bar.join(year8.code, "Fin")
     token = rec.token or ""
-    answer(rec, "e01", "8S", True)
+    answer(rec, "e01", R1, True)
     bar._on_msg(bar, {"do": "not_you"}, None)
     assert rec.learner is None and bar.state["mode"] == "browser"
     assert rec.earlier(LESSON) == []  # the next learner does not see Fin's answers
@@ -292,8 +297,8 @@ def test_browser_mode_round_trip(tmp_path: Path) -> None:
     assert bar.state["mode"] == "browser" and not bar.state["can_join"]
     bar.browser = {"id": "b" * 32, "name": "", "progress": {}}
     seed0 = rec.seed()
-    answer(rec, "e01", "8S", True)
-    answer(rec, "e02", "KH", False)
+    answer(rec, "e01", R1, True)
+    answer(rec, "e02", W2, False)
     rec.practice(lesson=LESSON, kind="score", seed=seed0, question="what does it score?",
                  answer="50", verdict=False, rule_ids=["SR-1"], feedback="58")
     assert [r["type"] for r in bar.outbox] == ["attempt", "attempt", "practice"]
@@ -313,7 +318,7 @@ def test_browser_mode_round_trip(tmp_path: Path) -> None:
     bar2.browser = {"id": "b" * 32, "name": "", "progress": file}
     assert seen == [2]
     assert [(a.exercise, a.answer, a.verdict) for a in rec2.earlier(LESSON)] == [
-        ("e01", "8S", True), ("e02", "KH", False)]
+        ("e01", R1, True), ("e02", W2, False)]
     assert [p.answer for p in rec2.earlier_practice(LESSON)] == ["50"]
     assert rec2.seed() == rec.seed() != seed0
     answered, right, total = rec2.progress()[LESSON]
@@ -345,7 +350,7 @@ def test_hub_user_is_the_learner(db: Path, store: Store) -> None:
     assert bar.join(year8.code, "")
     assert bar.state["class_name"] == "Year 8"
     assert sent == []  # no token for the browser to keep behind the hub
-    answer(rec, "e01", "8S", True)
+    answer(rec, "e01", R1, True)
     rec2, bar2, _ = make(db, env={"JUPYTERHUB_USER": "hana"})
     assert rec2.token == rec.token and len(rec2.earlier(LESSON)) == 1
     # a hub with no class database: the answers stay in the browser, and the bar says so
@@ -369,7 +374,7 @@ def test_database_down_when_the_page_opens(db: Path, store: Store) -> None:
     year8 = store.create_class("Year 8")
     first, bar, _ = make(db)
     bar.join(year8.code, "Gia")
-    answer(first, "e01", "8S", True)
+    answer(first, "e01", R1, True)
     down = [True]
 
     def flaky() -> Store:
@@ -385,7 +390,7 @@ def test_database_down_when_the_page_opens(db: Path, store: Store) -> None:
     bar2.token = first.token or ""
     assert bar2.state["mode"] == "waiting" and rec.learner is None
     assert "unavailable" in bar2.state["refused"]
-    answer(rec, "e02", "KH", False)
+    answer(rec, "e02", W2, False)
     assert rec.pending == 1 and bar2.state["notice"] == "1 answer not yet saved — retrying"
     assert bar2.outbox == []  # not the browser's: it is Gia's, for the class
     timer.fire()
@@ -393,8 +398,8 @@ def test_database_down_when_the_page_opens(db: Path, store: Store) -> None:
     down[0] = False
     timer.fire()
     assert rec.pending == 0 and bar2.state["mode"] == "joined"
-    assert seen[-1] == ["8S", "KH"]
-    assert [a.answer for a in store.attempts(first.token or "")] == ["8S", "KH"]
+    assert seen[-1] == [R1, W2]
+    assert [a.answer for a in store.attempts(first.token or "")] == [R1, W2]
 
 
 def test_a_kernel_restart_while_the_database_is_locked_loses_nothing(db: Path,
@@ -407,8 +412,8 @@ def test_a_kernel_restart_while_the_database_is_locked_loses_nothing(db: Path,
     lock = sqlite3.connect(db, isolation_level=None)
     lock.execute("BEGIN EXCLUSIVE")
     try:
-        answer(rec, "e01", "8S", True)
-        answer(rec, "e02", "KH", False)
+        answer(rec, "e01", R1, True)
+        answer(rec, "e02", W2, False)
         rec.hand(rules="crazy-eights", seats=["You", "Bot 1"], moves=["8S"],
                  result={"winner": 0})
         assert rec.pending == 3 and len(bar.unsaved) == 3
@@ -428,8 +433,8 @@ def test_a_kernel_restart_while_the_database_is_locked_loses_nothing(db: Path,
                                 "junk", {"kind": "drop_tables"}]}
     bar2.token = token
     assert rec2.pending == 0 and bar2.unsaved == []
-    assert sorted(a.answer for a in store.attempts(token)) == ["8S", "KH"]
-    assert [a.answer for a in rec2.earlier(LESSON)] == ["8S", "KH"]
+    assert sorted(a.answer for a in store.attempts(token)) == [R1, W2]
+    assert [a.answer for a in rec2.earlier(LESSON)] == [R1, W2]
     report = store.class_report(year8.code, year8.teacher_key)
     assert len(report.hands) == 1
     assert rec2.requeue(browser_copy) == 3 and rec2.pending == 0  # again: stored once

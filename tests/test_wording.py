@@ -57,7 +57,7 @@ def _positions(level: int):
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_legal_hints_name_the_interval_as_the_levels_rule_does(level):
-    from crazylab.seat.reasons import verdicts
+    from crazylab.engine.reasons import verdicts
 
     checked = 0
     for game in _positions(level):
@@ -89,7 +89,7 @@ def test_interval_explorer_names_the_interval_as_the_levels_rule_does(level):
 
 def test_level_2_d_on_d_sharp_is_a_semitone_down_not_a_major_seventh_up():
     """The report: a legal 4♦ (D) on D♯ was explained as "a major seventh up"."""
-    from crazylab.seat.reasons import verdicts
+    from crazylab.engine.reasons import verdicts
 
     # J♦ is D♯ in the A-based map; 4♦ is D
     g = Game.from_position("crazy-8s-level-2", 2, hands=[["4D", "5C"], ["9S"]],

@@ -1,14 +1,16 @@
-"""The lesson catalogue: which lesson ids and exercise ids exist, so a stored attempt can only
-name a real exercise.
+"""The lesson catalogue: which lesson ids and exercise ids exist, and each exercise's question
+as data, so the class store can only store an answer to a real exercise, judged by itself.
 
 ``catalog.json`` (package data, written by ``tools/lessons.py`` when it builds the lessons)::
 
     {"version": 1, "lessons": {"01_crazy_eights_basics": {
         "title": "Lesson 1: Crazy Eights basics",
-        "exercises": {"e01": {"rules": ["SR-1"], "question": "..."}, ...},
+        "exercises": {"e01": {"rules": ["SR-1"], "question": "...",
+                              "judge": {"kind": "choice", ...}, "version": "3f0c..."}, ...},
         "practice": {"rule_sets": ["crazy-eights"], "kinds": ["legal", "score", "next_top"]}}}}
 
-No SQLAlchemy here: the catalogue is plain JSON.
+``judge`` is the question's spec (:mod:`crazylab.questions`) and ``version`` its digest. No
+SQLAlchemy here: the catalogue is plain JSON.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the engine is imported when a question is first judged
+    from crazylab.questions import Question
 
 CATALOG_PATH = Path(__file__).with_name("catalog.json")
 
@@ -32,6 +37,8 @@ class LessonInfo:
     exercises: Mapping[str, tuple[str, ...]]
     practice_kinds: tuple[str, ...] = ()
     questions: Mapping[str, str] = field(default_factory=dict)
+    judges: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # id -> spec
+    practice_rule_sets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,13 @@ class Catalog:
     def title(self, lesson: str) -> str:
         return self.lessons[lesson].title if self.has_lesson(lesson) else lesson
 
+    def question(self, lesson: str, exercise: str) -> Question:
+        """The exercise's question, rebuilt from its spec (``KeyError`` for an exercise the
+        catalogue has no spec of; :class:`crazylab.questions.QuestionError` for a bad one)."""
+        from crazylab.questions import from_spec
+
+        return from_spec(self.lessons[lesson].judges[exercise])
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Catalog:
         """A catalogue from its JSON form (a ``ValueError`` names what is malformed)."""
@@ -75,6 +89,10 @@ class Catalog:
                                      if isinstance(practice, Mapping) else ()),
                 questions={str(k): str(v.get("question", "")) for k, v in exercises.items()
                            if isinstance(v, Mapping)},
+                judges={str(k): v["judge"] for k, v in exercises.items()
+                        if isinstance(v, Mapping) and isinstance(v.get("judge"), Mapping)},
+                practice_rule_sets=tuple(practice.get("rule_sets", ())
+                                         if isinstance(practice, Mapping) else ()),
             )
         return cls(lessons=lessons, version=int(data.get("version", 1)))
 

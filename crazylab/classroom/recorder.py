@@ -56,22 +56,35 @@ FIRST_RETRY = 1.0   # seconds before the first retry of a failed save
 MAX_RETRY = 30.0    # the longest wait between retries
 BUSY_TIMEOUT = 3.0  # how long a learner's click waits for a locked database, then retried
 PROGRESS_FORMAT = "crazylab-progress"
+#: the most waiting saves a browser may hand back at once (a page makes a few)
+MAX_REQUEUED = 200
 
 __all__ = ["Attempt", "PracticeItem", "Recorder", "database_configured", "recorder"]
 
 
-#: the fields of each kind of save (the Store's ``record_*`` keyword arguments)
+#: the fields each kind of save needs (the Store's ``record_*`` keyword arguments): what the
+#: learner did, never a verdict (the store judges each answer itself)
 SAVE_FIELDS = {
-    "attempt": {"attempt_id", "lesson", "exercise", "answer", "verdict", "rule_ids",
-                "feedback"},
-    "practice": {"attempt_id", "lesson", "kind", "seed", "question", "answer", "verdict",
-                 "rule_ids", "feedback"},
+    "attempt": {"attempt_id", "lesson", "exercise", "answer"},
+    "practice": {"attempt_id", "lesson", "kind", "seed", "answer"},
     "hand": {"hand_id", "rules", "seats", "moves", "result"},
+    "reveal": {"lesson", "exercise"},
 }
+#: the fields a save may add
+OPTIONAL_FIELDS = {"attempt": {"version"}, "practice": {"rules", "question"}}
 
 
 def _save_id(fields: dict[str, Any]) -> Any:
-    return fields.get("attempt_id") or fields.get("hand_id")
+    return (fields.get("attempt_id") or fields.get("hand_id")
+            or f"reveal:{fields.get('lesson')}:{fields.get('exercise')}")
+
+
+def _save_fields(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """What a save sends the store: the fields of its kind, none else (a verdict, feedback
+    or rule ids are the page's, never the store's); an empty optional field left out."""
+    allowed = SAVE_FIELDS[kind] | OPTIONAL_FIELDS.get(kind, set())
+    return {k: v for k, v in data.items()
+            if k in allowed and (k in SAVE_FIELDS[kind] or v not in (None, ""))}
 
 
 @dataclass
@@ -149,7 +162,7 @@ def _attempt_from(data: Any) -> Attempt:
     return Attempt(str(get("attempt_id")), str(get("lesson")), str(get("exercise")),
                    str(get("answer", "")), bool(get("verdict")),
                    tuple(str(r) for r in get("rule_ids", ()) or ()), str(get("feedback", "")),
-                   _parse_time(get("at")))
+                   _parse_time(get("at")), bool(get("after_solution", False)))
 
 
 def _practice_from(data: Any) -> PracticeItem:
@@ -161,7 +174,20 @@ def _practice_from(data: Any) -> PracticeItem:
                         int(get("seed", 0) or 0), str(get("question", "")),
                         str(get("answer", "")), bool(get("verdict")),
                         tuple(str(r) for r in get("rule_ids", ()) or ()),
-                        str(get("feedback", "")), _parse_time(get("at")))
+                        str(get("feedback", "")), _parse_time(get("at")),
+                        str(get("rules", "") or ""))
+
+
+def _judged(fields: dict[str, Any]) -> dict[str, Any]:
+    """The verdict and feedback of an answer waiting to be saved, for the page to show: the
+    catalogue's question judges it here as the store will (nothing if it cannot)."""
+    try:
+        from crazylab.classroom.catalog import load
+        verdict, feedback = load().question(str(fields["lesson"]), str(fields["exercise"])
+                                            ).judge(str(fields["answer"]))
+    except Exception:  # noqa: BLE001 - shown as waiting, without a verdict
+        return {}
+    return {"verdict": bool(verdict), "feedback": feedback}
 
 
 def as_dict(record: Attempt | PracticeItem) -> dict[str, Any]:
@@ -354,24 +380,43 @@ class Recorder:
 
     # -- records ---------------------------------------------------------------------------
     def attempt(self, *, lesson: str, exercise: str, answer: str, verdict: bool,
-                rule_ids: Any, feedback: str) -> None:
-        """Keep one checked answer to an exercise."""
+                rule_ids: Any, feedback: str, version: str | None = None,
+                after_solution: bool = False) -> None:
+        """Keep one checked answer to an exercise. The verdict and feedback are what the
+        page showed (and what the browser keeps); the class store judges the answer again
+        and keeps its own."""
         try:
             rec = Attempt(uuid.uuid4().hex, str(lesson), str(exercise), str(answer),
                           bool(verdict), tuple(str(r) for r in rule_ids or ()),
-                          str(feedback), _now())
+                          str(feedback), _now(), bool(after_solution))
             self._attempts[rec.attempt_id] = rec
-            self._keep("attempt", as_dict(rec))
+            self._keep("attempt", as_dict(rec), version=version)
         except Exception as exc:  # noqa: BLE001 - never into a widget's callback
             self._refused(exc)
 
+    def reveal(self, *, lesson: str, exercise: str) -> None:
+        """The learner was shown an exercise's solution (the class store marks their later
+        answers to it; in the browser the exercise marks them itself)."""
+        try:
+            token = self.learner.token if self.learner is not None else self._wanted
+            fields = {"lesson": str(lesson), "exercise": str(exercise)}
+            if token is not None and not any(
+                    s.kind == "reveal" and s.token == token and s.fields == fields
+                    for s in self._pending):
+                self._pending.append(_Save("reveal", token, fields))
+                self.flush()
+        except Exception as exc:  # noqa: BLE001
+            self._refused(exc)
+
     def practice(self, *, lesson: str, kind: str, seed: int, question: str, answer: str,
-                 verdict: bool, rule_ids: Any, feedback: str) -> None:
-        """Keep one answered practice item."""
+                 verdict: bool, rule_ids: Any, feedback: str, rules: str = "") -> None:
+        """Keep one answered practice item (``rules``: the rule set it was dealt from; the
+        class store deals it again and judges the answer itself)."""
         try:
             rec = PracticeItem(uuid.uuid4().hex, str(lesson), str(kind), int(seed),
                                str(question), str(answer), bool(verdict),
-                               tuple(str(r) for r in rule_ids or ()), str(feedback), _now())
+                               tuple(str(r) for r in rule_ids or ()), str(feedback), _now(),
+                               str(rules))
             self._practice[rec.attempt_id] = rec
             self._keep("practice", as_dict(rec))
         except Exception as exc:  # noqa: BLE001
@@ -391,7 +436,7 @@ class Recorder:
         except Exception as exc:  # noqa: BLE001
             self._refused(exc)
 
-    def _keep(self, kind: str, data: dict[str, Any]) -> None:
+    def _keep(self, kind: str, data: dict[str, Any], **extra: Any) -> None:
         self.notice = ""
         token = self.learner.token if self.learner is not None else self._wanted
         if token is None:
@@ -399,9 +444,7 @@ class Recorder:
             self.flush()  # older saves of a learner who left may still wait
             self._changed()
             return
-        fields = {k: v for k, v in data.items() if k != "at"}
-        fields["rule_ids"] = list(fields["rule_ids"])
-        self._pending.append(_Save(kind, token, fields))
+        self._pending.append(_Save(kind, token, _save_fields(kind, {**data, **extra})))
         self.flush()
 
     def _merge_outbox(self, kind: str, data: dict[str, Any]) -> None:
@@ -489,14 +532,14 @@ class Recorder:
         how many were taken; anything malformed is left out."""
         waiting = {_save_id(s.fields) for s in self._pending}
         taken = 0
-        for item in saves if isinstance(saves, list) else []:
+        for item in saves[:MAX_REQUEUED] if isinstance(saves, list) else []:
             if not isinstance(item, dict) or item.get("kind") not in SAVE_FIELDS:
                 continue
             token, fields = item.get("token"), item.get("fields")
             if not isinstance(token, str) or not token or not isinstance(fields, dict):
                 continue
-            fields = {k: v for k, v in fields.items() if k in SAVE_FIELDS[item["kind"]]}
-            if set(fields) != SAVE_FIELDS[item["kind"]] or _save_id(fields) in waiting:
+            fields = _save_fields(item["kind"], fields)
+            if not SAVE_FIELDS[item["kind"]] <= set(fields) or _save_id(fields) in waiting:
                 continue
             waiting.add(_save_id(fields))
             self._pending.append(_Save(item["kind"], token, fields))
@@ -510,7 +553,7 @@ class Recorder:
     def _show_waiting(self, kind: str, fields: dict[str, Any]) -> None:
         try:
             if kind == "attempt":
-                a = _attempt_from(fields)
+                a = _attempt_from({**fields, **_judged(fields)})
                 self._attempts[a.attempt_id] = a
             elif kind == "practice":
                 p = _practice_from(fields)
@@ -578,7 +621,7 @@ class Recorder:
         right: dict[str, set[str]] = {}
         for a in self._attempts.values():
             tried.setdefault(a.lesson, set()).add(a.exercise)
-            if a.verdict:
+            if a.counts:
                 right.setdefault(a.lesson, set()).add(a.exercise)
         counts = _exercise_counts()
         lessons = list(counts) + [lesson for lesson in tried if lesson not in counts]

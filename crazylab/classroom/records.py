@@ -21,6 +21,12 @@ class Attempt:
     rule_ids: tuple[str, ...]
     feedback: str
     at: datetime
+    after_solution: bool = False  # answered once the solution was shown: never counted right
+
+    @property
+    def counts(self) -> bool:
+        """Whether the answer counts as right (a right answer after the solution does not)."""
+        return self.verdict and not self.after_solution
 
 
 @dataclass(frozen=True)
@@ -37,3 +43,4 @@ class PracticeItem:
     rule_ids: tuple[str, ...]
     feedback: str
     at: datetime
+    rules: str = ""  # the rule set the item was dealt from

@@ -16,9 +16,17 @@ The model
   **hands** are rows keyed by an id the caller draws once per record (``attempt_id``,
   ``hand_id``, unique in the database): a retry with the same id never stores a second row,
   so a recorder may resend until it hears back.
-* Every write is validated first (lesson and exercise ids against the catalogue, sizes, types,
-  rule ids): a refusal is a one-line :class:`ClassError` and nothing is stored. SQL goes only
-  through SQLAlchemy Core with bound parameters.
+* **The store judges every answer itself.** An attempt carries the exercise (lesson, id and
+  the version of its question) and the learner's raw answer; the store rebuilds the question
+  from the catalogue (:mod:`crazylab.questions`) and judges it with the engine. A practice
+  item carries its rule set, kind and seed, and is dealt and judged again the same way. A
+  verdict, feedback or rule ids sent by a kernel or a browser are never stored. An answer
+  given once the exercise's solution was shown (a recorded reveal, or after
+  :data:`~crazylab.questions.TRIES` wrong answers) is stored as such and never counts as right.
+* Every write is validated first (lesson and exercise ids against the catalogue, sizes, types):
+  a refusal is a one-line :class:`ClassError` and nothing is stored. A learner keeps at most
+  :data:`ROWS_MAX` rows of each kind. SQL goes only through SQLAlchemy Core with bound
+  parameters.
 * The database is a SQLite file by default (WAL, a busy timeout, foreign keys on; created with
   its folders on first use; writers of all processes take turns on a lock file beside it, so
   30 kernels answering at once queue instead of polling) or any SQLAlchemy URL
@@ -51,7 +59,7 @@ from sqlalchemy import exc as sa_exc
 
 from ..engine import checks
 from ..errors import CrazylabError, quote
-from ..rulebook import is_rule_id
+from ..questions import AFTER_SOLUTION, TRIES, QuestionError, after_tries
 from ..store import (
     NAME_MAX,
     SECRET_MAX,
@@ -82,7 +90,6 @@ DEFAULT_HOME = Path("~/.local/share/crazylab")
 ANSWER_MAX = 500
 QUESTION_MAX = 1000
 FEEDBACK_MAX = 4000
-RULE_IDS_MAX = 20
 PRACTICE_KINDS = frozenset({"legal", "score", "next_top", "pile"})
 EXPORTS = ("attempts", "practice", "hands", "learners")
 RECORD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
@@ -95,6 +102,8 @@ HAND_SEATS_MAX = 8
 HAND_MOVES_MAX = 2000
 HAND_TEXT_MAX = 100
 HAND_RESULT_MAX = 4000
+#: the most rows of each kind (attempts, practice items, hands) one learner keeps
+ROWS_MAX = 5000
 ANONYMOUS_NAME = "Anonymous"
 #: SQLite's own wait for a busy database inside a statement (a write transaction waits up to
 #: the store's busy timeout in :func:`_sqlite_setup` instead)
@@ -214,10 +223,11 @@ class Store:
         conn.execute(self._LEARNER_BY_TOKEN, {"token": "-"}).scalar()
         now = _now()
         dummy = {"attempts": {"attempt_id": "-", "lesson": "-", "exercise": "-", "answer": "",
-                              "verdict": False, "rule_ids": "[]", "feedback": "", "at": now},
+                              "verdict": False, "rule_ids": "[]", "feedback": "", "at": now,
+                              "version": None, "after_solution": False},
                  "practice": {"attempt_id": "-", "lesson": "-", "kind": "-", "seed": 0,
                               "question": "", "answer": "", "verdict": False,
-                              "rule_ids": "[]", "feedback": "", "at": now},
+                              "rule_ids": "[]", "feedback": "", "at": now, "rules": None},
                  "hands": {"hand_id": "-", "rules": "-", "seats": "[]", "moves": "[]",
                            "result": "{}", "at": now}}
         for table, key in ((schema.attempts, "attempt_id"), (schema.practice, "attempt_id"),
@@ -340,29 +350,64 @@ class Store:
         """Delete the learner and every attempt, practice item and hand of theirs."""
         with self.db.write() as conn:
             learner_id = self._learner_id(conn, token)
-            for table in (schema.attempts, schema.practice, schema.hands):
+            for table in (schema.attempts, schema.practice, schema.hands, schema.reveals):
                 conn.execute(sa.delete(table).where(table.c.learner_id == learner_id))
             conn.execute(sa.delete(schema.learners).where(schema.learners.c.id == learner_id))
 
     # ------------------------------------------------------------------ records
 
     def record_attempt(self, token: str, *, lesson: str, exercise: str, answer: str,
-                       verdict: bool, rule_ids: Sequence[str], feedback: str,
-                       attempt_id: str) -> bool:
-        """Store one checked answer; False if ``attempt_id`` was stored before."""
+                       attempt_id: str, version: str | None = None) -> bool:
+        """Judge and store one answer to an exercise; False if ``attempt_id`` was stored
+        before. ``version`` is the version of the question the learner saw (an answer to
+        another version is refused: the page is older than the catalogue)."""
         values = self._attempt_values(lesson=lesson, exercise=exercise, answer=answer,
-                                      verdict=verdict, rule_ids=rule_ids, feedback=feedback,
-                                      attempt_id=attempt_id)
+                                      attempt_id=attempt_id, version=version)
         values["at"] = _now()
-        return self._insert_once(token, schema.attempts, "attempt_id", values)
+        token = _token(token)
+        self._statement(schema.attempts, "attempt_id")
+        with self.db.write() as conn:
+            learner_id = self._learner_id(conn, token)
+            self._room_for(conn, schema.attempts, learner_id)
+            revealed, wrong = self._solution_shown(conn, learner_id, values["lesson"],
+                                                   values["exercise"])
+            if revealed or wrong >= TRIES:
+                values.update(after_solution=True,
+                              feedback=_clip(f"{values['feedback']}\n{AFTER_SOLUTION}"))
+            elif not values["verdict"] and wrong + 1 == TRIES:  # this one shows the solution
+                values["feedback"] = _clip(f"{values['feedback']}\n{after_tries(TRIES)}")
+            values["learner_id"] = learner_id
+            return bool(self._insert_row(conn, schema.attempts, "attempt_id", values))
 
-    def record_practice(self, token: str, *, lesson: str, kind: str, seed: int, question: str,
-                        answer: str, verdict: bool, rule_ids: Sequence[str], feedback: str,
-                        attempt_id: str) -> bool:
-        """Store one practice item; False if ``attempt_id`` was stored before."""
-        values = self._practice_values(lesson=lesson, kind=kind, seed=seed, question=question,
-                                       answer=answer, verdict=verdict, rule_ids=rule_ids,
-                                       feedback=feedback, attempt_id=attempt_id)
+    def record_reveal(self, token: str, *, lesson: str, exercise: str) -> bool:
+        """The learner was shown the solution of ``exercise``: their later answers to it are
+        stored as answered after the solution. False if it was recorded before."""
+        lesson = self._lesson(lesson)
+        if not isinstance(exercise, str) or not self.catalog.has_exercise(lesson, exercise):
+            raise ClassError(f"unknown exercise {quote(str(exercise))} in lesson {lesson}")
+        r = schema.reveals
+        with self.db.write() as conn:
+            learner_id = self._learner_id(conn, token)
+            if conn.execute(sa.select(r.c.id).where(
+                    r.c.learner_id == learner_id, r.c.lesson == lesson,
+                    r.c.exercise == exercise)).first() is not None:
+                return False
+            with conn.begin_nested():
+                try:
+                    conn.execute(sa.insert(r).values(learner_id=learner_id, lesson=lesson,
+                                                     exercise=exercise, at=_now()))
+                except sa_exc.IntegrityError:  # another writer recorded it meanwhile
+                    return False
+            return True
+
+    def record_practice(self, token: str, *, lesson: str, kind: str, seed: int, answer: str,
+                        attempt_id: str, rules: str | None = None,
+                        question: str | None = None) -> bool:
+        """Deal the practice item again (its ``rules``, ``kind`` and ``seed``), judge the
+        answer and store it; False if ``attempt_id`` was stored before. Without ``rules``
+        (an older page) the lesson's rule set whose item reads ``question`` is taken."""
+        values = self._practice_values(lesson=lesson, kind=kind, seed=seed, answer=answer,
+                                       attempt_id=attempt_id, rules=rules, question=question)
         values["at"] = _now()
         return self._insert_once(token, schema.practice, "attempt_id", values)
 
@@ -385,6 +430,27 @@ class Store:
                   "result": result_json, "at": _now()}
         return self._insert_once(token, schema.hands, "hand_id", values)
 
+    def _room_for(self, conn: sa.Connection, table: sa.Table, learner_id: int) -> None:
+        """Refuse a row past :data:`ROWS_MAX` of this kind for one learner."""
+        count = conn.execute(sa.select(sa.func.count()).select_from(table)
+                             .where(table.c.learner_id == learner_id)).scalar_one()
+        if count >= ROWS_MAX:
+            raise ClassError(f"one learner keeps at most {ROWS_MAX} {table.name} rows; this "
+                             "one was not stored")
+
+    def _solution_shown(self, conn: sa.Connection, learner_id: int, lesson: str,
+                        exercise: str) -> tuple[bool, int]:
+        """Whether the learner asked for the exercise's solution, and how many wrong
+        answers they gave it (:data:`TRIES` of them show it too)."""
+        r, t = schema.reveals, schema.attempts
+        revealed = conn.execute(sa.select(r.c.id).where(
+            r.c.learner_id == learner_id, r.c.lesson == lesson,
+            r.c.exercise == exercise)).first() is not None
+        wrong = conn.execute(sa.select(sa.func.count()).select_from(t).where(
+            t.c.learner_id == learner_id, t.c.lesson == lesson, t.c.exercise == exercise,
+            t.c.verdict == sa.false())).scalar_one()
+        return revealed, int(wrong)
+
     def attempts(self, token: str, lesson: str | None = None) -> list[Attempt]:
         """The learner's attempts (of one lesson), oldest first."""
         t = schema.attempts
@@ -396,7 +462,7 @@ class Store:
         return [Attempt(attempt_id=r.attempt_id, lesson=r.lesson, exercise=r.exercise,
                         answer=r.answer, verdict=bool(r.verdict),
                         rule_ids=tuple(json.loads(r.rule_ids)), feedback=r.feedback,
-                        at=_utc(r.at)) for r in rows]
+                        at=_utc(r.at), after_solution=bool(r.after_solution)) for r in rows]
 
     def practice(self, token: str, lesson: str | None = None) -> list[PracticeItem]:
         """The learner's practice items (of one lesson), oldest first."""
@@ -409,15 +475,16 @@ class Store:
         return [PracticeItem(attempt_id=r.attempt_id, lesson=r.lesson, kind=r.kind,
                              seed=int(r.seed), question=r.question, answer=r.answer,
                              verdict=bool(r.verdict), rule_ids=tuple(json.loads(r.rule_ids)),
-                             feedback=r.feedback, at=_utc(r.at)) for r in rows]
+                             feedback=r.feedback, at=_utc(r.at), rules=r.rules or "")
+                for r in rows]
 
     def progress(self, token: str) -> dict[str, LessonProgress]:
         """Every lesson of the catalogue (in its order) with the learner's progress."""
         t = schema.attempts
         with self.db.read() as conn:
             rows = conn.execute(
-                sa.select(t.c.lesson, t.c.exercise, sa.func.max(sa.case((t.c.verdict, 1),
-                                                                        else_=0)))
+                sa.select(t.c.lesson, t.c.exercise, sa.func.max(sa.case(
+                    (sa.and_(t.c.verdict, sa.not_(t.c.after_solution)), 1), else_=0)))
                 .where(t.c.learner_id == self._learner_id(conn, token))
                 .group_by(t.c.lesson, t.c.exercise)).all()
         answered: dict[str, int] = {}
@@ -502,7 +569,9 @@ class Store:
             for n, item in enumerate(items):
                 if not isinstance(item, Mapping):
                     raise ClassError(f"progress file: {what} item {n + 1} is not an object")
-                fields = {k: v for k, v in item.items() if k != "at"}
+                # what the learner answered, judged again here (a verdict in the file is
+                # the learner's own word, never taken)
+                fields = {k: v for k, v in item.items() if k in _IMPORTED[what]}
                 try:
                     values = check(**fields)
                 except TypeError:
@@ -510,6 +579,9 @@ class Store:
                                      "unknown fields") from None
                 except ClassError as e:
                     raise ClassError(f"progress file: {what} item {n + 1}: {e}") from None
+                if what == "attempts" and item.get("after_solution") is True:
+                    values.update(after_solution=True,
+                                  feedback=_clip(f"{values['feedback']}\n{AFTER_SOLUTION}"))
                 values["at"] = _when(item.get("at"), f"{what} item {n + 1}")
                 rows.append(values)
         stored = 0
@@ -532,19 +604,36 @@ class Store:
 
     # ------------------------------------------------------------------ helpers
 
-    def _attempt_values(self, *, lesson: Any, exercise: Any, answer: Any, verdict: Any,
-                        rule_ids: Any, feedback: Any, attempt_id: Any) -> dict[str, Any]:
+    def _attempt_values(self, *, lesson: Any, exercise: Any, answer: Any, attempt_id: Any,
+                        version: Any = None) -> dict[str, Any]:
+        """An attempt's row, judged here: the catalogue's question, the learner's answer."""
         lesson = self._lesson(lesson)
         if not isinstance(exercise, str) or not self.catalog.has_exercise(lesson, exercise):
             raise ClassError(f"unknown exercise {quote(str(exercise))} in lesson {lesson}")
+        answer = _text(answer, "answer", ANSWER_MAX)
+        try:
+            q = self.catalog.question(lesson, exercise)
+        except (KeyError, QuestionError):
+            raise ClassError(f"exercise {exercise} of {lesson} cannot be judged by this "
+                             "server (its catalogue has no question for it)") from None
+        if version is not None and version != q.version:
+            raise ClassError(f"exercise {exercise} of {lesson} has changed since the page was "
+                             "opened: reload the page and answer it again")
+        verdict, feedback = q.judge(answer)
+        if verdict is None:
+            raise ClassError(_not_an_answer(exercise, feedback))
         return {"attempt_id": _record_id(attempt_id, "attempt_id"), "lesson": lesson,
-                "exercise": exercise, "answer": _text(answer, "answer", ANSWER_MAX),
-                "verdict": _bool(verdict), "rule_ids": json.dumps(_rule_ids(rule_ids)),
-                "feedback": _text(feedback, "feedback", FEEDBACK_MAX)}
+                "exercise": exercise, "answer": answer, "verdict": verdict,
+                "rule_ids": json.dumps(list(self.catalog.lessons[lesson].exercises[exercise])),
+                "feedback": _clip(feedback), "version": q.version, "after_solution": False}
 
-    def _practice_values(self, *, lesson: Any, kind: Any, seed: Any, question: Any,
-                         answer: Any, verdict: Any, rule_ids: Any, feedback: Any,
-                         attempt_id: Any) -> dict[str, Any]:
+    def _practice_values(self, *, lesson: Any, kind: Any, seed: Any, answer: Any,
+                         attempt_id: Any, rules: Any = None,
+                         question: Any = None) -> dict[str, Any]:
+        """A practice item's row: the item dealt again and the answer judged here."""
+        from crazylab.practice import PracticeError, make_item
+        from crazylab.questions import for_item
+
         lesson = self._lesson(lesson)
         if not isinstance(kind, str) or kind not in PRACTICE_KINDS:
             raise ClassError(f"unknown practice kind {quote(str(kind))}; the kinds are "
@@ -552,12 +641,29 @@ class Store:
         if isinstance(seed, bool) or not isinstance(seed, int) \
                 or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
             raise ClassError(f"seed must be a 64-bit integer, not {quote(repr(seed))}")
+        answer = _text(answer, "answer", ANSWER_MAX)
+        rule_sets = self.catalog.lessons[lesson].practice_rule_sets
+        if rules is not None and rules not in rule_sets:
+            raise ClassError(f"lesson {lesson} practises no rule set {quote(str(rules))}")
+        item = None
+        for name in [rules] if rules is not None else rule_sets:
+            try:
+                found = make_item(name, kind, seed)
+            except (PracticeError, CrazylabError):
+                continue
+            if rules is not None or question is None or found.question == question:
+                item = found
+                break
+        if item is None:
+            raise ClassError(f"no {kind} practice item of {lesson} has that seed and question")
+        verdict, feedback = for_item(item).judge(answer)
+        if verdict is None:
+            raise ClassError(_not_an_answer("the practice item", feedback))
         return {"attempt_id": _record_id(attempt_id, "attempt_id"), "lesson": lesson,
-                "kind": kind, "seed": seed,
-                "question": _text(question, "question", QUESTION_MAX),
-                "answer": _text(answer, "answer", ANSWER_MAX), "verdict": _bool(verdict),
-                "rule_ids": json.dumps(_rule_ids(rule_ids)),
-                "feedback": _text(feedback, "feedback", FEEDBACK_MAX)}
+                "kind": kind, "seed": seed, "rules": item.rules,
+                "question": _clip(item.question, QUESTION_MAX), "answer": answer,
+                "verdict": verdict, "rule_ids": json.dumps(list(item.rule_ids)),
+                "feedback": _clip(feedback)}
 
     def _lesson(self, lesson: Any) -> str:
         if not isinstance(lesson, str) or not self.catalog.has_lesson(lesson):
@@ -645,7 +751,7 @@ class Store:
                     value = _iso(value)
                 elif col.name == "rule_ids":
                     value = " ".join(json.loads(value))
-                elif col.name == "verdict":
+                elif col.name in ("verdict", "after_solution"):
                     value = bool(value)
                 row[col.name] = value
             out.append(row)
@@ -681,19 +787,15 @@ def _text(value: Any, what: str, limit: int, *, empty: bool = True) -> str:
     return checks.text(what, value, limit, ClassError, empty=empty) or ""
 
 
-def _bool(value: Any) -> bool:
-    return checks.flag("verdict", value, ClassError)
+def _not_an_answer(what: str, how: str) -> str:
+    """One line: the answer could not be read, and how to write one."""
+    how = " ".join(how.split())
+    return f"not an answer to {what}: " + (how if len(how) <= 120 else how[:119] + "…")
 
 
-def _rule_ids(value: Any) -> list[str]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise ClassError("rule_ids must be a list of rule ids")
-    if len(value) > RULE_IDS_MAX:
-        raise ClassError(f"more than {RULE_IDS_MAX} rule ids ({len(value)})")
-    for rule in value:
-        if not is_rule_id(rule):
-            raise ClassError(f"not a rule id: {quote(str(rule))}")
-    return list(value)
+def _clip(text: str, limit: int = FEEDBACK_MAX) -> str:
+    """Engine feedback kept within a column's limit."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _str_list(value: Any, what: str, most: int, longest: int) -> list[str]:
@@ -750,11 +852,16 @@ def rows_to_csv(rows: Sequence[Mapping[str, Any]], what: str = "attempts") -> st
     return out.getvalue()
 
 
+#: the fields of a progress file's records the store reads (it judges them itself)
+_IMPORTED = {"attempts": frozenset({"lesson", "exercise", "answer", "attempt_id"}),
+             "practice": frozenset({"lesson", "kind", "seed", "answer", "attempt_id", "rules",
+                                    "question"})}
+
 _COLUMNS: dict[str, tuple[str, ...]] = {
     "learners": ("learner", "name", "joined"),
     "attempts": ("learner", "name", "attempt_id", "lesson", "exercise", "answer", "verdict",
-                 "rule_ids", "feedback", "at"),
-    "practice": ("learner", "name", "attempt_id", "lesson", "kind", "seed", "question",
-                 "answer", "verdict", "rule_ids", "feedback", "at"),
+                 "after_solution", "rule_ids", "feedback", "at", "version"),
+    "practice": ("learner", "name", "attempt_id", "lesson", "kind", "rules", "seed",
+                 "question", "answer", "verdict", "rule_ids", "feedback", "at"),
     "hands": ("learner", "name", "hand_id", "rules", "seats", "moves", "result", "at"),
 }

@@ -35,13 +35,13 @@ from crazylab.engine.narrator import join as _join
 from crazylab.engine.narrator import points as _points
 from crazylab.engine.observe import Observation
 from crazylab.engine.phases import PHASE_CHAIN, PHASE_DECLARE, PHASE_PLAY
+from crazylab.engine.reasons import card_moves, legal_reason
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.errors import CrazylabError
 from crazylab.match import Match
 from crazylab.render import card_svg
 from crazylab.sheet import house_options, rules_sheet_html, variant_name
 
-from .reasons import card_moves, legal_reason
 from .words import call_in_force, call_label, for_people, move_words
 
 MAX_LOG = 80

@@ -14,7 +14,11 @@ made by an older crazylab is upgraded in place when it is opened; one newer than
   rules, seats, seed, host seat, started, hands dealt and version), ``table_seats`` (who sits
   where: a sha256 of the seat token, name, kind, bot level), ``table_moves`` (every move as
   it was made: hand, ply, seat, text), and a class tournament's ``tournaments`` and
-  ``tournament_tables`` (its tables, round by round, and their results).
+  ``tournament_tables`` (its tables, round by round, and their results);
+* version 4: answers judged by the store: ``attempts.version`` (the version of the question
+  answered) and ``attempts.after_solution`` (answered once the solution was shown: never
+  counted right), ``practice.rules`` (the rule set a practice item was dealt from) and
+  ``reveals`` (a learner was shown an exercise's solution).
 
 :data:`metadata` describes the current version; the steps create what they add with their
 own table definitions, so an old step never creates a newer column.
@@ -26,13 +30,39 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-VERSION = 3
+VERSION = 4
 
 metadata = sa.MetaData()
 
 
-def _base_tables(md: sa.MetaData, *, with_import_id: bool) -> dict[str, sa.Table]:
-    """The version-1 tables (``learners`` with ``import_id`` when ``with_import_id``)."""
+def _judged_columns(table: str, judged: bool) -> list[sa.Column]:
+    """The columns version 4 adds to ``attempts`` or ``practice`` (none before it)."""
+    if not judged:
+        return []
+    if table == "attempts":
+        return [sa.Column("version", sa.String(16), nullable=True),
+                sa.Column("after_solution", sa.Boolean, nullable=False,
+                          server_default=sa.false())]
+    return [sa.Column("rules", sa.String(80), nullable=True)]
+
+
+def _reveals_table(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "reveals", md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("learner_id", sa.Integer,
+                  sa.ForeignKey("learners.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("lesson", sa.String(80), nullable=False),
+        sa.Column("exercise", sa.String(16), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("learner_id", "lesson", "exercise", name="uq_reveals_once"),
+    )
+
+
+def _base_tables(md: sa.MetaData, *, with_import_id: bool, judged: bool = False
+                 ) -> dict[str, sa.Table]:
+    """The version-1 tables (``learners`` with ``import_id`` when ``with_import_id``, the
+    answers with version 4's columns when ``judged``)."""
     version = sa.Table("schema_version", md, sa.Column("version", sa.Integer, nullable=False))
     classes = sa.Table(
         "classes", md,
@@ -71,6 +101,7 @@ def _base_tables(md: sa.MetaData, *, with_import_id: bool) -> dict[str, sa.Table
         sa.Column("rule_ids", sa.Text, nullable=False),  # JSON list
         sa.Column("feedback", sa.Text, nullable=False),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        *_judged_columns("attempts", judged),
     )
     practice = sa.Table(
         "practice", md,
@@ -86,6 +117,7 @@ def _base_tables(md: sa.MetaData, *, with_import_id: bool) -> dict[str, sa.Table
         sa.Column("rule_ids", sa.Text, nullable=False),
         sa.Column("feedback", sa.Text, nullable=False),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        *_judged_columns("practice", judged),
     )
     return {"schema_version": version, "classes": classes, "learners": learners,
             "attempts": attempts, "practice": practice}
@@ -161,13 +193,14 @@ def _game_tables(md: sa.MetaData) -> dict[str, sa.Table]:
             "tournament_tables": tournament_tables}
 
 
-_tables = _base_tables(metadata, with_import_id=True)
+_tables = _base_tables(metadata, with_import_id=True, judged=True)
 schema_version = _tables["schema_version"]
 classes = _tables["classes"]
 learners = _tables["learners"]
 attempts = _tables["attempts"]
 practice = _tables["practice"]
 hands = _hands_table(metadata)
+reveals = _reveals_table(metadata)
 sa.Index("ix_attempts_learner_lesson", attempts.c.learner_id, attempts.c.lesson)
 sa.Index("ix_learners_class_import", learners.c.class_code, learners.c.import_id, unique=True)
 sa.Index("ix_practice_learner_lesson", practice.c.learner_id, practice.c.lesson)
@@ -203,8 +236,19 @@ def _v3(conn: sa.Connection) -> None:
     md.create_all(conn)
 
 
+def _v4(conn: sa.Connection) -> None:
+    false = "0" if conn.dialect.name == "sqlite" else "false"
+    conn.execute(sa.text("ALTER TABLE attempts ADD COLUMN version VARCHAR(16)"))
+    conn.execute(sa.text(f"ALTER TABLE attempts ADD COLUMN after_solution BOOLEAN NOT NULL "
+                         f"DEFAULT {false}"))
+    conn.execute(sa.text("ALTER TABLE practice ADD COLUMN rules VARCHAR(80)"))
+    md = sa.MetaData()
+    _base_tables(md, with_import_id=True)
+    _reveals_table(md).create(conn)
+
+
 #: MIGRATIONS[n] upgrades a version n-1 database to version n
-MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 
 
 class SchemaTooNew(Exception):

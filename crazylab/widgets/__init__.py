@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names ``__getattr__`` imports on first use, for type checkers
     # (``X as X``: re-exported)
-    from crazylab.seat.reasons import Verdict as Verdict
-    from crazylab.seat.reasons import verdicts as verdicts
+    from crazylab.engine.reasons import Verdict as Verdict
+    from crazylab.engine.reasons import verdicts as verdicts
 
     from ._common import query_params as query_params
     from .builder import RuleBuilder as RuleBuilder
@@ -44,7 +44,7 @@ _WHERE = {
     "LegalMoveExplorer": ".explorer", "legal_table": ".explorer", "position": ".explorer",
     "CardPicker": ".picker",
     "bot_levels": ".players", "random_bot": ".players",
-    "Verdict": "crazylab.seat.reasons", "verdicts": "crazylab.seat.reasons",
+    "Verdict": "crazylab.engine.reasons", "verdicts": "crazylab.engine.reasons",
     "ScoreCalculator": ".scoring", "Scored": ".scoring", "score_hands": ".scoring",
     "GameTable": ".table",
     "RuleBuilder": ".builder",

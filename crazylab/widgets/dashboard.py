@@ -154,12 +154,18 @@ def progress_counts(learners: Sequence[dict[str, Any]], attempts: Sequence[dict[
     for row in attempts:
         key = (learner_of(row), str(row["lesson"]))
         answered.setdefault(key, set()).add(str(row["exercise"]))
-        if row["verdict"]:
+        if counted(row):
             right.setdefault(key, set()).add(str(row["exercise"]))
     return {learner_of(ln): {lesson: Cell(len(answered.get((learner_of(ln), lesson), ())),
                                           len(right.get((learner_of(ln), lesson), ())), total)
                              for lesson, (_, total) in lessons.items()}
             for ln in learners}
+
+
+def counted(row: dict[str, Any]) -> bool:
+    """Whether an answer counts as right: the store's verdict, and not given once the
+    solution was shown."""
+    return bool(row["verdict"]) and not row.get("after_solution")
 
 
 def wrong_answers(rows: Iterable[dict[str, Any]], top: int = TOP_WRONG
@@ -209,7 +215,7 @@ def exercise_stats(attempts: Sequence[dict[str, Any]],
     records = []
     for lesson, exercise in sorted(groups, key=key):
         rows = groups[(lesson, exercise)]
-        right = sum(1 for r in rows if r["verdict"])
+        right = sum(1 for r in rows if counted(r))
         rules = sorted({rid for r in rows for rid in _rule_ids(r.get("rule_ids"))})
         records.append({"lesson": lesson, "exercise": exercise, "rules": " ".join(rules),
                         "attempts": len(rows), "right": right,
@@ -243,7 +249,7 @@ def rule_stats(attempts: Sequence[dict[str, Any]], practice: Sequence[dict[str, 
     records = []
     for rid in sorted(groups):
         rows = groups[rid]
-        right = sum(1 for r in rows if r["verdict"])
+        right = sum(1 for r in rows if counted(r))
         records.append({"rule": rid, "attempts": len(rows), "right": right,
                         "success %": _rate(right, len(rows)),
                         "learners": len({learner_of(r) for r in rows}),

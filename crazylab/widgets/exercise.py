@@ -46,50 +46,32 @@ import html
 import logging
 import re
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import ipywidgets as w
 
-from crazylab import rulebook
-from crazylab.engine.cards import Card, CardError, sort_key
+from crazylab import questions, rulebook
+from crazylab.engine.cards import sort_key
 from crazylab.engine.game import Game
-from crazylab.engine.moves import DRAW, END, PASS, PLAY, Move, MoveError
-from crazylab.engine.narrator import words_for
-from crazylab.errors import CrazylabError, quote
-from crazylab.seat.reasons import legal_reason, verdicts
+from crazylab.engine.moves import Move
+from crazylab.errors import quote
+from crazylab.questions import Checker, default_hint, misconception, normalize
 
 from ._common import ErrorArea, ErrorReporting, guarded
 from ._markup import Html, Markup, style_sheet
 from ._validate import WidgetArgumentError
-from .scoring import card_value, score_hands
+from .scoring import score_hands
 
-#: a checker returns (True, text) for a right answer, (False, text) for a wrong one, and
-#: (None, text) for no answer at all (empty or unreadable: told how to answer, no try counted)
-Checker = Callable[[str], tuple[bool | None, str]]
-WORDS = {DRAW: "draw", PASS: "pass", END: "end"}
 #: wrong tries before the solution is shown without asking
-TRIES = 3
+TRIES = questions.TRIES
 #: the longest answer and feedback a record keeps (the class's store refuses longer ones)
 MAX_ANSWER, MAX_FEEDBACK = 500, 4000
 
 log = logging.getLogger("crazylab.widgets.exercise")
 MARKUP = Markup("exercise")
-
-
-def default_hint(ids: Sequence[str]) -> str:
-    """A hint from the rulebook: the text of the first rule the exercise practises."""
-    for rid in ids:
-        try:
-            entry = rulebook.entry(rid)
-        except (KeyError, rulebook.RulebookError):
-            continue
-        body = " ".join(entry.body.split())
-        if body:
-            return f"Rule {rid}, {entry.title.rstrip('.')}: {body}"
-    return "Read the rules this exercise names again: " + ", ".join(ids) + "."
 
 
 class Exercise(ErrorReporting, w.VBox):
@@ -98,13 +80,15 @@ class Exercise(ErrorReporting, w.VBox):
     ``checker(answer)`` returns ``(right, feedback)``; an answer it cannot read should come
     back as ``(None, "a sentence saying how to answer")``, never as an exception.
     ``kind`` and ``right_answers`` say what a right answer looks like (the tests spell it in
-    every equivalent way); ``game`` is the position asked about, if any."""
+    every equivalent way); ``game`` is the position asked about, if any; ``spec`` the
+    question as data (:mod:`crazylab.questions`), which the catalogue keeps so the class
+    store judges the answers itself."""
 
     def __init__(self, question: str, checker: Checker, solution: str, *, rules: str,
                  placeholder: str = "", hint: str = "",
                  choices: Sequence[str] = (), kind: str = "text",
                  right_answers: Sequence[str] = (), game: Game | None = None,
-                 optional: Sequence[str] = ()) -> None:
+                 optional: Sequence[str] = (), spec: Mapping[str, Any] | None = None) -> None:
         ids = rules.split()
         bad = [i for i in ids if not rulebook.is_rule_id(i)]
         if not ids or bad:
@@ -120,6 +104,7 @@ class Exercise(ErrorReporting, w.VBox):
         self.right_answers = tuple(right_answers)
         self.game = game
         self.optional = tuple(optional)  # words an answer may add or leave out
+        self.spec = dict(spec) if spec is not None else None
         self.hint = hint or default_hint(ids)
         self.hint_written = bool(hint)  # written by the lesson, not taken from the rulebook
         self.tries = 0  # wrong answers so far
@@ -179,6 +164,8 @@ class Exercise(ErrorReporting, w.VBox):
     def check(self, answer: str) -> str:
         """Check ``answer`` and return the feedback (also shown under the answer box)."""
         given = answer.strip()
+        # a lesson's exercise whose solution was shown: a right answer now does not count
+        shown = bool(self.reveal.value) and getattr(self, "exercise_id", None) is not None
         if not given:
             right: bool | None = None
             text = self.how_to_answer()
@@ -188,17 +175,22 @@ class Exercise(ErrorReporting, w.VBox):
             self.feedback.value = MARKUP("feedback", verdict="unread", mark="?",
                                          text=_lines(text))
             return text
+        if shown:
+            text += "\n" + questions.AFTER_SOLUTION
         self.answers.append((answer, right))
         self._mark_choice(given, right)
+        reveal_now = False
         if not right:
             self.tries += 1
-            if self.tries >= TRIES and not self.reveal.value:
-                self.show_answer()
-                text += f"\nAfter {self.tries} tries, the answer is shown below."
+            reveal_now = self.tries >= TRIES and not shown
+            if reveal_now:
+                text += "\n" + questions.after_tries(self.tries)
         self._show_feedback(right, text)
         if self.restored:
             self._show_history()
-        self._record(given, right, text)
+        self._record(given, right, text, shown)  # before the solution it shows is told
+        if reveal_now:
+            self.show_answer()
         return text
 
     def _show_feedback(self, right: bool, text: str) -> None:
@@ -209,9 +201,10 @@ class Exercise(ErrorReporting, w.VBox):
         said = ", ".join(f"{a} {'✔' if ok else '✘'}" for a, ok in self.answers)
         self.history.value = MARKUP("history", said=said) if said else ""
 
-    def _record(self, answer: str, right: bool, feedback: str) -> None:
+    def _record(self, answer: str, right: bool, feedback: str, after_solution: bool) -> None:
         """Give the checked answer to the kernel's recorder (never raises: a record that
-        cannot be kept is the recorder's notice, not the learner's error)."""
+        cannot be kept is the recorder's notice, not the learner's error). The class store
+        judges the answer again from the question's version; the verdict is the page's."""
         if self.lesson is None or self.exercise_id is None:
             return
         try:
@@ -219,9 +212,15 @@ class Exercise(ErrorReporting, w.VBox):
             if rec is not None:
                 rec.attempt(lesson=self.lesson, exercise=self.exercise_id,
                             answer=answer[:MAX_ANSWER], verdict=right,
-                            rule_ids=list(self.rule_ids), feedback=feedback[:MAX_FEEDBACK])
+                            rule_ids=list(self.rule_ids), feedback=feedback[:MAX_FEEDBACK],
+                            version=self.version, after_solution=after_solution)
         except Exception:  # noqa: BLE001 - never into the widget's callback
             log.exception("recording an answer of %s %s failed", self.lesson, self.exercise_id)
+
+    @property
+    def version(self) -> str | None:
+        """The version of the question (its spec's digest), or None for a hand-made one."""
+        return questions.spec_version(self.spec) if self.spec is not None else None
 
     def restore(self, attempts: Sequence[Any]) -> None:
         """Show the learner's earlier ``attempts`` at this exercise (oldest first; each with
@@ -271,7 +270,16 @@ class Exercise(ErrorReporting, w.VBox):
         return self.hint
 
     def show_answer(self) -> str:
-        """Show the solution (the **Show the answer** button) and return it."""
+        """Show the solution (the **Show the answer** button) and return it. The recorder
+        is told: a right answer after it is not counted."""
+        lesson, ident = getattr(self, "lesson", None), getattr(self, "exercise_id", None)
+        if not self.reveal.value and lesson is not None and ident is not None:
+            try:
+                rec = _recorder()
+                if rec is not None:
+                    rec.reveal(lesson=lesson, exercise=ident)
+            except Exception:  # noqa: BLE001 - never into the widget's callback
+                log.exception("recording a shown solution failed")
         self.reveal.value = _solution_html(self.solution, self.rule_ids)
         return self.solution
 
@@ -284,12 +292,12 @@ class Exercise(ErrorReporting, w.VBox):
 
     def _mark_choice(self, answer: str, right: bool) -> None:
         """Colour the button of the answer given (green right, red wrong), the others plain."""
-        given = _norm(answer)
+        given = normalize(answer)
         if given.isdigit() and 1 <= int(given) <= len(self.choices) and not any(
-                _norm(c) == given for c in self.choices):
-            given = _norm(self.choices[int(given) - 1])
+                normalize(c) == given for c in self.choices):
+            given = normalize(self.choices[int(given) - 1])
         for c, b in zip(self.choices, self.choice_buttons, strict=True):
-            chosen = _norm(c) == given
+            chosen = normalize(c) == given
             b.button_style = ("success" if right else "danger") if chosen else ""
 
     @guarded
@@ -392,6 +400,8 @@ def _register(ex: Exercise) -> tuple[str | None, str | None]:
             page.ids[key] = f"e{len(page.ids) + 1:02d}"
         ident = page.ids[key]
         page.entries[ident] = {"rules": list(ex.rule_ids), "question": plain(ex.question)}
+        if ex.spec is not None:  # the class store judges the answers with it
+            page.entries[ident].update(judge=ex.spec, version=questions.spec_version(ex.spec))
         page.live[ident] = weakref.ref(ex)
         if rec is not None and lesson is not None:
             if not any(r is rec for r in _HOOKED):
@@ -441,400 +451,95 @@ def _solution_html(solution: str, ids: Sequence[str], folded: bool = False) -> H
     return MARKUP("solution_folded" if folded else "solution", inner=inner)
 
 
-# --------------------------------------------------------------------------- answers
+# --------------------------------------------------------------------------- the kinds
 
-SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "♤": "s", "♡": "h", "♢": "d", "♧": "c"}
-
-
-def _norm(text: str) -> str:
-    """A choice or typed answer compared loosely: case, spaces, ♯/#, ♭/b, suit symbols,
-    the minus sign and a full stop at the end do not matter."""
-    t = text.strip().rstrip(".").lower().replace("♯", "#").replace("♭", "b")
-    t = t.replace("−", "-").replace("–", "-")
-    for sym, letter in SUIT_LETTERS.items():
-        t = t.replace(sym, letter)
-    return " ".join(t.split())
+def _ask(question: str, q: questions.Question, *, rules: str, hint: str) -> Exercise:
+    """The exercise of a judged question: its judge, solution and spec (which the catalogue
+    keeps, so the class store judges the answers itself)."""
+    return Exercise(question, q.judge, q.solution, rules=rules, hint=hint,
+                    placeholder=q.placeholder, choices=q.choices, kind=q.answer_kind,
+                    right_answers=q.right_answers, game=q.game, optional=q.optional,
+                    spec=q.spec)
 
 
-def _tokens(answer: str) -> list[str]:
-    return [t for t in re.split(r"[\s,;]+", answer.strip().rstrip(".")) if t]
-
-
-def _clean(token: str) -> str:
-    """A move typed any way, in the notation's own spelling: ``8s:d`` → ``8S:D``, ``9♥`` →
-    ``9H`` (a pitch call keeps its flat: ``8S:Db``)."""
-    head, colon, call = token.partition(":")
-    head = head.upper()
-    if colon:
-        call = call[:1].upper() + call[1:]
-        for sym, letter in SUIT_LETTERS.items():
-            call = call.replace(sym, letter.upper())
-    return head + colon + call
-
-
-def _read_moves(answer: str) -> tuple[list[tuple[str, Move | None]], str]:
-    """The moves of an answer: (key, move) with the key ``10H`` for a play (its first card:
-    a stack is one move) or a word (draw, pass, end); or a complaint."""
-    found: list[tuple[str, Move | None]] = []
-    for token in _tokens(answer):
-        if token.lower() in WORDS.values():
-            found.append((token.lower(), None))
-            continue
-        try:
-            m = Move.parse(_clean(token))
-        except (MoveError, CardError, ValueError) as e:
-            return [], (f"I could not read {token!r} as a card or a move ({e}). Write cards "
-                        "like 6C or 6♣, a stack as 9H+9C, and the words draw, pass, end.")
-        if m.kind == PLAY:
-            found.append((str(m.cards[0]), m))
-        else:
-            found.append((WORDS.get(m.kind, m.kind), None))
-    return found, ""
-
-
-def _expected_moves(game: Game) -> set[str]:
-    out: set[str] = set()
-    for m in game.legal_moves():
-        if m.kind == PLAY:
-            out.add(str(m.cards[0]))
-        else:
-            out.add(WORDS.get(m.kind, m.kind))
-    return out
-
-
-def _same_move(game: Game, m: Move) -> bool:
-    """Whether a play as typed (a stack in any order after its first card, a call in any
-    spelling the engine reads: ``Db`` for ``C#``, ``diamonds`` for ``D``, a pile) is one of
-    the legal moves."""
-    try:
-        call = game.parse_call(m.call) if m.call is not None else None
-    except CrazylabError:
-        return False  # a call these rules cannot make
-    for x in game.legal_moves():
-        if x.kind != PLAY or x.cards[0] != m.cards[0]:
-            continue
-        if sorted(x.cards[1:]) != sorted(m.cards[1:]):
-            continue
-        if call is not None and (x.call is None or game.parse_call(x.call) != call):
-            continue
-        if m.pile is not None and x.pile != m.pile:
-            continue
-        return True
-    return False
-
-
-def _show(items: set[str]) -> str:
-    def key(t: str) -> tuple[int, Any]:
-        try:
-            return (0, sort_key(Card.parse(t)))
-        except (CardError, ValueError):
-            return (1, t)
-    return " ".join(_display(t) for t in sorted(items, key=key)) or "nothing"
-
-
-def _display(token: str) -> str:
-    try:
-        return Card.parse(token).display
-    except (CardError, ValueError):
-        try:
-            return Move.parse(token).display
-        except (MoveError, CardError, ValueError):
-            return token
-
-
-def _why(game: Game, token: str) -> str:
-    """Why a card (or draw/pass/end) is legal or not, in the engine's words."""
-    if token in WORDS.values():
-        return game.explain(token) or _word_reason(game, token)
-    c = Card.parse(token)
-    for v in verdicts(game):
-        if v.card == c:
-            return v.reason
-    return game.explain(token) or f"{c.display} is not in the hand."
-
-
-def misconception(game: Game, move: str, reason: str = "") -> str:
-    """A sentence for a known misconception behind playing ``move`` (or ``""``): the eight's
-    printed suit after a call, an eight called in the musical main game, a unison in the
-    levels, going down in Level 4. ``reason`` is the engine's why-not, if known."""
-    reason = reason or game.explain(move)
-    if not reason:
-        return ""
-    try:
-        m = Move.parse(move)
-    except (MoveError, CardError, ValueError):
-        return ""
-    rs = game.rules
-    if m.kind == PLAY and ":" in move and "own suit" in reason:
-        return (f"In the musical main game an eight takes its own suit: there is no call "
-                f"(MU-12). Play {m.cards[0].display} with no call.")
-    if m.kind != PLAY or m.cards[0].is_joker:
-        return ""
-    card = m.cards[0]
-    if "unison" in reason:
-        return (f"{card.display} sounds the very pitch it would follow: a unison never fits "
-                "in the levels, not even the pitch an eight announced (MU-29, MU-Q22).")
-    if rs.matching == "interval" and "only up" in reason and " down from" in reason:
-        return ("This level climbs: only an interval UP fits, never down (house ruling "
-                f"MU-Q26). {card.display} would go down.")
-    top = game.top
-    if (rs.matching not in ("interval", "letter_step") and top is not None and top.rank == 8
-            and not top.is_joker and card.rank != 8 and card.suit == top.suit
-            and game.suit != top.suit):
-        return (f"After an eight the called suit counts, not the eight's printed suit: "
-                f"{_suit_symbol(game.suit)} was called, so {card.display} does not fit.")
-    return ""
-
-
-def _suit_symbol(suit: str | None) -> str:
-    return {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(suit or "", suit or "?")
-
-
-def _missed_where(game: Game) -> str:
-    """Where the cards a learner left out come from: the variant's phase says (after a Queen
-    any card may be dropped), else the piles' top cards."""
-    special = words_for(game.rules).missed.get(game.phase)
-    if special:
-        return special
-    if game.rules.piles > 1:
-        return "check each card against the top card of every pile"
-    return "check each card against the top card again"
-
-
-def _word_reason(game: Game, word: str) -> str:
-    hint = words_for(game.rules).hints.get((game.phase, word))
-    if hint:  # a variant's phase: a hit to resolve, a Queen's drop, a jump-in
-        return hint
-    if word == "draw":
-        if game.rules.chain:
-            return "You may always draw two instead of playing a card."
-        if game.playable_cards():
-            return "These rules let you draw even though you could play."
-        return "Nothing in your hand fits, so you draw."
-    if word == "pass":
-        return "Nothing fits and you cannot draw, so you pass."
-    return "You have played or drawn, so you may end your turn."
+def _game_arg(game: object) -> Game:
+    if not isinstance(game, Game):
+        raise WidgetArgumentError(f"game must be a Game (the position asked about), not "
+                                  f"{quote(game)}")
+    return game
 
 
 def legal_moves_exercise(game: Game, question: str | None = None, *, rules: str,
                          hint: str = "", cards_only: bool = False) -> Exercise:
-    """"Which moves are legal?": the answer lists cards (``6C KH``, a called eight as
-    ``8S`` or ``8S:D``, a stack as ``9H+9C``: one move, counted by its first card) and the
+    """"Which moves are legal?" (:func:`crazylab.questions.legal_moves`): the answer lists
+    cards (``6C KH``, a called eight as ``8S`` or ``8S:D``, a stack as ``9H+9C``) and the
     words ``draw``, ``pass``, ``end`` where they apply. ``cards_only``: the question asks
     which *cards* may be played, so the words are neither needed nor judged."""
-    if not isinstance(game, Game):
-        raise WidgetArgumentError(f"game must be a Game (the position asked about), not "
-                                  f"{quote(game)}")
-    game = game.copy()  # the position asked about, whatever the lesson does next
-    legal = _expected_moves(game)
-    expected = {t for t in legal if t not in WORDS.values()} if cards_only else legal
-    hand = " ".join(c.display for c in sorted(game.hands[game.to_play], key=sort_key))
-    tops = ", ".join(p[-1].display for p in game.piles)
+    q = questions.legal_moves(_game_arg(game), cards_only=cards_only)
+    g = q.game
+    assert g is not None
+    hand = " ".join(c.display for c in sorted(g.hands[g.to_play], key=sort_key))
+    tops = ", ".join(p[-1].display for p in g.piles)
     question = question or MARKUP("question_cards" if cards_only else "question_moves",
-                                  seat=game.to_play, hand=hand, tops=tops)
-    order = [str(c) for c in sorted(set(game.hands[game.to_play]), key=sort_key)]
-
-    def rank(t: str) -> tuple[int, str]:
-        return (order.index(t), t) if t in order else (len(order), t)
-
-    def checker(answer: str) -> tuple[bool | None, str]:
-        found, problem = _read_moves(answer)
-        if problem:
-            return None, problem
-        if cards_only:
-            found = [(k, m) for k, m in found if k not in WORDS.values()]
-        if not found:
-            return None, ("Type some cards, e.g. 6C KH (or 6♣ K♥)"
-                          + ("." if cards_only else ", and draw if you may draw."))
-        for key, m in sorted(found, key=lambda f: rank(f[0])):  # the first thing wrong
-            if key not in expected:
-                why = _why(game, key)
-                text = m.display if m is not None and len(m.cards) > 1 else _display(key)
-                special = misconception(game, str(m) if m is not None else key, why)
-                return False, f"Not quite: {text} is not legal. " + (special or why)
-            if m is not None and len(m.cards) + (":" in str(m)) + ("@" in str(m)) > 1 \
-                    and not _same_move(game, m):
-                why = game.explain(str(m)) or "that is not one of the legal moves."
-                special = misconception(game, str(m), why)
-                return False, f"Not quite: {m.display} is not legal. " + (special or why)
-        given = {k for k, _ in found}
-        missing = expected - given
-        if not missing:
-            return True, "Right: " + _show(expected) + "."
-        words = sorted(missing & set(WORDS.values()))
-        cards = len(missing) - len(words)
-        parts = []
-        if cards:
-            parts.append(f"{cards} more card{'s' * (cards != 1)} of your hand may be played: "
-                         f"{_missed_where(game)}.")
-        for word in words:
-            parts.append(f"You missed {word}: {_why(game, word)}")
-        return False, "Not quite: " + " ".join(parts)
-
-    every = order + sorted(legal - set(order))
-    solution = "Legal: " + _show(expected) + ".\n" + "\n".join(
-        f"{_display(t)}: {_why(game, t)}" for t in every if not cards_only
-        or t not in WORDS.values())
-    return Exercise(question, checker, solution, rules=rules, hint=hint,
-                    placeholder="e.g. 6C KH" if cards_only else "e.g. 6C KH draw",
-                    kind="cards", right_answers=sorted(expected, key=rank), game=game,
-                    optional=tuple(WORDS.values()) if cards_only else ())
+                                  seat=g.to_play, hand=hand, tops=tops)
+    return _ask(question, q, rules=rules, hint=hint)
 
 
 def is_legal_exercise(game: Game, move: str, question: str | None = None, *, rules: str,
                       hint: str = "") -> Exercise:
-    """"Is this move legal?": answer yes or no; the engine's explanation is the feedback,
-    with a targeted sentence when a wrong "yes" is a known misconception."""
-    why = game.explain(move)
-    legal = why == ""
-    special = "" if legal else misconception(game, move, why)
-    if legal:
-        m = Move.parse(move)
-        if m.kind == PLAY:
-            moves = tuple(x for x in game.legal_moves() if x.kind == PLAY and x.cards == m.cards
-                          or (x.kind == PLAY and x.cards[0] == m.cards[0]))
-            why = legal_reason(game, m.cards[0], moves)
-        else:
-            why = _word_reason(game, WORDS.get(m.kind, m.kind))
+    """"Is this move legal?" (:func:`crazylab.questions.is_legal`): answer yes or no."""
+    q = questions.is_legal(_game_arg(game), move)
     tops = ", ".join(p[-1].display for p in game.piles)
-    shown = Move.parse(move).display
-    question = question or MARKUP("question_is_legal", tops=tops, move=shown)
-    verdict = "Yes" if legal else "No"
-
-    def checker(answer: str) -> tuple[bool | None, str]:
-        a = _norm(answer)
-        if a not in ("yes", "no", "y", "n"):
-            return None, "Answer yes or no."
-        right = a.startswith("y") == legal
-        head = "Right:" if right else "Not right: the answer is"
-        reason = f"{special} {why}" if special and not right else why
-        return right, f"{head} {verdict.lower()}. {reason}"
-
-    return Exercise(question, checker, f"{verdict}. {why}", rules=rules, hint=hint,
-                    placeholder="yes or no", choices=("yes", "no"), kind="choice",
-                    right_answers=(verdict.lower(),), game=game.copy())
+    question = question or MARKUP("question_is_legal", tops=tops,
+                                  move=Move.parse(move).display)
+    return _ask(question, q, rules=rules, hint=hint)
 
 
 def score_exercise(rules_name: str, hands: list[list[str]], winner: int, seat: int | None = None,
                    question: str | None = None, *, rules: str, hint: str = "",
                    mistakes: dict[int, str] | None = None) -> Exercise:
-    """"What does the winner score?" (or ``seat``): a whole number, checked against the
-    engine's scores, with the calculator's working as the solution. The known mistakes get
-    their own sentence: an eight counted at its face value, only the largest (or one) hand
-    counted; ``mistakes`` adds others (``{22: "why 22 is wrong"}``)."""
-    scored = score_hands(rules_name, [list(h) for h in hands], winner)
-    seat = winner if seat is None else seat
-    expected = scored.scores[seat]
-    working = "\n".join(scored.working())  # each rule set counted its own way
-    question = question or f"Seat {winner} went out. What does seat {seat} score?"
-    targeted = dict(mistakes or {})
-    rs = scored.rules
-    if rs.scoring == "winner_collects" and seat == winner:
-        eights = [(c, p) for h in scored.hands for c, p in zip(h, _points(scored, h),
-                                                                strict=True)
-                  if not c.is_joker and c.rank == 8 and p != 8]
-        if eights:
-            face = expected - sum(p - 8 for _, p in eights)
-            targeted.setdefault(face, f"an eight counts {eights[0][1]} points here, not 8 "
-                                      "(its face value): count each eight as "
-                                      f"{eights[0][1]}.")
-        held = [s for s, h in enumerate(scored.hands) if h and s != winner]
-        if len(held) > 1:
-            for s in held:
-                targeted.setdefault(scored.totals[s], (
-                    f"that is only seat {s}'s hand. The winner collects the points of every "
-                    "opponent's cards: add all the hands left."))
-    targeted.pop(expected, None)
-
-    def checker(answer: str) -> tuple[bool | None, str]:
-        try:
-            given = int(_norm(answer).replace(" ", "").lstrip("+"))
-        except ValueError:
-            return None, f"Answer with a whole number, e.g. 12, not {answer!r}."
-        if given == expected:
-            return True, f"Right: {expected}.\n{working}"
-        if given in targeted:
-            return False, f"Not {given}: {targeted[given]}"
-        side = "high" if given > expected else "low"
-        return False, (f"Not {given}: that is too {side}. Count again card by card: "
-                       "each card's points are in the rules.")
-
-    return Exercise(question, checker, f"{expected}.\n{working}", rules=rules, hint=hint,
-                    placeholder="a number", kind="number", right_answers=(str(expected),))
-
-
-def _points(scored: Any, hand: Sequence[Card]) -> list[int]:
-    return [card_value(scored.rules, c) for c in hand]
+    """"What does the winner score?" (or ``seat``; :func:`crazylab.questions.score`): a whole
+    number, checked against the engine's scores, with the calculator's working as the
+    solution; ``mistakes`` adds targeted sentences (``{22: "why 22 is wrong"}``)."""
+    score_hands(rules_name, hands, winner)  # the arguments checked as the calculator does
+    q = questions.score(rules_name, hands, winner, seat, mistakes=mistakes)
+    question = question or f"Seat {winner} went out. What does seat {q.spec['seat']} score?"
+    return _ask(question, q, rules=rules, hint=hint)
 
 
 def next_top_exercise(game: Game, moves: Sequence[str], question: str | None = None, *,
-                      rules: str, pile: int = 0, hint: str = "") -> Exercise:
-    """"After these moves, what is the top card?": the engine plays the moves (a King's deck
-    play and the like included) and takes them back, so ``game`` is left as it was."""
-    for m in moves:  # play them, read the top card, and take them back
-        game.push(m)
-    top = game.piles[pile][-1]
-    for _ in moves:
-        game.undo()
+                      rules: str, pile: int = 0, hint: str = "",
+                      solution: str | None = None) -> Exercise:
+    """"After these moves, what is the top card?" (:func:`crazylab.questions.next_top`): the
+    engine plays the moves on a copy, so ``game`` is left as it was."""
+    q = questions.next_top(_game_arg(game), list(moves), pile=pile, solution=solution)
     said = Markup.join(part for i, m in enumerate(moves)
                        for part in ((", ", MARKUP("move_code", move=m)) if i
                                     else (MARKUP("move_code", move=m),)))
     question = question or MARKUP("question_next_top", moves=said)
-    narration = f"After {', '.join(moves)} the top card is {top.display}."
-
-    def checker(answer: str) -> tuple[bool | None, str]:
-        words = _tokens(answer)
-        try:
-            if len(words) != 1:
-                raise ValueError("give one card")
-            given = Card.parse(_clean(words[0]).split(":")[0])
-        except (CardError, ValueError) as e:
-            return None, f"Type one card, e.g. 7H or 7♥ ({answer!r}: {e})."
-        if given == top:
-            return True, f"Right: {narration}"
-        return False, f"Not {given.display}. Play the moves in your head one at a time."
-
-    return Exercise(question, checker, narration, rules=rules, hint=hint,
-                    placeholder="a card, e.g. 7H", kind="card", right_answers=(str(top),))
+    return _ask(question, q, rules=rules, hint=hint)
 
 
 def choice_exercise(question: str, choices: Sequence[str], answer: str | Sequence[str],
                     explanation: str, *, rules: str, hint: str = "",
                     wrong: dict[str, str] | None = None) -> Exercise:
-    """A question with a few answers, one button each; ``answer`` is the right one (or a
-    tuple of right ones: two names of one note). ``wrong`` maps a wrong choice to a sentence
-    on the misconception behind it (else the feedback is the hint). ``check`` also takes an
-    answer typed (loosely: case, ♯/#, ♭/b; or its number for long choices)."""
-    rights = (answer,) if isinstance(answer, str) else tuple(answer)
-    norm = {_norm(c): c for c in choices}
-    for a in rights:
-        if _norm(a) not in norm:
-            raise WidgetArgumentError(f"the answer {quote(a)} is not one of the choices "
-                                      f"{quote(list(choices))}")
-    right_set = {_norm(a) for a in rights}
-    told = {_norm(k): v for k, v in (wrong or {}).items()}
-    for k in told:
-        if k not in norm:
-            raise WidgetArgumentError(f"wrong= names {quote(k)}, which is not one of the "
-                                      "choices")
-    numbered = any(len(c) > 12 for c in choices)  # long answers are picked by number
-    ex: Exercise
+    """A question with a few answers, one button each (:func:`crazylab.questions.choice`);
+    ``answer`` is the right one (or a tuple of right ones: two names of one note). ``wrong``
+    maps a wrong choice to a sentence on the misconception behind it (else the feedback is
+    the hint). ``check`` also takes an answer typed (loosely, or its number for long
+    choices)."""
+    try:
+        q = questions.choice(choices, answer, explanation,
+                             hint=hint or default_hint(_rule_ids(rules)), wrong=wrong)
+    except questions.QuestionError as e:
+        raise WidgetArgumentError(str(e)) from None
+    return _ask(question, q, rules=rules, hint=hint)
 
-    def checker(given: str) -> tuple[bool | None, str]:
-        g = _norm(given)
-        if numbered and g.isdigit() and 1 <= int(g) <= len(choices) and g not in norm:
-            g = _norm(choices[int(g) - 1])
-        g = {"y": "yes", "n": "no"}.get(g, g) if g not in norm else g
-        if g not in norm:
-            return None, "Answer one of: " + ", ".join(choices) + "."
-        if g in right_set:
-            return True, f"Right: {explanation}"
-        if g in told:
-            return False, f"Not {norm[g]}: {told[g]}"
-        return False, f"Not {norm[g]}. Hint: {ex.hint}"
 
-    hint_words = f"1 to {len(choices)}" if numbered else " / ".join(choices)
-    ex = Exercise(question, checker, f"{' or '.join(rights)}. {explanation}", rules=rules,
-                  hint=hint, placeholder=hint_words, choices=choices, kind="choice",
-                  right_answers=rights)
-    return ex
+def _rule_ids(rules: str) -> list[str]:
+    return rules.split() if isinstance(rules, str) else []
+
+
+__all__ = ["Exercise", "catalogue", "choice_exercise", "default_hint", "is_legal_exercise",
+           "legal_moves_exercise", "misconception", "next_top_exercise", "practice_items",
+           "score_exercise"]

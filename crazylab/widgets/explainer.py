@@ -428,7 +428,7 @@ def why_legal(game: Game, move: Move) -> str:
     if move.kind == PLAY and game.phase not in (PHASE_PLAY, PHASE_CHAIN):
         return f"{_move_words(move)} is one of the moves allowed now."
     if move.kind == PLAY:
-        from crazylab.seat.reasons import card_moves, legal_reason
+        from crazylab.engine.reasons import card_moves, legal_reason
 
         moves = tuple(m for m in card_moves(game, move.card) if m.pile == move.pile) or (move,)
         why = legal_reason(game, move.card, moves)

@@ -13,10 +13,10 @@ import ipywidgets as w
 from crazylab.engine.cards import CardError, cards, sort_key
 from crazylab.engine.game import Game, SetupError
 from crazylab.engine.moves import PLAY
+from crazylab.engine.reasons import verdicts
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
 from crazylab.render import cards_html
-from crazylab.seat.reasons import verdicts
 from crazylab.seat.words import call_in_force
 
 from ._common import (

@@ -28,17 +28,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from crazylab import rulebook
-from crazylab.engine.cards import Card
-from crazylab.engine.moves import PLAY
+from crazylab import questions, rulebook
 from crazylab.practice import Item, PracticeError, PracticeSet, derive_seed
-from crazylab.seat.reasons import legal_reason
 
 from ._common import ErrorArea, ErrorReporting, guarded
 from ._markup import Markup, style_sheet
 from .exercise import (
     Exercise,
-    choice_exercise,
     legal_moves_exercise,
     next_top_exercise,
     practice_items,
@@ -63,8 +59,9 @@ def _default_recorder() -> Any:
 
 
 def exercise_for(item: Item) -> Exercise:
-    """The lesson exercise that asks ``item``: the same factories, so the same reading of
-    answers, hints and reasons as in the lessons."""
+    """The exercise that asks ``item``: its question (:func:`crazylab.questions.for_item`),
+    so the same reading of answers, hints and reasons as in the lessons, and the same judge
+    as the class store's."""
     question = Markup.join([item.question])  # the item's plain text, as markup
     ids = " ".join(item.rule_ids)
     if item.kind == "legal":
@@ -75,38 +72,12 @@ def exercise_for(item: Item) -> Exercise:
                               item.seat, question, rules=ids)
     if item.kind == "next_top":
         assert item.game is not None
-        ex = next_top_exercise(item.game.copy(keep_undo=True), list(item.moves), question,
-                               rules=ids, pile=item.pile)
-        ex.solution = item.explanation  # the engine's events, move by move
-        return ex
-    assert item.game is not None
-    return _pile_exercise(item, question, ids)
-
-
-def _pile_exercise(item: Item, question: str, ids: str) -> Exercise:
-    """"Which pile takes this note?": a button per pile (and none), or yes/no with one
-    pile; each wrong choice answered with the engine's reason."""
-    game = item.game
-    assert game is not None
-    card = Card.parse(item.card)
-    moves = tuple(m for m in game.legal_moves() if m.kind == PLAY and m.cards[0] == card)
-    piles = sorted({m.pile or 0 for m in moves})
-    fits = legal_reason(game, card, moves) if moves else ""
-    one = len(game.piles) == 1
-    why_not = {p: game.explain(str(card) if one else f"{card}@{p}")
-               for p in range(len(game.piles)) if p not in piles}
-    wrong: dict[str, str] = {}
-    for choice in item.choices:
-        if choice == item.answer:
-            continue
-        if choice in ("none", "no"):
-            wrong[choice] = f"{card.display} fits: {fits}"
-        else:
-            p = 0 if one else int(choice.split()[1]) - 1
-            wrong[choice] = why_not.get(p) or f"{card.display} fits: {fits}"
-    explanation = fits or " ".join(why_not.values())
-    return choice_exercise(question, item.choices, item.answer, explanation, rules=ids,
-                           wrong=wrong)
+        return next_top_exercise(item.game, list(item.moves), question, rules=ids,
+                                 pile=item.pile, solution=item.explanation)
+    q = questions.for_item(item)
+    return Exercise(question, q.judge, q.solution, rules=ids, placeholder=q.placeholder,
+                    choices=q.choices, kind=q.answer_kind, right_answers=q.right_answers,
+                    game=q.game, spec=q.spec)
 
 
 class Practice(ErrorReporting, w.VBox):
@@ -275,7 +246,7 @@ class Practice(ErrorReporting, w.VBox):
         self.next_button.button_style = "primary"
 
     def _record(self, item: Item, answer: str, right: bool, text: str) -> None:
-        fields = dict(lesson=self.lesson, kind=item.kind, seed=item.seed,
+        fields = dict(lesson=self.lesson, kind=item.kind, seed=item.seed, rules=item.rules,
                       question=item.question, answer=answer.strip()[:MAX_ANSWER],
                       verdict=bool(right), rule_ids=list(item.rule_ids),
                       feedback=text[:MAX_FEEDBACK])

@@ -11,17 +11,17 @@ Its markup is the fragments of ``scoring.html`` and its style ``scoring.css``, b
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as w
 
-from crazylab.engine.cards import Card, CardError, cards, sort_key
-from crazylab.engine.game import Game, SetupError
+from crazylab.engine import scorecard
+from crazylab.engine.cards import Card, CardError, cards
+from crazylab.engine.game import SetupError
 from crazylab.engine.rules import PRESETS, RuleSet
 from crazylab.engine.rules import rules as get_rules
+from crazylab.engine.scorecard import Scored, card_value, number_text, signed
 from crazylab.errors import quote
 from crazylab.render import cards_html
 
@@ -47,70 +47,11 @@ COLUMNS = {
 }
 
 
-def card_value(rules: RuleSet, c: Card) -> int:
-    """What one card left in a loser's hand counts under the rule set's own scoring: its
-    points for the winner (``winner_collects``), −1 (``minus_one_per_card``) or 0."""
-    if rules.scoring == "winner_collects":
-        return rules.card_points(c)
-    return -1 if rules.scoring == "minus_one_per_card" else 0
-
-
-def signed(n: int) -> str:
-    """``+3``, ``−3`` (a true minus sign), ``0``."""
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
-def _num(n: int) -> str:
-    """``3``, ``−3``."""
-    return f"−{-n}" if n < 0 else str(n)
-
-
-@dataclass(frozen=True)
-class Scored:
-    """The working of a scored hand."""
-
-    rules: RuleSet
-    winner: int
-    hands: tuple[tuple[Card, ...], ...]
-    points: tuple[tuple[int, ...], ...]  # what each card counts (card_value), seat by seat
-    totals: tuple[int, ...]
-    scores: tuple[int, ...]  # from the engine
-
-    def working(self, names: list[str] | None = None) -> list[str]:
-        """The calculation in words, seat by seat, then the winner's line."""
-        names = names or [f"Seat {s}" for s in range(len(self.hands))]
-        lines = []
-        for s, hand in enumerate(self.hands):
-            if s == self.winner:
-                continue
-            if not hand:
-                lines.append(f"{names[s]} holds no cards: 0 points.")
-            elif self.rules.scoring == "none":
-                lines.append(f"{names[s]} holds {len(hand)} card{'s' * (len(hand) != 1)}: "
-                             "they count nothing in these rules.")
-            else:
-                parts = " + ".join(f"{c.display} {_num(p)}"
-                                   for c, p in zip(hand, self.points[s], strict=True))
-                lines.append(f"{names[s]} holds {parts} = {_num(self.totals[s])} points.")
-        w_name = names[self.winner]
-        kind = self.rules.scoring
-        others = [s for s in range(len(self.hands)) if s != self.winner]
-        if kind == "winner_collects":
-            sums = " + ".join(str(self.totals[s]) for s in others)
-            lines.append(f"{w_name} went out and scores {sums} = {self.scores[self.winner]}.")
-        elif kind == "minus_one_per_card":
-            lines.append(f"{w_name} went out and scores 0; the others score "
-                         + ", ".join(f"{names[s]} {_num(self.scores[s])}" for s in others)
-                         + " (−1 per card left).")
-        else:
-            lines.append(f"{w_name} wins the round; nobody scores points.")
-        return lines
-
-
 def score_hands(rules: str | RuleSet, hands: Sequence[Sequence[Card | str]], winner: int
                 ) -> Scored:
-    """Score a hand that ``winner`` went out of, with ``hands`` left in the other seats
-    (the winner's entry is ignored). The scores are the engine's."""
+    """Score a hand that ``winner`` went out of, with ``hands`` left in the other seats (the
+    winner's entry is ignored): the arguments checked as every widget checks them, then
+    :func:`crazylab.engine.scorecard.score_hands`."""
     rs = rule_set("rules", rules)
     if isinstance(hands, (str, bytes)) or not isinstance(hands, (list, tuple)):
         raise WidgetArgumentError(f"hands must be a list of hands (lists of cards), one per "
@@ -119,33 +60,8 @@ def score_hands(rules: str | RuleSet, hands: Sequence[Sequence[Card | str]], win
     if not rs.min_players <= n <= rs.max_players:
         raise SetupError(f"{rs.name} is for {rs.min_players}-{rs.max_players} players, not {n}")
     winner = whole("winner", winner, 0, n - 1)
-    left = [tuple(card_list(f"hands[{s}]", h)) if s != winner else () for s, h in enumerate(hands)]
-    last, tops = _last_play(rs, [c for h in left for c in h])
-    game_hands: list[list[Card]] = [list(h) for h in left]
-    game_hands[winner] = [last]
-    game = Game.from_position(rs, n, hands=game_hands, piles=[[t] for t in tops],
-                              to_play=winner)
-    game.push(str(last) if rs.piles == 1 else f"{last}@0")
-    points = tuple(tuple(card_value(rs, c) for c in h) for h in left)
-    return Scored(rs, winner, tuple(left), points, tuple(sum(p) for p in points),
-                  tuple(game.scores))
-
-
-def _last_play(rs: RuleSet, used: list[Card]) -> tuple[Card, list[Card]]:
-    """A last card for the winner and the top card of each pile (the first one fits it),
-    from cards nobody holds: plain cards, no wild and no Breens special, so playing the last
-    card only ends the hand."""
-    free = Counter(rs.deck) - Counter(used)
-    plain = [c for c in sorted(free, key=sort_key)
-             if not rs.is_wild(c) and c.rank in (3, 4, 5, 6, 7, 9, 10)]
-    for top in plain:
-        for last in plain:
-            if last == top or last not in rs.accepts[rs.reference(top, None)]:
-                continue
-            others = [c for c in plain if c not in (top, last)][:rs.piles - 1]
-            if len(others) == rs.piles - 1:
-                return last, [top, *others]
-    raise SetupError("the hands use so many cards that no last play can be set up")
+    left = [card_list(f"hands[{s}]", h) if s != winner else [] for s, h in enumerate(hands)]
+    return scorecard.score_hands(rs, left, winner)
 
 
 class ScoreCalculator(ErrorReporting, w.VBox):
@@ -319,10 +235,10 @@ class ScoreCalculator(ErrorReporting, w.VBox):
                 rows.append(MARKUP("winner_row", seat=s, score=signed(res.scores[s])))
                 continue
             faces = Html(cards_html(list(hand), 36, self.four_colour)) if hand else "—"
-            each = Html(" + ".join(MARKUP("card_points", card=c.display, points=_num(p))
+            each = Html(" + ".join(MARKUP("card_points", card=c.display, points=number_text(p))
                                    for c, p in zip(hand, res.points[s], strict=True)))
-            rows.append(MARKUP("row", seat=s, faces=faces, each=each, total=_num(res.totals[s]),
-                               score=signed(res.scores[s])))
+            rows.append(MARKUP("row", seat=s, faces=faces, each=each,
+                               total=number_text(res.totals[s]), score=signed(res.scores[s])))
         steps = Markup.join(MARKUP("step", line=line) for line in res.working())
         cards_head, total_head = COLUMNS.get(r.scoring, COLUMNS["winner_collects"])
         self.working_html.value = MARKUP("working", cards_head=cards_head, total_head=total_head,

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crazylab.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
-from crazylab.engine.game import Game
-from crazylab.engine.moves import PLAY, Move
-from crazylab.engine.narrator import words_for
-from crazylab.engine.phases import PHASE_CHAIN, PHASE_PLAY
-from crazylab.engine.pitch import (
+from .cards import SUIT_NAMES, SUIT_SYMBOLS, Card, sort_key
+from .game import Game
+from .moves import PLAY, Move
+from .narrator import words_for
+from .phases import PHASE_CHAIN, PHASE_PLAY
+from .pitch import (
     LETTERS,
     describe_interval,
     describe_letter_step,
