@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.stamp
 PORT   ?= 8866
 
 # What make check leaves to make test (markers: pyproject.toml)
-CHECK_MARKS := not browser and not site and not build and not docs
+CHECK_MARKS := not browser and not site and not build and not docs and not hub
 # Lesson notebooks are checked by nbval; dashboards are executed by tests/ themselves.
 LESSONS    := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 NBVAL_ARGS := --nbval-lax --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
@@ -28,7 +28,7 @@ PYTEST     := $(BIN)/python -m pytest -q -p no:cacheprovider --durations=15 \
 VOILA_ARGS := notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 	--Voila.port_retries=0 --show_tracebacks=False
 
-.PHONY: venv app class check test bench clean distclean lessons site site-deps site-serve lock docs
+.PHONY: venv app class check test bench clean distclean lessons site site-deps hub-deps site-serve lock docs
 
 venv: $(STAMP)
 
@@ -40,14 +40,14 @@ LOCK := ci/constraints-newest.txt
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -c $(LOCK) \
-		-e '.[jupyter,test,lab,examples,site,class,postgres,docs]'
+		-e '.[jupyter,test,lab,examples,site,class,postgres,hub,docs]'
 	$(BIN)/python tools/link_jupyter_data.py
 	@touch $@
 
 # The lock: exact versions of every extra `make venv` installs (uv keeps the versions already
 # locked that still fit the ranges; --upgrade-package NAME moves one), then Binder's pins,
 # the same versions for the jupyter and lab extras. Run after changing a range in pyproject.toml.
-LOCK_EXTRAS := jupyter widgets lab class postgres examples site test docs
+LOCK_EXTRAS := jupyter widgets lab class postgres hub examples site test docs
 UV_COMPILE   = $(BIN)/uv pip compile pyproject.toml --python-version 3.11 --quiet \
 	--custom-compile-command 'make lock'
 lock: venv
@@ -104,7 +104,7 @@ check: venv
 	if [ $$rc -eq 5 ]; then echo "make check: pytest collected no tests (exit 5): failing"; exit 1; fi; \
 	exit $$rc
 
-test: check site-deps
+test: check site-deps hub-deps
 	@echo 'PLOTLY_RENDERER=plotly_mimetype $(PYTEST)'; rc=0; \
 	PLOTLY_RENDERER=plotly_mimetype $(PYTEST) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5): failing"; exit 1; fi; \
@@ -172,6 +172,13 @@ SITE_PORT ?= 8000
 # once into ~/.cache/crazylab (what `crazylab site` does on any machine with npm).
 site-deps: venv
 	$(BIN)/python -m crazylab.site.build --npm-only
+
+# The JupyterHub proxy for the hub test (tests/test_hub.py): npm's configurable-http-proxy,
+# once, beside the venv.
+HUB_PROXY := $(VENV)/hub-proxy/node_modules/.bin/configurable-http-proxy
+hub-deps: $(HUB_PROXY)
+$(HUB_PROXY): | venv
+	npm install --silent --no-audit --no-fund --prefix $(VENV)/hub-proxy configurable-http-proxy@5.3.0
 
 site: site-deps
 	$(BIN)/python -m crazylab.site.build

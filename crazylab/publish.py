@@ -83,6 +83,16 @@ def add_tables_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--behind-proxy", action="store_true",
                    help="take each client's address from the proxy's X-Forwarded-For (behind "
                         "a JupyterHub proxy: the join limits then count per learner)")
+    p.add_argument("--hub", action="store_true",
+                   help="run as a JupyterHub service: learners and teachers are who the hub "
+                        "says (a kernel's or page's hub token, checked with the hub); needs "
+                        "the environment JupyterHub gives a service")
+    p.add_argument("--teacher-group", default="teachers", metavar="GROUP",
+                   help="with --hub: the hub group whose members (and the hub's admins) are "
+                        "teachers and may make classes (default: teachers)")
+    p.add_argument("--allow-class-creation", action="store_true",
+                   help="let any visitor make a class (off: classes are made with `crazylab "
+                        "class create`, or by a hub teacher)")
     p.set_defaults(func=cmd_tables)
     return p
 
@@ -106,8 +116,10 @@ def cmd_tables(args: argparse.Namespace) -> int:
     if warning and not args.behind_proxy:  # behind a proxy: it is the proxy that listens
         print(warning, file=sys.stderr)
     try:
-        server.main(args.db, args.port, args.host, args.delay, args.behind_proxy)
-    except (CrazylabError, OSError) as e:
+        server.main(args.db, args.port, args.host, args.delay, args.behind_proxy,
+                    hub=args.hub, teacher_group=args.teacher_group,
+                    allow_classes=args.allow_class_creation)
+    except (CrazylabError, OSError, ValueError) as e:
         print(f"crazylab tables: {_clip(str(e))}", file=sys.stderr)
         return 1
     return 0

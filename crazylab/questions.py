@@ -13,9 +13,10 @@ and the class store on the server, which never takes a verdict from a browser or
 
 The kinds are ``legal_moves`` ("which moves are legal?"), ``is_legal`` (yes or no),
 ``score`` (a whole number), ``next_top`` (a card after some moves) and ``choice`` (one of a
-few answers). A position travels as a worked example (:func:`crazylab.examples.
-game_to_example`): its setup and its moves, replayed exactly. :attr:`Question.version` is a
-digest of the spec: an answer to another version of a question is not judged against this one.
+few answers). A position travels as a worked example
+(:func:`crazylab.examples.game_to_example`): its setup and its moves, replayed exactly.
+:attr:`Question.version` is a digest of the spec: an answer to another version of a question
+is not judged against this one.
 
 Answers are read generously: card text in any case, with suit symbols or letters, in any
 order, separated by spaces, commas or semicolons; a stack (``9H+9C``) is one move; a call in

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from answers import right_answer
+from answers import right_answer, wrong_answer
 from browser_support import start_voila, stop_voila
 from tornado import httpserver, web
 from tornado.netutil import bind_sockets
@@ -268,3 +268,106 @@ def test_the_crazylab_voila_server_mounts_the_routes(tmp_path, monkeypatch) -> N
             "e01", "e02"]
     finally:
         stop_voila(server)
+
+
+def test_a_kernel_records_through_the_class_service(api: Api) -> None:
+    """The client a learner's kernel uses when it holds no database (``$CRAZYLAB_CLASS_URL``):
+    the same calls as the store, judged by the service; a verdict is not even a field."""
+    from crazylab.classroom.client import ClassClient
+    from crazylab.classroom.recorder import Recorder
+    from crazylab.classroom.records import ClassError, UnknownLearner
+
+    c = api.store.create_class("Year 8")
+    url = f"http://127.0.0.1:{api.port}/"
+    client = ClassClient(url)
+    ana = client.join(c.code, "Ana")
+    assert (ana.name, ana.class_code) == ("Ana", c.code) and len(ana.token) >= 16
+    rec = Recorder(environ={"CRAZYLAB_CLASS_URL": url}, schedule=lambda _d, _f: None)
+    assert rec.can_use_store() and rec.identify(ana.token)
+    rec.attempt(lesson=L1, exercise="e01", answer=right_answer(L1, "e01"), verdict=True,
+                rule_ids=[], feedback="")
+    rec.attempt(lesson=L1, exercise="e02", answer=wrong_answer(L1, "e02"), verdict=True,
+                rule_ids=[], feedback="Right!")  # a wrong answer the page calls right
+    rec.reveal(lesson=L1, exercise="e03")
+    rec.attempt(lesson=L1, exercise="e03", answer=right_answer(L1, "e03"), verdict=True,
+                rule_ids=[], feedback="")
+    assert rec.pending == 0 and rec.notice == ""
+    stored = api.store.attempts(ana.token, L1)
+    assert [(a.exercise, a.verdict, a.after_solution) for a in stored] == [
+        ("e01", True, False), ("e02", False, False), ("e03", True, True)]
+    assert client.progress(ana.token)[L1].right == 1
+    assert [a.exercise for a in client.attempts(ana.token, L1)] == ["e01", "e02", "e03"]
+    with pytest.raises(UnknownLearner):
+        client.learner("z" * 32)
+    with pytest.raises(ClassError, match="crazylab class create"):
+        client.create_class("Mine")  # a visitor makes no class on a server that forbids it
+    with pytest.raises(ClassError, match="wrong teacher key"):
+        client.class_report(c.code, "k" * 32)
+    report = client.class_report(c.code, c.teacher_key)
+    assert [r["exercise"] for r in report.attempts] == ["e01", "e02", "e03"]
+    refused = api.send("POST", "/crazylab/api/me/records",
+                       {class_api.TOKEN_HEADER: ana.token, "Content-Type": "application/json"},
+                       json.dumps({"kind": "attempt", "fields": {
+                           "attempt_id": "f-1", "lesson": L1, "exercise": "e04",
+                           "answer": "x", "verdict": True}}).encode())
+    _refused(refused, 400)
+    assert len(api.store.attempts(ana.token)) == 3
+
+
+def test_an_unreachable_service_keeps_the_answers(tmp_path) -> None:
+    from crazylab.classroom.recorder import Recorder
+
+    calls: list[float] = []
+    rec = Recorder(environ={"CRAZYLAB_CLASS_URL": "http://127.0.0.1:9/"},
+                   schedule=lambda delay, _f: calls.append(delay))
+    assert not rec.identify("t" * 32) and rec.mode == "store"
+    assert "unavailable" in rec.notice and not rec.unknown_token  # the token is kept
+    assert calls == [1.0]
+
+
+class _FakeHub:
+    """A hub that knows two tokens: Ana's server (a learner) and the teacher's."""
+
+    access_scopes = {"access:services!service=crazylab"}
+
+    def __init__(self) -> None:
+        from crazylab.web.hub import HubUser
+
+        self.users = {"ana-token": HubUser("ana"), "teacher-token": HubUser("teach", True)}
+
+    def token_of(self, handler: Any) -> str:
+        return handler.request.headers.get("Authorization", "").removeprefix("token ")
+
+    async def who(self, token: str) -> Any:
+        return self.users.get(token)
+
+
+def test_on_a_hub_the_hub_says_who_and_who_teaches(tmp_path) -> None:
+    from crazylab.classroom.client import HUB_LEARNER, ClassClient
+    from crazylab.classroom.records import ClassError
+
+    store = open_store(str(tmp_path / "class.db"))
+    with serving(store, class_api.handlers("/", store, hub=_FakeHub())) as running:
+        url = f"http://127.0.0.1:{running.port}/"
+        teacher = ClassClient(url, hub_token="teacher-token")
+        made = teacher.create_class("Year 8")
+        ana = ClassClient(url, hub_token="ana-token")
+        with pytest.raises(ClassError, match="only a teacher"):
+            ana.create_class("Mine")
+        me = ana.hub_learner(code=made.code)
+        assert (me.token, me.name, me.class_code) == (HUB_LEARNER, "ana", made.code)
+        assert ana.record_attempt(me.token, attempt_id="a-1", lesson=L1, exercise="e01",
+                                  answer=right_answer(L1, "e01"))
+        with pytest.raises(ClassError, match="does not know this token"):
+            ClassClient(url, hub_token="forged").learner(HUB_LEARNER)
+        # a learner token in a header is not an identity on a hub
+        _refused(running.send("GET", "/crazylab/api/me", {class_api.TOKEN_HEADER: "a" * 32}),
+                 401)
+        joined = running.send("POST", "/crazylab/api/join",
+                              {"Authorization": "token ana-token",
+                               "Content-Type": "application/json"},
+                              json.dumps({"code": made.code}).encode())
+        assert joined.status == 200 and "token" not in joined.json  # no token leaves
+        report = teacher.class_report(made.code, made.teacher_key)
+        assert [(r["name"], r["verdict"]) for r in report.attempts] == [("ana", True)]
+    store.close()

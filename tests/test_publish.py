@@ -269,11 +269,13 @@ def test_the_tables_server_says_so_too_unless_a_proxy_listens(monkeypatch, capsy
     from crazylab.web import tables_api
 
     started: list[str] = []
-    monkeypatch.setattr(tables_api, "main", lambda db, port, host, delay, proxy:
+    monkeypatch.setattr(tables_api, "main", lambda db, port, host, delay, proxy, **_:
                         started.append(host))
     for host, proxy, warned in (("0.0.0.0", False, True), ("0.0.0.0", True, False),
                                 ("127.0.0.1", False, False)):
-        args = argparse.Namespace(db=None, port=8870, host=host, delay=0.5, behind_proxy=proxy)
+        args = argparse.Namespace(db=None, port=8870, host=host, delay=0.5, behind_proxy=proxy,
+                                  hub=False, teacher_group="teachers",
+                                  allow_class_creation=False)
         assert publish.cmd_tables(args) == 0
         assert ("over plain HTTP" in capsys.readouterr().err) is warned
     assert started == ["0.0.0.0", "0.0.0.0", "127.0.0.1"]

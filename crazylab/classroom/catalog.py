@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the engine is imported when a question is first judged
-    from crazylab.questions import Question
+    import crazylab.questions
 
 CATALOG_PATH = Path(__file__).with_name("catalog.json")
 
@@ -61,7 +61,7 @@ class Catalog:
     def title(self, lesson: str) -> str:
         return self.lessons[lesson].title if self.has_lesson(lesson) else lesson
 
-    def question(self, lesson: str, exercise: str) -> Question:
+    def question(self, lesson: str, exercise: str) -> crazylab.questions.Question:
         """The exercise's question, rebuilt from its spec (``KeyError`` for an exercise the
         catalogue has no spec of; :class:`crazylab.questions.QuestionError` for a bad one)."""
         from crazylab.questions import from_spec

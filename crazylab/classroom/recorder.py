@@ -9,8 +9,12 @@ Where a record goes depends on who the learner is, which the page's class bar
 (``crazylab.widgets.classbar``) tells the recorder once the browser has sent its token:
 
 * a learner of a class (joined with a class code, or the JupyterHub user): the class's
-  database, the :class:`crazylab.classroom.store.Store` opened lazily from ``$CRAZYLAB_DB``
-  (this module never imports SQLAlchemy itself: the static site's Pyodide has none);
+  database — through the class service when the kernel is given its address
+  (``$CRAZYLAB_CLASS_URL``: on a JupyterHub the kernel holds no database credential, only its
+  server's hub token, :class:`crazylab.classroom.client.ClassClient`), else the
+  :class:`crazylab.classroom.store.Store` opened lazily from ``$CRAZYLAB_DB`` (one machine,
+  where the Voilà server starts the kernels); this module never imports SQLAlchemy itself
+  (the static site's Pyodide has none);
 * nobody known yet, no class, or no database at all: the browser. Each record is put in
   :attr:`Recorder.outbox`, which the class bar mirrors into ``localStorage`` and hands back
   (:meth:`Recorder.use_browser`) when the page is opened again.
@@ -40,7 +44,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from crazylab.classroom.records import Attempt, PracticeItem
 from crazylab.store.keys import secret_hash
@@ -51,6 +55,7 @@ if TYPE_CHECKING:  # the store imports SQLAlchemy: only for the type checker her
 log = logging.getLogger("crazylab.classroom.recorder")
 
 DB_ENV = "CRAZYLAB_DB"
+CLASS_URL_ENV = "CRAZYLAB_CLASS_URL"
 HUB_ENV = "JUPYTERHUB_USER"
 FIRST_RETRY = 1.0   # seconds before the first retry of a failed save
 MAX_RETRY = 30.0    # the longest wait between retries
@@ -129,7 +134,7 @@ def _is_unknown_learner(exc: BaseException) -> bool:
     """The database answered, and no learner has the token: the browser may let it go.
     Anything else (a database missing, newer, unreadable or busy) keeps it."""
     try:
-        from crazylab.classroom.store import UnknownLearner
+        from crazylab.classroom.records import UnknownLearner
     except ImportError:
         return False
     return isinstance(exc, UnknownLearner)
@@ -138,7 +143,7 @@ def _is_unknown_learner(exc: BaseException) -> bool:
 def _is_refusal(exc: BaseException) -> bool:
     """A ClassError that is not StoreUnavailable: retrying cannot help."""
     try:
-        from crazylab.classroom.store import ClassError, StoreUnavailable
+        from crazylab.classroom.records import ClassError, StoreUnavailable
     except ImportError:
         return False
     return isinstance(exc, ClassError) and not isinstance(exc, StoreUnavailable)
@@ -248,19 +253,20 @@ class Recorder:
         return self._environ.get(HUB_ENV) or None
 
     def can_use_store(self) -> bool:
-        """Whether a database is configured for this kernel (or one was given)."""
-        return self._open_store is not None or (
+        """Whether a class store is configured for this kernel (or one was given)."""
+        return self._open_store is not None or bool(self._environ.get(CLASS_URL_ENV)) or (
             bool(self._environ.get(DB_ENV)) and database_configured())
 
     def store(self) -> Store:
-        """The class's database, opened on first use."""
+        """The class's store, opened on first use: the class service's client when the kernel
+        has its address, else the database."""
         if self._store is None:
             if self._open_store is not None:
                 self._store = self._open_store()
-            else:
-                from crazylab.classroom.store import open_store
-                self._store = open_store(self._environ.get(DB_ENV), busy_timeout=BUSY_TIMEOUT,
-                                         create=False)
+            else:  # the class service's client has the same calls, over HTTP
+                from crazylab.classroom.client import class_store
+                self._store = cast("Store", class_store(self._environ,
+                                                        busy_timeout=BUSY_TIMEOUT, create=False))
         return self._store
 
     def identify(self, token: str) -> bool:
@@ -484,7 +490,7 @@ class Recorder:
         if not self._pending:
             return 0
         try:
-            from crazylab.classroom.store import ClassError, StoreUnavailable
+            from crazylab.classroom.records import ClassError, StoreUnavailable
         except ImportError:  # no store at all: keep them (a class bar shows why)
             self._schedule_retry()
             self._changed()

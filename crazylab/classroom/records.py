@@ -1,12 +1,17 @@
-"""What a learner's records are, as the store gives them back and a progress file holds them
-(no SQLAlchemy here: the kernel's recorder, the static site included, uses these too)."""
+"""What a learner's records are, as the store gives them back and a progress file holds them,
+and the store's answers and refusals (no SQLAlchemy here: the kernel's recorder, the static
+site and the class service's client use these too)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-__all__ = ["Attempt", "PracticeItem"]
+from ..errors import CrazylabError
+
+__all__ = ["Attempt", "ClassError", "ClassInfo", "ClassReport", "Learner", "LessonProgress",
+           "NewClass", "PracticeItem", "StoreUnavailable", "UnknownLearner"]
 
 
 @dataclass(frozen=True)
@@ -44,3 +49,62 @@ class PracticeItem:
     feedback: str
     at: datetime
     rules: str = ""  # the rule set the item was dealt from
+
+
+class ClassError(CrazylabError):
+    """A refused class operation (one line naming what was wrong); nothing was stored."""
+
+
+class UnknownLearner(ClassError):
+    """No learner has this token (forgotten, or a token of another database): the one answer
+    that tells a browser to let its token go."""
+
+
+class StoreUnavailable(ClassError):
+    """The database is locked, gone or unreachable: nothing was stored; the caller may retry."""
+
+
+@dataclass(frozen=True)
+class NewClass:
+    code: str
+    teacher_key: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    code: str
+    name: str
+    learners: int
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Learner:
+    token: str
+    name: str
+    class_code: str | None
+    class_name: str | None
+
+
+@dataclass(frozen=True)
+class LessonProgress:
+    """Of a lesson's ``total`` exercises, ``answered`` were tried and ``right`` answered right
+    at least once."""
+
+    answered: int
+    right: int
+    total: int
+
+
+@dataclass(frozen=True)
+class ClassReport:
+    """A class's rows as :meth:`Store.export_rows` gives them (plain str/int/bool values,
+    ``at`` an ISO-8601 UTC string, ``rule_ids`` space separated)."""
+
+    code: str
+    name: str
+    learners: list[dict[str, Any]]
+    attempts: list[dict[str, Any]]
+    practice: list[dict[str, Any]]
+    hands: list[dict[str, Any]]

@@ -49,7 +49,6 @@ import os
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -74,7 +73,18 @@ from ..store import (
 )
 from .catalog import Catalog
 from .catalog import load as load_catalog
-from .records import Attempt, PracticeItem
+from .records import (
+    Attempt,
+    ClassError,
+    ClassInfo,
+    ClassReport,
+    Learner,
+    LessonProgress,
+    NewClass,
+    PracticeItem,
+    StoreUnavailable,
+    UnknownLearner,
+)
 
 __all__ = [
     "Attempt", "ClassError", "ClassInfo", "ClassReport", "Learner", "LessonProgress",
@@ -107,65 +117,6 @@ ROWS_MAX = 5000
 ANONYMOUS_NAME = "Anonymous"
 #: SQLite's own wait for a busy database inside a statement (a write transaction waits up to
 #: the store's busy timeout in :func:`_sqlite_setup` instead)
-
-
-class ClassError(CrazylabError):
-    """A refused class operation (one line naming what was wrong); nothing was stored."""
-
-
-class UnknownLearner(ClassError):
-    """No learner has this token (forgotten, or a token of another database): the one answer
-    that tells a browser to let its token go."""
-
-
-class StoreUnavailable(ClassError):
-    """The database is locked, gone or unreachable: nothing was stored; the caller may retry."""
-
-
-@dataclass(frozen=True)
-class NewClass:
-    code: str
-    teacher_key: str
-    name: str
-
-
-@dataclass(frozen=True)
-class ClassInfo:
-    code: str
-    name: str
-    learners: int
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class Learner:
-    token: str
-    name: str
-    class_code: str | None
-    class_name: str | None
-
-
-@dataclass(frozen=True)
-class LessonProgress:
-    """Of a lesson's ``total`` exercises, ``answered`` were tried and ``right`` answered right
-    at least once."""
-
-    answered: int
-    right: int
-    total: int
-
-
-@dataclass(frozen=True)
-class ClassReport:
-    """A class's rows as :meth:`Store.export_rows` gives them (plain str/int/bool values,
-    ``at`` an ISO-8601 UTC string, ``rule_ids`` space separated)."""
-
-    code: str
-    name: str
-    learners: list[dict[str, Any]]
-    attempts: list[dict[str, Any]]
-    practice: list[dict[str, Any]]
-    hands: list[dict[str, Any]]
 
 
 # --------------------------------------------------------------------------- opening

@@ -7,7 +7,21 @@ Mounted by :class:`crazylab.web.serve.CrazylabVoila` under ``<base>/crazylab/api
 * ``DELETE /crazylab/api/me``: forget me (the learner and every row of theirs);
 * ``GET /crazylab/api/me/attempts?lesson=<id>``: the learner's attempts and practice items;
 * ``GET /crazylab/api/class/<code>/export.csv?what=attempts`` (header ``X-Crazylab-Key``):
-  the class's ``attempts``, ``practice``, ``hands`` or ``learners`` as CSV.
+  the class's ``attempts``, ``practice``, ``hands`` or ``learners`` as CSV;
+* ``GET /crazylab/api/class/<code>/report`` (``X-Crazylab-Key``): the class's rows as JSON
+  (the teacher's dashboard);
+* ``POST /crazylab/api/me/records`` ``{"kind", "fields"}``: keep one of the learner's records
+  (an ``attempt``, ``practice`` item, ``hand`` or ``reveal``): what the learner did, never a
+  verdict — the store judges every answer itself;
+* ``POST /crazylab/api/join`` ``{"code", "name"}``: join a class (a new learner and their
+  token; on a hub, the hub user joins);
+* ``POST /crazylab/api/classes`` ``{"name"}``: make a class (its code and teacher key) — only
+  a teacher (on a hub: an admin or a member of the teacher group) or anyone when the server
+  was started to allow it.
+
+**On a JupyterHub** (``hub``: a :class:`crazylab.web.hub.HubIdentity`), the learner is the
+hub user whose token the request carries (``Authorization: token …``, checked with the hub);
+no learner token is taken or given, so a learner's process never holds another's.
 
 A learner is only ever who their token says: no route takes a learner id, so no request can
 name another learner. A missing token or key is 401, an unknown token, a wrong key and an
@@ -160,8 +174,35 @@ class JsonApiHandler(web.RequestHandler):
 class ApiHandler(JsonApiHandler):
     """The class API: a learner's token or the teacher's key, and store calls in a thread."""
 
-    def initialize(self, holder: StoreHolder) -> None:
+    def initialize(self, holder: StoreHolder, hub: Any = None,
+                   allow_classes: bool = False) -> None:
         self.holder = holder
+        self.hub = hub
+        self.allow_classes = allow_classes
+
+    async def hub_user(self) -> Any:
+        """The hub user of the request's token (401 without one, 403 one the hub refuses)."""
+        from .hub import HubUnavailable
+
+        token = self.hub.token_of(self)
+        if not token:
+            raise ApiError(401, "send your JupyterHub token (Authorization: token …)")
+        try:
+            user = await self.hub.who(token)
+        except HubUnavailable:
+            raise ApiError(503, "the hub did not answer; try again") from None
+        if user is None:
+            raise ApiError(403, "the hub does not know this token for this service")
+        return user
+
+    async def learner_token(self) -> str:
+        """Whose request this is, as a learner token the store knows: on a hub, the hub
+        user's (server side only); else the X-Crazylab-Token header."""
+        if self.hub is None:
+            return self.credential(TOKEN_HEADER, "learner token")
+        user = await self.hub_user()
+        learner = await self.call(lambda store: store.hub_learner(user.name))
+        return str(learner.token)
 
     def credential(self, header: str, what: str) -> str:
         value = self.request.headers.get(header, "").strip()
@@ -199,7 +240,7 @@ class MeHandler(ApiHandler):
     """The learner of the token: who they are and their progress; DELETE forgets them."""
 
     async def get(self) -> None:
-        token = self.credential(TOKEN_HEADER, "learner token")
+        token = await self.learner_token()
 
         def me(store: Any) -> dict[str, Any]:
             learner = store.learner(token)
@@ -215,7 +256,7 @@ class MeHandler(ApiHandler):
         self.send_json(await self.call(me))
 
     async def delete(self) -> None:
-        token = self.credential(TOKEN_HEADER, "learner token")
+        token = await self.learner_token()
         await self.call(lambda store: store.forget(token))
         self.send_json({"forgotten": True})
 
@@ -224,7 +265,7 @@ class MyAttemptsHandler(ApiHandler):
     """The learner's attempts and practice items (``?lesson=`` for one lesson)."""
 
     async def get(self) -> None:
-        token = self.credential(TOKEN_HEADER, "learner token")
+        token = await self.learner_token()
         lesson = self.get_query_argument("lesson", None) or None
 
         def mine(store: Any) -> dict[str, Any]:
@@ -261,6 +302,71 @@ class ExportHandler(ApiHandler):
         self.finish(text.encode("utf-8"))
 
 
+class RecordHandler(ApiHandler):
+    """Keep one record of the learner's: the store judges an answer itself, so the fields
+    are what the learner did (a verdict or feedback is refused)."""
+
+    async def post(self) -> None:
+        from crazylab.classroom.recorder import OPTIONAL_FIELDS, SAVE_FIELDS
+
+        body = self.body()
+        kind, fields = body.get("kind"), body.get("fields")
+        if kind not in SAVE_FIELDS or not isinstance(fields, dict):
+            raise ApiError(400, "send {\"kind\": \"attempt\", \"practice\", \"hand\" or "
+                                "\"reveal\", \"fields\": {...}}")
+        unknown = sorted(set(fields) - SAVE_FIELDS[kind] - OPTIONAL_FIELDS.get(kind, set()))
+        if unknown or not SAVE_FIELDS[kind] <= set(fields):
+            raise ApiError(400, f"a {kind} takes the fields "
+                                f"{', '.join(sorted(SAVE_FIELDS[kind]))}"
+                                + (f", not {', '.join(unknown)}" if unknown else ""))
+        token = await self.learner_token()
+        stored = await self.call(lambda store: getattr(store, f"record_{kind}")(token, **fields))
+        self.send_json({"stored": bool(stored)})
+
+
+class JoinHandler(ApiHandler):
+    """Join a class: a new learner and their token (on a hub, the hub user joins)."""
+
+    async def post(self) -> None:
+        body = self.body()
+        code, name = body.get("code"), body.get("name", "")
+        if self.hub is not None:
+            user = await self.hub_user()
+            learner = await self.call(lambda store: store.hub_learner(user.name, code))
+        else:
+            learner = await self.call(lambda store: store.join(code, name))
+        out = {"name": learner.name, "class_code": learner.class_code,
+               "class_name": learner.class_name}
+        if self.hub is None:
+            out["token"] = learner.token  # the browser's to keep; never on a hub
+        self.send_json(out)
+
+
+class ClassesHandler(ApiHandler):
+    """Make a class: only a teacher, or anyone when the server was started to allow it."""
+
+    async def post(self) -> None:
+        body = self.body()
+        if self.hub is not None:
+            if not (await self.hub_user()).teacher:
+                raise ApiError(403, "only a teacher (a hub admin or a member of the teacher "
+                                    "group) makes a class")
+        elif not self.allow_classes:
+            raise ApiError(403, "classes are made by the teacher with `crazylab class "
+                                "create` on the server")
+        made = await self.call(lambda store: store.create_class(body.get("name")))
+        self.send_json({"code": made.code, "teacher_key": made.teacher_key, "name": made.name})
+
+
+class ReportHandler(ApiHandler):
+    """The teacher's view of one class: every row, as JSON."""
+
+    async def get(self, code: str) -> None:
+        key = self.credential(KEY_HEADER, "teacher key")
+        report = await self.call(lambda store: store.class_report(code, key))
+        self.send_json(dict(report.__dict__))
+
+
 class NotFoundHandler(ApiHandler):
     def prepare(self) -> None:
         raise ApiError(404, "no such crazylab API route")
@@ -275,14 +381,22 @@ def _plain(record: Any) -> dict[str, Any]:
 
 
 def handlers(server_url: str = "/", store: Any = None,
-             factory: Callable[[], Any] | None = None) -> list[tuple[str, type, dict]]:
+             factory: Callable[[], Any] | None = None, *, hub: Any = None,
+             allow_classes: bool = False) -> list[tuple[str, type, dict]]:
     """The API's tornado routes under ``server_url`` (a store, a factory, or
-    :func:`~crazylab.classroom.open_store` on first use)."""
+    :func:`~crazylab.classroom.open_store` on first use). ``hub``: identify learners and
+    teachers with JupyterHub (:class:`crazylab.web.hub.HubIdentity`); ``allow_classes``: let
+    any visitor make a class (off: ``crazylab class create`` or a hub teacher)."""
     base = server_url.rstrip("/") + "/" + API_PREFIX
-    options = {"holder": StoreHolder(store, factory)}
+    options = {"holder": StoreHolder(store, factory), "hub": hub,
+               "allow_classes": allow_classes}
     return [
         (base + "me", MeHandler, options),
         (base + "me/attempts", MyAttemptsHandler, options),
+        (base + "me/records", RecordHandler, options),
+        (base + "join", JoinHandler, options),
+        (base + "classes", ClassesHandler, options),
         (base + r"class/([^/]+)/export\.csv", ExportHandler, options),
+        (base + r"class/([^/]+)/report", ReportHandler, options),
         (base + ".*", NotFoundHandler, options),
     ]

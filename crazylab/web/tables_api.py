@@ -1011,8 +1011,13 @@ class TournamentCsvHandler(TournamentApi):
 
 
 def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
-         delay: float = BOT_DELAY, behind_proxy: bool = False) -> None:
-    """Serve the tables alone (``crazylab tables``): one service restored from ``db``.
+         delay: float = BOT_DELAY, behind_proxy: bool = False, *, hub: bool = False,
+         teacher_group: str = "teachers", allow_classes: bool = False) -> None:
+    """Serve the class service (``crazylab tables``): the tables, restored from ``db``, and
+    the class API (:mod:`crazylab.web.class_api`) that learners' kernels record through.
+    ``hub``: a JupyterHub service — learners and teachers are who the hub says
+    (:class:`crazylab.web.hub.HubIdentity`; teachers: admins and ``teacher_group``);
+    ``allow_classes``: any visitor may make a class.
     ``behind_proxy``: a client's address is the one a proxy on this machine (a hub's) appends
     to ``X-Forwarded-For``, so the join limits apply per learner, not to the whole class at
     once.
@@ -1026,17 +1031,29 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
     prefix = "/" + os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/").strip("/") + "/"
     prefix = prefix.replace("//", "/")
 
+    identity = None
+    if hub:
+        from .hub import HubIdentity
+
+        identity = HubIdentity(teacher_group=teacher_group)
+
     async def serve() -> None:
+        from .class_api import handlers as class_handlers
+
         routes = handlers(prefix, default_factory(db), delay=delay,
                           store_factory=lambda: open_store(db), behind_proxy=behind_proxy)
         hub: TablesHub = routes[0][2]["hub"]
+        routes += class_handlers(prefix, factory=lambda: open_store(db), hub=identity,
+                                 allow_classes=allow_classes)
         await hub.service()  # every table back, its bots moving, before the first visitor
         server = HTTPServer(web.Application(routes, websocket_max_message_size=MESSAGE_LIMIT),
                             max_body_size=BODY_LIMIT)
         server.listen(port, host)
         n = len((await hub.service()).tables())
         print(f"crazylab tables: serving on http://{host}:{port}{prefix}{TABLES_PREFIX} "
-              f"({n} table{'' if n == 1 else 's'} restored); Ctrl-C stops", flush=True)
+              f"({n} table{'' if n == 1 else 's'} restored) and the class API at "
+              f"{prefix}crazylab/api/{' (JupyterHub identities)' if identity else ''}; "
+              "Ctrl-C stops", flush=True)
         try:
             await asyncio.Event().wait()
         finally:

@@ -698,8 +698,9 @@ class TeacherDashboard(ErrorReporting, w.VBox):
 class TeacherPage(ErrorReporting, w.VBox):
     """The teacher's page: open a class with its code and key, or make a new class.
 
-    ``store`` defaults to :func:`crazylab.classroom.store.open_store` (``$CRAZYLAB_DB``),
-    opened at the first request."""
+    ``store`` defaults to :func:`crazylab.classroom.client.class_store`: the class service
+    (``$CRAZYLAB_CLASS_URL``, on a hub) or the database (``$CRAZYLAB_DB``), opened at the first
+    request."""
 
     def __init__(self, store: Any = None) -> None:
         self.errors: list[str] = []
@@ -731,10 +732,12 @@ class TeacherPage(ErrorReporting, w.VBox):
 
     @property
     def store(self) -> Any:
-        if self._store is None:
-            from crazylab.classroom.store import open_store
+        if self._store is None:  # the class service (on a hub), else the database
+            import os
 
-            self._store = open_store()
+            from crazylab.classroom.client import class_store
+
+            self._store = class_store(os.environ)
         return self._store
 
     def open_class(self, code: str, key: str) -> str:

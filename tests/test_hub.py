@@ -1,0 +1,173 @@
+"""The trusted class on a real JupyterHub (issue 30): the class service is a hub service that
+alone holds the database; learners' kernels record through it and are who the hub says.
+
+Two learners log in (their servers spawned by the hub), answer lesson exercises in their own
+kernels; code run in a learner's kernel finds no database URL, no other learner's token or
+record, and cannot make a verdict, a class or another learner's attempt; the hub admin makes
+a class and sees both learners on the dashboard."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from answers import right_answer, wrong_answer
+from hub_support import Hub, proxy_command, start_hub
+
+pytestmark = pytest.mark.hub
+
+L1 = "01_crazy_eights_basics"
+
+if proxy_command() is None and not os.environ.get("CI"):
+    pytest.skip("configurable-http-proxy is missing: run `make hub-deps`",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory) -> Any:
+    running = start_hub(tmp_path_factory.mktemp("hub"))
+    try:
+        for user in ("teacher", "ana", "ben"):
+            running.start_server(user)
+        yield running
+    finally:
+        running.stop()
+
+
+CLIENT = """
+import json, os
+from crazylab.classroom.client import ClassClient
+from crazylab.classroom.records import ClassError
+client = ClassClient(os.environ["CRAZYLAB_CLASS_URL"],
+                     hub_token=os.environ["JUPYTERHUB_API_TOKEN"])
+"""
+
+
+def _json(hub: Hub, user: str, code: str) -> Any:
+    out = hub.run(user, CLIENT + code).strip().splitlines()
+    return json.loads(out[-1])
+
+
+def _made_class(hub: Hub) -> dict[str, str]:
+    return _json(hub, "teacher", """
+made = client.create_class("Year 8")
+print(json.dumps({"code": made.code, "key": made.teacher_key}))
+""")
+
+
+def _answer(hub: Hub, user: str, code: str, answers: list[tuple[str, str, bool]]) -> Any:
+    """In ``user``'s kernel, as the lesson page does: join the class, answer each exercise
+    (the page's verdict given as ``said``), and report what the kernel can see."""
+    return _json(hub, user, f"""
+from crazylab.classroom.recorder import recorder
+rec = recorder()
+rec.lesson = {L1!r}
+learner = rec.join({code!r}, "")
+for exercise, answer, said in {answers!r}:
+    rec.attempt(lesson={L1!r}, exercise=exercise, answer=answer, verdict=said,
+                rule_ids=[], feedback="Right!" if said else "no")
+print(json.dumps({{"pending": rec.pending, "notice": rec.notice, "name": learner.name,
+                  "token": learner.token, "class": learner.class_code,
+                  "progress": rec.progress()[{L1!r}],
+                  "mine": [(a.exercise, a.verdict) for a in client.attempts("x", {L1!r})],
+                  "env": dict(os.environ)}}))
+""")
+
+
+def test_a_class_on_a_real_jupyterhub(hub: Hub) -> None:
+    made = _made_class(hub)
+    # Ana: one right answer, one wrong answer her page (or a forged message) calls right
+    ana = _answer(hub, "ana", made["code"], [
+        ("e01", right_answer(L1, "e01"), True), ("e02", wrong_answer(L1, "e02"), True)])
+    assert ana["pending"] == 0 and ana["notice"] == "", ana
+    assert (ana["name"], ana["class"]) == ("ana", made["code"])
+    assert ana["mine"] == [["e01", True], ["e02", False]]  # judged by the service
+    assert ana["progress"][:2] == [2, 1]
+    ben = _answer(hub, "ben", made["code"], [("e01", wrong_answer(L1, "e01"), False)])
+    assert ben["mine"] == [["e01", False]]
+
+    # nothing in a learner's process names the database or holds a learner token
+    for env in (ana["env"], ben["env"]):
+        assert "CRAZYLAB_DB" not in env
+        text = json.dumps(env)
+        assert "class.db" not in text and "sqlite" not in text and "postgresql" not in text
+        assert env["CRAZYLAB_CLASS_URL"] == hub.service_url
+    assert ana["token"] == ben["token"] == "hub-learner"  # a placeholder, not a secret
+    assert not list((hub.folder / "home").rglob("*.db"))  # no database beside a learner
+
+    # the teacher (a hub admin) sees both learners, with the service's verdicts
+    report = _json(hub, "teacher", f"""
+from crazylab.widgets.dashboard import TeacherDashboard
+dash = TeacherDashboard(client, {made["code"]!r}, {made["key"]!r})
+print(json.dumps({{"grid": {{who: [cell.answered, cell.right] for who, cells in dash.grid.items()
+                           for lesson, cell in cells.items() if lesson == {L1!r}}},
+                  "rows": [(r["name"], r["exercise"], r["verdict"])
+                           for r in client.class_report({made["code"]!r},
+                                                        {made["key"]!r}).attempts]}}))
+""")
+    assert report["grid"] == {"ana": [2, 1], "ben": [1, 0]}
+    assert sorted(map(tuple, report["rows"])) == [
+        ("ana", "e01", True), ("ana", "e02", False), ("ben", "e01", False)]
+    assert (hub.folder / "service" / "class.db").is_file()
+
+
+def test_a_learners_kernel_cannot_forge_or_reach_another_learner(hub: Hub) -> None:
+    made = _made_class(hub)
+    _answer(hub, "ben", made["code"], [("e03", right_answer(L1, "e03"), True)])
+    tried = _json(hub, "ana", f"""
+import urllib.request, urllib.error
+def ask(method, path, body=None, headers=None):
+    req = urllib.request.Request(client.url + path, method=method,
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={{"Content-Type": "application/json",
+                                          **(headers or {{}})}})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+me = {{"Authorization": "token " + os.environ["JUPYTERHUB_API_TOKEN"]}}
+out = {{}}
+out["verdict"] = ask("POST", "me/records", {{"kind": "attempt", "fields": {{
+    "attempt_id": "forged-1", "lesson": {L1!r}, "exercise": "e05", "answer": "x",
+    "verdict": True}}}}, me)
+out["no_token"] = ask("GET", "me")
+out["made_up_token"] = ask("GET", "me", headers={{"Authorization": "token " + "f" * 32}})
+out["learner_header"] = ask("GET", "me", headers={{"X-Crazylab-Token": "a" * 32}})
+out["class"] = ask("POST", "classes", {{"name": "Mine"}}, me)
+guess = {{"X-Crazylab-Key": "k" * 32}}
+out["export"] = ask("GET", "class/{made["code"]}/export.csv", headers=guess)
+out["report"] = ask("GET", "class/{made["code"]}/report", headers=guess)
+out["mine"] = ask("GET", "me/attempts", headers=me)
+try:
+    client.create_class("Mine")
+    out["create"] = "made"
+except ClassError as e:
+    out["create"] = str(e)
+print(json.dumps(out))
+""")
+    status = {k: v[0] for k, v in tried.items() if k != "create"}
+    assert status == {"verdict": 400, "no_token": 401, "made_up_token": 403,
+                      "learner_header": 401, "class": 403, "export": 403, "report": 403,
+                      "mine": 200}, tried
+    assert "verdict" in json.loads(tried["verdict"][1])["error"]
+    assert tried["create"].startswith("only a teacher")
+    mine = json.loads(tried["mine"][1])
+    assert all(a["exercise"] not in ("e03", "e05") for a in mine["attempts"])  # Ben's: his
+    rows = _json(hub, "teacher", f"""
+print(json.dumps([(r["name"], r["exercise"]) for r in
+                  client.class_report({made["code"]!r}, {made["key"]!r}).attempts]))
+""")
+    assert ["ben", "e03"] in rows and all(name == "ben" for name, _ in rows)
+
+
+def test_the_service_alone_holds_the_database(hub: Hub) -> None:
+    service_env = Path(f"/proc/{hub.process.pid}/environ")
+    if service_env.exists():  # the hub's own environment: no database there either
+        assert b"CRAZYLAB_DB" not in service_env.read_bytes()
+    config = (hub.folder / "jupyterhub_config.py").read_text()
+    spawner_env = config.split("c.Spawner.environment = ", 1)[1].split("\n", 1)[0]
+    assert "CRAZYLAB_DB" not in spawner_env and "CRAZYLAB_CLASS_URL" in spawner_env
