@@ -15,6 +15,7 @@ of the folder as a page running in the visitor's browser. Bad arguments are one 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ def add_publish_parsers(subparsers: Any) -> None:
     p.add_argument("--port", type=int, default=8866, help="the port (default: 8866)")
     p.add_argument("--ip", default="127.0.0.1",
                    help="the address to listen on (default: 127.0.0.1; 0.0.0.0 for every one)")
+    p.add_argument("--allow-class-creation", action="store_true",
+                   help="let the teacher page's visitors make classes (off: classes are made "
+                        "with `crazylab class create`)")
     p.set_defaults(func=cmd_serve)
     p = subparsers.add_parser(
         "site", help="build the static site of a folder of notebooks (runs in the browser)",
@@ -169,6 +173,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     warning = plain_http_warning("serve", args.ip)
     if warning:
         print(warning, file=sys.stderr)
+    if getattr(args, "allow_class_creation", False):  # the kernels it starts read it
+        os.environ["CRAZYLAB_ALLOW_CLASS_CREATION"] = "1"
     serve.main([str(folder), f"--port={args.port}", f"--Voila.ip={args.ip}", "--no-browser",
                 "--Voila.port_retries=0", "--show_tracebacks=False"])
     return 0

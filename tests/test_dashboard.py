@@ -450,3 +450,25 @@ def test_a_learners_name_is_text_in_the_practice_chart_not_a_link() -> None:
     assert "&lt;a href=&#x27;https://example.invalid/steal&#x27;&gt;Ana&lt;/a&gt;" in names
     assert "Ben &amp; Co" in names and "whole class" in names
     assert not any("<a" in n for n in names)
+
+
+def test_a_page_visitor_makes_no_class_unless_the_server_allows_it(store, monkeypatch) -> None:
+    """Anyone who opens teacher.ipynb used to be a teacher: now a page (no store handed in)
+    on a server not started with --allow-class-creation says how classes are made."""
+    from crazylab.widgets.dashboard import ALLOW_ENV, MADE_ON_SERVER
+
+    monkeypatch.delenv(ALLOW_ENV, raising=False)
+    monkeypatch.delenv("CRAZYLAB_CLASS_URL", raising=False)
+    monkeypatch.setenv("CRAZYLAB_DB", store.db.url)
+    before = len(store.classes())
+    page = TeacherPage()
+    shown = json.dumps([getattr(c, "value", "") for c in page.children])
+    assert not page.can_make and "Classes are made on the server" in shown
+    assert "Class name" not in json.dumps([str(c) for c in page.children])  # no form
+    assert page.make_class("Mine") is None
+    assert html.escape(MADE_ON_SERVER, quote=True) in page.made.value
+    assert len(store.classes()) == before
+    monkeypatch.setenv(ALLOW_ENV, "1")  # crazylab serve --allow-class-creation
+    allowed = TeacherPage()
+    assert allowed.can_make and allowed.make_class("Year 7") is not None
+    assert len(store.classes()) == before + 1

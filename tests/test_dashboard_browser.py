@@ -15,8 +15,10 @@ import os
 import urllib.request
 
 import pytest
+from answers import practice_answer, right_answer, wrong_answer
 from browser_support import NOTEBOOKS_DIR, start_voila, stop_voila
 
+from crazylab.classroom.catalog import load as load_catalog
 from crazylab.classroom.store import open_store
 
 pytestmark = pytest.mark.browser
@@ -24,13 +26,10 @@ pytestmark = pytest.mark.browser
 LOAD_MS = 180_000
 L1 = "01_crazy_eights_basics"
 # (learner, exercise, answer, verdict, feedback)
-ATTEMPTS = [
-    ("Ana", "e01", "6C KH", False, "K♥ matches neither the rank nor the suit of 6♥."),
-    ("Ana", "e01", "6C KH", False, "K♥ matches neither the rank nor the suit of 6♥."),
-    ("Ana", "e01", "6C", True, "Right."),
-    ("Ben", "e01", "6C", True, "Right."),
-    ("Ben", "e02", "draw", False, "You hold a legal card: you may not draw."),
-]
+W1, R1 = wrong_answer(L1, "e01"), right_answer(L1, "e01")
+#: (learner, exercise, answer, verdict): the store judges each answer itself
+ATTEMPTS = [("Ana", "e01", W1, False), ("Ana", "e01", W1, False), ("Ana", "e01", R1, True),
+            ("Ben", "e01", R1, True), ("Ben", "e02", wrong_answer(L1, "e02"), False)]
 
 
 @pytest.fixture(scope="module")
@@ -41,15 +40,17 @@ def class_db(tmp_path_factory):
 @pytest.fixture(scope="module")
 def teacher_server(class_db, tmp_path_factory):
     """Voilà on notebooks/ whose kernels use the test's class database."""
-    before = os.environ.get("CRAZYLAB_DB")
-    os.environ["CRAZYLAB_DB"] = str(class_db)
+    settings = {"CRAZYLAB_DB": str(class_db), "CRAZYLAB_ALLOW_CLASS_CREATION": "1"}
+    before = {k: os.environ.get(k) for k in settings}
+    os.environ.update(settings)  # this server lets its visitors make classes
     try:
         server = start_voila(NOTEBOOKS_DIR, log_dir=tmp_path_factory.mktemp("teacher-logs"))
     finally:
-        if before is None:
-            del os.environ["CRAZYLAB_DB"]
-        else:
-            os.environ["CRAZYLAB_DB"] = before
+        for k, v in before.items():
+            if v is None:
+                del os.environ[k]
+            else:
+                os.environ[k] = v
     yield server
     stop_voila(server)
 
@@ -74,14 +75,12 @@ def test_teacher_opens_the_class_and_downloads_its_csv(teacher_server, class_db,
     store = open_store(str(class_db))
     year8 = store.create_class("Year 8")
     tokens = {n: store.join(year8.code, n).token for n in ("Ana", "Ben")}
-    for i, (who, ex, answer, verdict, fb) in enumerate(ATTEMPTS):
+    for i, (who, ex, answer, _) in enumerate(ATTEMPTS):
         store.record_attempt(tokens[who], lesson=L1, exercise=ex, answer=answer,
-                             verdict=verdict, rule_ids=["SR-10"], feedback=fb,
                              attempt_id=f"att-{i}")
     for i, verdict in enumerate((True, False, True)):
-        store.record_practice(tokens["Ana"], lesson=L1, kind="legal", seed=i,
-                              question="Which cards are legal?", answer="6C",
-                              verdict=verdict, rule_ids=["SR-10"], feedback="Because.",
+        store.record_practice(tokens["Ana"], lesson=L1, rules="crazy-eights", kind="legal",
+                              seed=i, answer=practice_answer("crazy-eights", "legal", i, verdict),
                               attempt_id=f"prac-{i}")
     store.record_hand(tokens["Ben"], rules="crazy-eights", seats=["Ben", "bot"],
                       moves=["6C"], result={"winner": 0}, hand_id="hand-1")
@@ -128,8 +127,8 @@ def test_teacher_opens_the_class_and_downloads_its_csv(teacher_server, class_db,
     assert rows == {"Ana": f"1/{total}, 1 right", "Ben": f"2/{total}, 1 right"}
     exercises = page.locator(".crazylab-teacher-dashboard table.cl-dash-table").nth(1)
     first_wrong = exercises.locator("tbody tr").first.locator(".cl-wrong").first
-    assert first_wrong.inner_text().splitlines() == [
-        "6C KH × 2", "K♥ matches neither the rank nor the suit of 6♥."]
+    said = load_catalog().question(L1, "e01").judge(W1)[1]  # the store's own feedback
+    assert first_wrong.inner_text().splitlines()[:2] == [f"{W1} × 2", said.splitlines()[0]]
     page.locator(".js-plotly-plot").wait_for(timeout=60_000)  # practice over time
     assert key_box.input_value() == ""
     assert year8.teacher_key not in page.url and year8.teacher_key not in _storage(page)
@@ -153,8 +152,8 @@ def test_teacher_opens_the_class_and_downloads_its_csv(teacher_server, class_db,
     screenshot(page, "teacher_dashboard")
 
     # a new answer, then Refresh: Ana has answered a second exercise
-    store.record_attempt(tokens["Ana"], lesson=L1, exercise="e03", answer="8S", verdict=True,
-                         rule_ids=["SR-10"], feedback="Right.", attempt_id="att-late")
+    store.record_attempt(tokens["Ana"], lesson=L1, exercise="e03",
+                         answer=right_answer(L1, "e03"), attempt_id="att-late")
     page.get_by_role("button", name="Refresh").click()
     ana = grid.locator("tbody tr", has_text="Ana").locator("td").first
     ana.filter(has_text=f"2/{total}, 2 right").wait_for(timeout=30_000)
@@ -197,6 +196,6 @@ def _progress_file(learner_id: str, name: str, exercise: str) -> dict:
     return {"format": "crazylab-progress", "version": 1,
             "learner": {"id": learner_id, "name": name},
             "attempts": [{"attempt_id": f"{learner_id}-a1", "lesson": L1, "exercise": exercise,
-                          "answer": "6C", "verdict": True, "rule_ids": ["SR-10"],
+                          "answer": R1, "verdict": True, "rule_ids": ["SR-10"],
                           "feedback": "Right.", "at": "2026-12-01T10:00:00Z"}],
             "practice": []}

@@ -695,8 +695,26 @@ class TeacherDashboard(ErrorReporting, w.VBox):
 # --------------------------------------------------------------------------- the page
 
 
+#: set by ``crazylab serve --allow-class-creation``: the page's visitors may make classes
+ALLOW_ENV = "CRAZYLAB_ALLOW_CLASS_CREATION"
+#: said where a visitor may not make a class
+MADE_ON_SERVER = ("Classes are made on the server: crazylab class create \"Year 8\" (or make "
+                  "class NAME=\"Year 8\"), which prints the class code and the teacher key.")
+
+
+def may_make_classes(store: Any, environ: Any = None) -> bool:
+    """Whether this page's visitor may make a class here: a store handed in (a teacher's own
+    notebook), the class service (which asks the hub who teaches), or a server started
+    with ``--allow-class-creation``."""
+    import os
+
+    env = os.environ if environ is None else environ
+    return store is not None or bool(env.get("CRAZYLAB_CLASS_URL")) or env.get(ALLOW_ENV) == "1"
+
+
 class TeacherPage(ErrorReporting, w.VBox):
-    """The teacher's page: open a class with its code and key, or make a new class.
+    """The teacher's page: open a class with its code and key, or make a new class (where
+    :func:`may_make_classes`; else it says how classes are made).
 
     ``store`` defaults to :func:`crazylab.classroom.client.class_store`: the class service
     (``$CRAZYLAB_CLASS_URL``, on a hub) or the database (``$CRAZYLAB_DB``), opened at the first
@@ -705,6 +723,7 @@ class TeacherPage(ErrorReporting, w.VBox):
     def __init__(self, store: Any = None) -> None:
         self.errors: list[str] = []
         self._store = store
+        self.can_make = may_make_classes(store)
         self.dashboard: TeacherDashboard | None = None
         self.error_area = ErrorArea()
         style = {"description_width": "initial"}
@@ -725,7 +744,8 @@ class TeacherPage(ErrorReporting, w.VBox):
             w.HBox([self.code_box, self.key_box, self.open_button],
                    layout=w.Layout(flex_flow="row wrap")), self.open_line,
             w.HTML(MARKUP("new_class")),
-            w.HBox([self.name_box, self.make_button]), self.made,
+            *([w.HBox([self.name_box, self.make_button])] if self.can_make
+              else [w.HTML(_line(MADE_ON_SERVER, "cl-note"))]), self.made,
             self.error_area, self.place,
         ])
         self.add_class("cl-dash")
@@ -767,6 +787,9 @@ class TeacherPage(ErrorReporting, w.VBox):
         """Make a class named ``name``; its code and key are shown once. Returns the
         store's ``NewClass``, or ``None`` with a line saying why."""
         self.made.value = ""
+        if not self.can_make:
+            self.made.value = _line(MADE_ON_SERVER, "cl-bad")
+            return None
         try:
             new = self.store.create_class(name.strip())
         except Exception as exc:
