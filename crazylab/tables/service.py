@@ -26,6 +26,7 @@ how a browser that reloads finds its seat again, never the name.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -399,6 +400,27 @@ class TableService:
                 self._tokens[digest] = (table.code, seat)
         self._notify(table)
         return SeatTicket(code=table.code, seat=seat, token=token, name=name)
+
+    def reissue(self, code: str, seat: int) -> SeatTicket:
+        """A fresh token for a learner's seat (the seat's earlier token stops working): how
+        a tournament hands a player their seat without ever storing a seat token."""
+        table = self._table(code)
+        with table.lock:
+            if not isinstance(seat, int) or not 0 <= seat < len(table.seats) \
+                    or table.seats[seat].kind != LEARNER:
+                raise TableError(f"seat {quote(seat)} of table {table.code} is no learner's")
+            old = table.seats[seat]
+            token = secrets.token_urlsafe(24)
+            digest = secret_hash(token)
+            self._stored(lambda: self._store.set_seat(
+                table.code, table.version, SeatRow(seat, digest, old.name, LEARNER, None)))
+            table.seats[seat] = dataclasses.replace(old, token_hash=digest)
+            table.version += 1
+            with self._lock:
+                self._tokens.pop(old.token_hash or "", None)
+                self._tokens[digest] = (table.code, seat)
+        self._notify(table)
+        return SeatTicket(code=table.code, seat=seat, token=token, name=old.name)
 
     def seat_of(self, token: str) -> SeatTicket:
         """The seat of ``token`` (a browser back after a reload)."""

@@ -15,10 +15,10 @@ whose ``table_code`` is ``bye-<number>``. The current round is the highest round
 Every player gets a random **player token** (192 bits) when the tournament is created
 (:attr:`Tournament.tokens`, given once; only its SHA-256 is stored). A round's tables are made
 by the table service (:meth:`Tournament.start_round`), the first player of a table being its
-host; the seat tokens the service hands back are stored sealed to each player (a
-Diffie-Hellman key in the 2048-bit MODP group of RFC 3526, the player's secret derived from
-their token): the database alone opens no seat, and :meth:`Tournament.my_seat` opens a
-player's seat with their token. A table plays its hands as one match (its host deals each
+host; the seat tokens the service hands back are not kept anywhere: :meth:`Tournament.my_seat`
+checks a player's token and has the table service issue a fresh token for that player's seat
+(the seat's earlier token stops working), so the database holds only hashes and opens no seat.
+A table plays its hands as one match (its host deals each
 next hand); the first ``hands`` finished hands count, fewer if the match ends first (a rule
 set played to a target).
 """
@@ -26,7 +26,6 @@ set played to a target).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import json
 import re
@@ -69,48 +68,6 @@ ID_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 ID_LENGTH = 10
 
 
-# --------------------------------------------------------------------------- sealed seats
-
-#: RFC 3526 group 14: a 2048-bit safe prime, generator 2
-_P = int(
-    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A0879"
-    "8E3404DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B"
-    "0BFF5CB6F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA4836"
-    "1C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804"
-    "F1746C08CA18217C32905E462E36CE3BE39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6"
-    "955817183995497CEA956AE515D2261898FA051015728E5A8AACAA68FFFFFFFFFFFFFFFF",
-    16)
-_G = 2
-
-
-def _secret(token: str) -> int:
-    digest = hashlib.sha256(b"crazylab tournament seat key\0" + token.encode()).digest()
-    return int.from_bytes(digest, "big") | 1
-
-
-def _public(token: str) -> str:
-    return format(pow(_G, _secret(token), _P), "x")
-
-
-def _pad(shared: int, label: str, length: int) -> bytes:
-    return hashlib.shake_256(shared.to_bytes(256, "big") + label.encode()).digest(length)
-
-
-def _seal(public: str, label: str, text: str) -> dict[str, str]:
-    """``text`` sealed to the holder of the token whose public key is ``public``."""
-    ephemeral = secrets.randbits(256) | 1
-    data = text.encode()
-    pad = _pad(pow(int(public, 16), ephemeral, _P), label, len(data))
-    return {"e": format(pow(_G, ephemeral, _P), "x"),
-            "box": bytes(a ^ b for a, b in zip(data, pad, strict=True)).hex()}
-
-
-def _open(token: str, label: str, sealed: Mapping[str, str]) -> str:
-    data = bytes.fromhex(sealed["box"])
-    pad = _pad(pow(int(sealed["e"], 16), _secret(token), _P), label, len(data))
-    return bytes(a ^ b for a, b in zip(data, pad, strict=True)).decode()
-
-
 # --------------------------------------------------------------------------- the database
 
 
@@ -122,6 +79,7 @@ class _Service(Protocol):
     def join(self, code: str, name: str, *, who: str = ...) -> SeatTicket: ...
     def set_bot(self, token: str, seat: int, level: str | None) -> None: ...
     def start(self, token: str) -> None: ...
+    def reissue(self, code: str, seat: int) -> SeatTicket: ...
     def state(self, code: str) -> Any: ...
 
 
@@ -166,7 +124,6 @@ class Tournament:
         self.table_size: int = data["table_size"]
         self.rules: RuleSet = rules_from_json(data["rules"])
         self.players: list[str] = [p["name"] for p in data["players"]]
-        self._keys: dict[str, str] = {p["name"]: p["seat_key"] for p in data["players"]}
         self._hashes: dict[str, str] = {p["token_hash"]: p["name"] for p in data["players"]}
         #: each player's token (name -> token): only on the object :meth:`create` returns
         self.tokens: dict[str, str] = {}
@@ -207,8 +164,8 @@ class Tournament:
         tokens = {n: secrets.token_urlsafe(24) for n in names}
         data = {"format": format, "rounds": rounds, "hands": hands, "table_size": size,
                 "rules": kept,
-                "players": [{"name": n, "token_hash": secret_hash(tokens[n]),
-                             "seat_key": _public(tokens[n])} for n in names]}
+                "players": [{"name": n, "token_hash": secret_hash(tokens[n])}
+                            for n in names]}
         store, own = _open_store(url)
         try:
             tid = "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
@@ -329,12 +286,9 @@ class Tournament:
             seated: list[str | None] = [None] * self.table_size
             for k, ticket in enumerate(tickets):
                 seated[ticket.seat] = group[k]
-            label = f"{self.id}/{number}/{host.code}"
-            sealed = [{"seat": t.seat, **_seal(self._keys[group[k]], label, t.token)}
-                      for k, t in enumerate(tickets)]
+            # the seat tokens are forgotten: my_seat issues each player a fresh one
             rows.append({"table_code": host.code, "players": json.dumps(seated),
-                         "result": json.dumps({"number": i, "seats": sealed, "hands": [],
-                                               "done": False})})
+                         "result": json.dumps({"number": i, "hands": [], "done": False})})
         with _write(self.store) as conn:
             tn = schema.tournaments
             conn.execute(sa.select(tn.c.id).where(tn.c.id == self.id).with_for_update()).first()
@@ -378,24 +332,21 @@ class Tournament:
                 self.record_table(service, t.code)
         return all(t.done for t in self.tables(self.round))
 
-    def my_seat(self, player_token: str) -> SeatTicket:
-        """The player's seat this round (a ``SeatTicket`` of the table service), opened with
-        their tournament token. A bye, or no round started yet, is refused."""
+    def my_seat(self, service: _Service, player_token: str) -> SeatTicket:
+        """The player's seat this round, for their tournament token: ``service`` issues a
+        fresh seat token (an earlier one of that seat stops working). A bye, or no round
+        started yet, is refused."""
         name = self._player(player_token)
         number = self.round
         with _read(self.store) as conn:
             rows = self._rows(conn, number) if number else []
         for r in rows:
-            if name not in json.loads(r.players):
+            players = json.loads(r.players)
+            if name not in players:
                 continue
             if r.table_code.startswith("bye-"):
                 raise TournamentError(f"{name} has a bye in round {number}")
-            players = json.loads(r.players)
-            for box in json.loads(r.result)["seats"]:
-                if players[box["seat"]] == name:
-                    token = _open(player_token, f"{self.id}/{number}/{r.table_code}", box)
-                    return SeatTicket(code=r.table_code, seat=box["seat"], token=token,
-                                      name=name)
+            return service.reissue(r.table_code, players.index(name))
         raise TournamentError(f"{name} has no table yet: the round has not started")
 
     def _player(self, token: Any) -> str:

@@ -971,7 +971,7 @@ class TournamentHandler(TournamentApi):
 
 
 class TournamentSeatHandler(TournamentApi):
-    """A player's seat this round, opened with their tournament token."""
+    """A player's seat this round, for their tournament token (a fresh seat token)."""
 
     async def get(self, tid: str) -> None:
         token = self.request.headers.get(TOKEN_HEADER, "").strip()
@@ -979,8 +979,8 @@ class TournamentSeatHandler(TournamentApi):
             raise ApiError(401, f"send your tournament token in the {TOKEN_HEADER} header")
         player = self.get_query_argument("player", None)
 
-        def seat(t: Any, _service: Any) -> dict[str, Any]:
-            ticket = t.my_seat(token)
+        def seat(t: Any, service: Any) -> dict[str, Any]:
+            ticket = t.my_seat(service, token)
             if player is not None and player.strip() != ticket.name:
                 from crazylab.tables.tournament import TournamentError
 
