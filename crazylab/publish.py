@@ -44,6 +44,7 @@ def add_publish_parsers(subparsers: Any) -> None:
     p.add_argument("--allow-class-creation", action="store_true",
                    help="let the teacher page's visitors make classes (off: classes are made "
                         "with `crazylab class create`)")
+    _tls_arguments(p)
     p.set_defaults(func=cmd_serve)
     p = subparsers.add_parser(
         "site", help="build the static site of a folder of notebooks (runs in the browser)",
@@ -97,8 +98,35 @@ def add_tables_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--allow-class-creation", action="store_true",
                    help="let any visitor make a class (off: classes are made with `crazylab "
                         "class create`, or by a hub teacher)")
+    _tls_arguments(p)
     p.set_defaults(func=cmd_tables)
     return p
+
+
+def _tls_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--certfile", default=None, metavar="PEM",
+                   help="serve HTTPS with this certificate (PEM); on a class network, so keys "
+                        "and tokens do not cross it in clear")
+    p.add_argument("--keyfile", default=None, metavar="PEM",
+                   help="the certificate's private key (PEM), if not in --certfile")
+
+
+def _tls_problem(args: argparse.Namespace) -> str | None:
+    """Why the TLS files cannot be used (``None`` when they can, or none is given)."""
+    certfile, keyfile = getattr(args, "certfile", None), getattr(args, "keyfile", None)
+    if keyfile and not certfile:
+        return "--keyfile needs --certfile"
+    if not certfile:
+        return None
+    import ssl
+
+    from .web.tls import tls_context
+
+    try:
+        tls_context(certfile, keyfile)
+    except (OSError, ssl.SSLError) as e:
+        return f"cannot use the certificate {certfile!r}: {e}"
+    return None
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
@@ -116,13 +144,19 @@ def cmd_tables(args: argparse.Namespace) -> int:
         print(f"crazylab tables: needs the Jupyter layer ({e.name} is missing): "
               "pip install 'crazylab[jupyter]'", file=sys.stderr)
         return 2
+    problem = _tls_problem(args)
+    if problem:
+        print(f"crazylab tables: {_clip(problem)}", file=sys.stderr)
+        return 2
     warning = plain_http_warning("tables", args.host)
-    if warning and not args.behind_proxy:  # behind a proxy: it is the proxy that listens
-        print(warning, file=sys.stderr)
+    if warning and not args.behind_proxy and not getattr(args, "certfile", None):
+        print(warning, file=sys.stderr)  # behind a proxy: it is the proxy that listens
     try:
         server.main(args.db, args.port, args.host, args.delay, args.behind_proxy,
                     hub=args.hub, teacher_group=args.teacher_group,
-                    allow_classes=args.allow_class_creation)
+                    allow_classes=args.allow_class_creation,
+                    certfile=getattr(args, "certfile", None),
+                    keyfile=getattr(args, "keyfile", None))
     except (CrazylabError, OSError, ValueError) as e:
         print(f"crazylab tables: {_clip(str(e))}", file=sys.stderr)
         return 1
@@ -137,8 +171,9 @@ def plain_http_warning(command: str, host: str) -> str | None:
     if host in ("127.0.0.1", "localhost", "::1") or host.startswith("127."):
         return None
     return (f"crazylab {command}: WARNING: listening on {host} over plain HTTP: teacher keys "
-            "and learners' tokens cross the network in clear. On a class network put it "
-            "behind HTTPS (a JupyterHub, or a reverse proxy with a certificate).")
+            "and learners' tokens cross the network in clear. On a class network give it "
+            "--certfile (and --keyfile), or put it behind HTTPS (a JupyterHub, or a reverse "
+            "proxy with a certificate).")
 
 
 def _clip(text: str, limit: int = 300) -> str:
@@ -170,13 +205,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except PublishError as e:
         _say("serve", str(e))
         return 2
+    problem = _tls_problem(args)
+    if problem:
+        _say("serve", _clip(problem))
+        return 2
     warning = plain_http_warning("serve", args.ip)
-    if warning:
+    if warning and not getattr(args, "certfile", None):
         print(warning, file=sys.stderr)
     if getattr(args, "allow_class_creation", False):  # the kernels it starts read it
         os.environ["CRAZYLAB_ALLOW_CLASS_CREATION"] = "1"
+    tls = ([f"--CrazylabVoila.certfile={args.certfile}"] if getattr(args, "certfile", None)
+           else []) + ([f"--CrazylabVoila.keyfile={args.keyfile}"]
+                       if getattr(args, "keyfile", None) else [])
     serve.main([str(folder), f"--port={args.port}", f"--Voila.ip={args.ip}", "--no-browser",
-                "--Voila.port_retries=0", "--show_tracebacks=False"])
+                "--Voila.port_retries=0", "--show_tracebacks=False", *tls])
     return 0
 
 

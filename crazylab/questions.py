@@ -94,7 +94,12 @@ class Question:
 
 
 def spec_version(spec: Mapping[str, Any]) -> str:
-    """The version of a question spec: 16 hex digits of a sha256 of its canonical JSON."""
+    """The version of a question spec: 16 hex digits of a sha256 of its canonical JSON. A
+    set-up position's own seed (drawn at random when none is given, and deciding no answer:
+    its cards are all placed) is left out, so each run of a lesson asks the same version."""
+    game = spec.get("game")
+    if isinstance(game, Mapping) and game.get("setup"):
+        spec = {**spec, "game": {k: v for k, v in game.items() if k != "seed"}}
     text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

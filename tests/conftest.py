@@ -30,6 +30,12 @@ from browser_support import (
 
 # Kernels started by tests (nbval, Voilà) pick this up as well.
 os.environ.setdefault("PLOTLY_RENDERER", "plotly_mimetype")
+# crazylab's own files (the default class database, a server key file for PostgreSQL) go to a
+# folder of this run, never to the developer's home
+if "CRAZYLAB_HOME" not in os.environ:
+    import tempfile
+
+    os.environ["CRAZYLAB_HOME"] = tempfile.mkdtemp(prefix="crazylab-test-home-")
 
 
 @pytest.fixture(autouse=True)

@@ -211,7 +211,11 @@ def _execute(url: str, token: str, code: str, timeout: float) -> str:
             raise AssertionError(f"the cell failed: {error}\n{''.join(out)}")
         return "".join(out)
 
-    return asyncio.run(go())
+    # a thread of its own: the test process may already run an event loop (Playwright's)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, go()).result()
 
 
 def start_hub(folder: Path) -> Hub:

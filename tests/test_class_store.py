@@ -25,6 +25,7 @@ from crazylab.classroom.store import (
     ClassError,
     Store,
     StoreUnavailable,
+    UnknownLearner,
     open_store,
     rows_to_csv,
 )
@@ -423,7 +424,7 @@ def test_an_older_database_is_upgraded_in_place(db_url: str) -> None:
     store = open_store(db_url, catalog=CATALOG)
     try:
         with store.db.engine.connect() as conn:
-            assert schema.current_version(conn) == schema.VERSION == 4
+            assert schema.current_version(conn) == schema.VERSION == 5
             inspector = sa.inspect(conn)
             for table in schema.metadata.sorted_tables:  # the same schema as a new database
                 assert [c["name"] for c in inspector.get_columns(table.name)] == [
@@ -432,6 +433,9 @@ def test_an_older_database_is_upgraded_in_place(db_url: str) -> None:
                     i["name"] for i in inspector.get_indexes(table.name)}
         old = store.learner("old-token-0123456789abcdef")
         assert (old.name, old.class_name) == ("Old Ana", "Old class")
+        with store.db.engine.connect() as conn:  # the token kept in clear is now a hash
+            kept = conn.execute(sa.text("SELECT token FROM learners")).scalars().all()
+        assert kept == [__import__("hashlib").sha256(b"old-token-0123456789abcdef").hexdigest()]
         assert [a.answer for a in store.attempts(old.token)] == ["8♠"]
         assert hand(store, old.token, "h-after-upgrade")
         assert store.import_progress("ABCDEFGHJKLMN", "old-key", _progress_file()) == 5
@@ -669,3 +673,31 @@ def test_postgresql_connections_cut_by_the_server_are_replaced(pg_url: str) -> N
     assert [a.exercise for a in store.attempts(ana.token)] == ["e01", "e02", "e03"]
     store.close()
     admin.dispose()
+
+
+def test_no_learner_token_is_in_the_database(tmp_path, monkeypatch) -> None:
+    """Learner tokens are kept like seat tokens and teacher keys: only their hashes. A hub
+    learner's token is derived under the server's secret (the key file beside the
+    database), so the server finds the learner again while the database alone cannot."""
+    monkeypatch.delenv("CRAZYLAB_SERVER_SECRET", raising=False)
+    path = tmp_path / "c.db"
+    store = open_store(str(path), catalog=CATALOG)
+    c = store.create_class("Year 8")
+    tokens = [store.join(c.code, f"L{n}").token for n in range(5)]
+    tokens.append(store.anonymous().token)
+    hub = store.hub_learner("ana", c.code)
+    assert store.hub_learner("ana") == hub  # the same learner, the same derived token
+    tokens.append(hub.token)
+    for token in tokens:
+        assert store.learner(token).name
+    store.close()
+    data = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.is_file()
+                    and not p.name.endswith(".key"))
+    for token in tokens:
+        assert token.encode() not in data
+    monkeypatch.setenv("CRAZYLAB_SERVER_SECRET", "another server")
+    other = open_store(str(path), catalog=CATALOG)
+    assert other.hub_learner("ana").token != hub.token  # derived under that server's secret
+    with pytest.raises(UnknownLearner):
+        other.learner(hub.token)  # the old derivation no longer opens the learner
+    other.close()

@@ -239,14 +239,15 @@ def test_a_finished_hand_is_kept_once(db: Path, fresh: Any) -> None:
 
 # --------------------------------------------------------------------------- the catalogue
 
-def every_exercise() -> list[tuple[str, str, str, tuple[str, ...]]]:
-    """(lesson, id, question, rule ids) of every exercise the lessons make, run once each."""
+def every_exercise() -> list[tuple[str, str, str, tuple[str, ...], str | None]]:
+    """(lesson, id, question, rule ids, version) of every exercise the lessons make, run
+    once each."""
     out = []
     for source in LESSONS:
         for ex in run_quietly(source):
             assert ex.lesson == source.stem, (source.stem, ex.question)
             out.append((source.stem, str(ex.exercise_id), exercise.plain(ex.question),
-                        ex.rule_ids))
+                        ex.rule_ids, ex.version))
     return out
 
 
@@ -254,7 +255,9 @@ def test_the_catalogue_lists_every_exercise_with_stable_ids(fresh: Any) -> None:
     made = every_exercise()  # a second run of the lessons: the catalogue was the first
     catalog = json.loads(builder.CATALOG.read_text(encoding="utf-8"))
     assert not catalog.get("provisional")
-    listed = [(lesson, ident, entry["question"], tuple(entry["rules"]))
+    # the same questions, the same versions: what a learner's page asks is what the store
+    # judges (a position's own random seed, which decides no answer, is not in the version)
+    listed = [(lesson, ident, entry["question"], tuple(entry["rules"]), entry["version"])
               for lesson, info in catalog["lessons"].items()
               for ident, entry in info["exercises"].items()]
     assert sorted(listed) == sorted(made)

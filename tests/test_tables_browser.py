@@ -252,10 +252,11 @@ def hands_by_version(db: Path, code: str) -> dict[int, list[set[str]]]:
     store = TableStore(f"sqlite:///{db}")
     try:
         row = next(r for r in store.load() if r.code == code)
+        seed = store.deal_seed(row.seed)  # the stored nonce under the server's key file
     finally:
         store.close()
-    assert row.hands == 1, "a test table plays one hand"
-    game = Match(rules_from_json(row.rules), row.seats, seed=row.seed).game
+    assert row.hands == 1 and row.keyed, "a test table plays one hand, its deal keyed"
+    game = Match(rules_from_json(row.rules), row.seats, seed=seed).game
     moves = [m for m in row.moves if m.hand == 1]
     assert moves, "the server stored no move"
     start = row.version - len(moves)

@@ -297,14 +297,15 @@ def test_house_rules_are_kept(service, clock, db_url):
     service.set_bot(host.token, 1, "random")
     service.start(host.token)
     assert service.state(host.code).rules == house
+    from crazylab.engine.rules import RuleSet
+    with pytest.raises(TableError, match="preset"):
+        service.create(RuleSet("my-own"), 2, "Ana")
+    service.close()  # restarted: the next service reads the house rules back
     again = TableService(db_url, clock=clock)
     try:
         assert again.state(host.code).rules == house
     finally:
         again.close()
-    from crazylab.engine.rules import RuleSet
-    with pytest.raises(TableError, match="preset"):
-        service.create(RuleSet("my-own"), 2, "Ana")
 
 
 def test_two_moves_at_the_same_version_one_is_applied(service, clock):
@@ -375,6 +376,44 @@ def test_codes_and_tokens_are_random_and_only_hashes_are_stored(tmp_path, clock)
     # the code's characters vary over the alphabet (not a counter, not one fixed letter)
     letters = "".join(codes)
     assert len(set(letters)) > 15
+
+
+def test_the_database_alone_shows_no_hand(tmp_path, clock, monkeypatch):
+    """A table's deal is keyed by the server's secret, kept outside the database (a key file
+    beside it, its owner's alone): the stored seed deals other hands; the service, and a
+    restarted service, deal the table's own."""
+    import os
+
+    from crazylab.match import Match
+    from crazylab.tables.service import rules_from_json
+    from crazylab.tables.store import TableStore
+
+    monkeypatch.delenv("CRAZYLAB_SERVER_SECRET", raising=False)
+    path = tmp_path / "tables.db"
+    service = TableService(f"sqlite:///{path}", clock=clock)
+    host = service.create("crazy-eights", 2, "Ada", who="teacher")
+    service.join(host.code, "Bo", who="teacher")
+    service.start(host.token)
+    hands = [sorted(map(str, h)) for h in service.state(host.code).match.game.hands]
+    service.close()
+    key = path.with_name(path.name + ".key")
+    assert key.is_file() and os.stat(key).st_mode & 0o777 == 0o600
+    store = TableStore(f"sqlite:///{path}")
+    [row] = store.load()
+    assert row.keyed
+    from_db = Match(rules_from_json(row.rules), row.seats, seed=row.seed).game
+    assert [sorted(map(str, h)) for h in from_db.hands] != hands  # the nonce deals other cards
+    keyed_game = Match(rules_from_json(row.rules), row.seats,
+                       seed=store.deal_seed(row.seed)).game
+    assert [sorted(map(str, h)) for h in keyed_game.hands] == hands
+    store.close()
+    again = TableService(f"sqlite:///{path}", clock=clock)
+    assert [sorted(map(str, h)) for h in again.state(host.code).match.game.hands] == hands
+    again.close()
+    key.write_text("another server's key")  # the file goes with the server, not the database
+    other = TableService(f"sqlite:///{path}", clock=clock)
+    assert [sorted(map(str, h)) for h in other.state(host.code).match.game.hands] != hands
+    other.close()
 
 
 # --------------------------------------------------------------------------- rate limits
@@ -489,6 +528,7 @@ def test_a_host_who_leaves_between_hands_is_stood_in_for(service, clock, db_url)
     play(service, clock, tickets, rng, until=5)
     mid = service.state(code)
     seen = (mid.version, mid.match.game.fingerprint(), len(mid.match.hands))
+    service.close()  # the service restarts
     again = TableService.restore(db_url, clock=clock)
     try:
         back = again.state(code)
@@ -614,7 +654,7 @@ def test_an_old_class_database_is_upgraded(tmp_path, clock):
     service = TableService(url, clock=clock)
     try:
         with service.store.db.engine.connect() as conn:
-            assert schema.current_version(conn) == schema.VERSION == 4
+            assert schema.current_version(conn) == schema.VERSION == 5
         host = service.create("crazy-eights", 2, "Ana")
         assert service.state(host.code).version == 1
     finally:
@@ -689,3 +729,18 @@ def test_a_move_the_database_cannot_store_is_not_played(service, clock, monkeypa
     assert snapshot(service, code) == before  # the engine's move was taken back
     monkeypatch.undo()
     assert service.move(tickets[seat].token, legal, version=st.version) == st.version + 1
+
+
+def test_a_second_service_on_one_database_refuses_to_start(db_url, clock):
+    """Two table services on one database used to refuse every move of the second for ever
+    (stale versions): now the second refuses to start, in one line, until the first stops."""
+    first = TableService(db_url, clock=clock)
+    host = first.create("crazy-eights", 2, "Ada", who="teacher")
+    with pytest.raises(TableError, match="another tables service already serves") as refused:
+        TableService(db_url, clock=clock)
+    assert "\n" not in str(refused.value)
+    assert first.state(host.code).names[0] == "Ada"  # the first goes on
+    first.close()
+    second = TableService(db_url, clock=clock)  # free again: it takes over every table
+    assert second.state(host.code).names[0] == "Ada"
+    second.close()

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import crazylab
 from crazylab.classroom.store import open_store
 from crazylab.store import schema
-from crazylab.tables import SeatTicket, TableError, TableService
+from crazylab.tables import SeatTicket, TableService
 from crazylab.tables.pairings import (
     HandResult,
     Standing,
@@ -358,7 +358,7 @@ def play_round(service: TableService, tour: Tournament, codes: list[str],
     seats: dict[str, dict[int, SeatTicket]] = defaultdict(dict)
     for name, token in tour.tokens.items():
         try:
-            ticket = tour.my_seat(service, token)
+            ticket = tour.my_seat(token)
         except TournamentError as e:
             assert "has a bye" in str(e)
             continue
@@ -478,34 +478,37 @@ def test_the_database_holds_no_token_and_a_seat_opens_only_with_its_players_toke
                              1, 2, "crazy-eights-classic")
     assert tour.rounds == 3  # a full cycle of 3 players: each sits out once
     with pytest.raises(TournamentError, match="has no table yet"):
-        tour.my_seat(service, tour.tokens["Ana"])
+        tour.my_seat(tour.tokens["Ana"])
     codes = tour.start_round(service)
     assert len(codes) == 1
     tickets = {}
     for name, token in tour.tokens.items():
         if name in service.state(codes[0]).names:
-            tickets[name] = tour.my_seat(service, token)
+            tickets[name] = tour.my_seat(token)
             assert tickets[name].name == name and tickets[name].code == codes[0]
             assert service.state(codes[0]).names[tickets[name].seat] == name
         else:
             with pytest.raises(TournamentError, match=f"{name} has a bye in round 1"):
-                tour.my_seat(service, token)
+                tour.my_seat(token)
     assert len(tickets) == 2
     text = repr(db_rows(db_url))
     for secret in [*tour.tokens.values(), *(t.token for t in tickets.values())]:
         assert secret not in text
     for forged in ["x" * 32, "", 12, tickets["Ana" if "Ana" in tickets else "Ben"].token]:
         with pytest.raises(TournamentError, match="^unknown player token$"):
-            tour.my_seat(service, forged)  # type: ignore[arg-type]
-    # no seat token is kept anywhere: asking again issues a fresh one, the old one is dead
+            tour.my_seat(forged)  # type: ignore[arg-type]
+    # no seat token is kept anywhere: it is derived again, the same on every call (a page
+    # reloaded keeps its seat), under the server's secret (another server derives another)
     name, first = next(iter(tickets.items()))
-    again = tour.my_seat(service, tour.tokens[name])
-    assert (again.code, again.seat) == (first.code, first.seat) and again.token != first.token
-    assert service.seat_of(again.token) == again
-    with pytest.raises(TableError):
-        service.seat_of(first.token)
-    assert again.token not in repr(db_rows(db_url))
+    assert tour.my_seat(tour.tokens[name]) == first and service.seat_of(first.token) == first
+    assert first.token not in repr(db_rows(db_url))
     tour.close()
+    service.close()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CRAZYLAB_SERVER_SECRET", "another server")
+        other = Tournament.load(db_url, tour.id)
+        assert other.my_seat(tour.tokens[name]).token != first.token
+        other.close()
 
 
 def test_bad_tournaments_are_refused_in_one_line_and_store_nothing(db_url, klass):
@@ -539,8 +542,10 @@ def test_bad_tournaments_are_refused_in_one_line_and_store_nothing(db_url, klass
     tour.check_key(klass.teacher_key)
     with pytest.raises(TournamentError, match="^wrong teacher key$"):
         tour.check_key("guess")
+    tables = TableService(db_url)
     with pytest.raises(TournamentError, match="no table 'ZZZZZZZZ' in this tournament"):
-        tour.record_table(TableService(db_url), "ZZZZZZZZ")
+        tour.record_table(tables, "ZZZZZZZZ")
+    tables.close()
     tour.close()
 
 
@@ -607,7 +612,7 @@ def test_standings_follow_the_hands_as_they_finish(db_url, klass, service):
                 for s in tour.standings()} == expected_from_service(service, tour)
     # the table's host deals a fourth hand: it does not count
     state = service.state(code)
-    host = tour.my_seat(service, tour.tokens[state.names[state.host]])
+    host = tour.my_seat(tour.tokens[state.names[state.host]])
     service.new_hand(host.token)
     play_round(service, tour, [code], rng, hands=4)
     assert tour.record_table(service, code) == 3

@@ -65,6 +65,7 @@ from ..store import (
     Database,
     class_code,
     display_name,
+    keyed,
     schema,
     secret_hash,
     secret_matches,
@@ -240,18 +241,20 @@ class Store:
                 raise ClassError(f"unknown class code {quote(code)}")
             token = secrets.token_urlsafe(24)
             conn.execute(sa.insert(schema.learners).values(
-                token=token, name=name, class_code=code, created_at=_now()))
+                token=secret_hash(token), name=name, class_code=code, created_at=_now()))
         return Learner(token=token, name=name, class_code=code, class_name=cls.name)
 
     def hub_learner(self, hub_user: str, code: str | None = None) -> Learner:
         """The one learner of a JupyterHub user (made on first call; ``code`` joins them to
-        that class)."""
+        that class). Their token is derived from the hub user under the server's secret, so
+        the server finds it again while the database keeps only its hash."""
         if not isinstance(hub_user, str) or not 1 <= len(hub_user) <= 255 \
                 or not hub_user.isprintable():
             raise ClassError(f"not a hub user name: {quote(str(hub_user))}")
         utf8_text(hub_user, "the hub user name", ClassError)
         code = _code(code) if code is not None else None
         lr = schema.learners
+        token = keyed(self.db.secret, "hub learner", hub_user)[:43]
         for _ in range(2):
             try:
                 with self.db.write() as conn:
@@ -260,17 +263,19 @@ class Store:
                         raise ClassError(f"unknown class code {quote(code)}")
                     row = conn.execute(sa.select(lr).where(lr.c.hub_user == hub_user)).first()
                     if row is None:
-                        token = secrets.token_urlsafe(24)
                         display = hub_user.strip()[:NAME_MAX] or ANONYMOUS_NAME
                         conn.execute(sa.insert(lr).values(
-                            token=token, name=display, class_code=code, hub_user=hub_user,
-                            created_at=_now()))
+                            token=secret_hash(token), name=display, class_code=code,
+                            hub_user=hub_user, created_at=_now()))
                     else:
-                        token, display = row.token, row.name
+                        changes: dict[str, Any] = {}
+                        if row.token != secret_hash(token):  # made before, or another key
+                            changes["token"] = secret_hash(token)
                         if code and row.class_code != code:
+                            changes["class_code"] = code
+                        if changes:
                             conn.execute(sa.update(lr).where(lr.c.id == row.id)
-                                         .values(class_code=code))
-                        code = code or row.class_code
+                                         .values(**changes))
                 return self.learner(token)
             except sa_exc.IntegrityError:  # made at the same moment by another kernel
                 continue
@@ -281,7 +286,8 @@ class Store:
         token = secrets.token_urlsafe(24)
         with self.db.write() as conn:
             conn.execute(sa.insert(schema.learners).values(
-                token=token, name=ANONYMOUS_NAME, class_code=None, created_at=_now()))
+                token=secret_hash(token), name=ANONYMOUS_NAME, class_code=None,
+                created_at=_now()))
         return Learner(token=token, name=ANONYMOUS_NAME, class_code=None, class_name=None)
 
     def learner(self, token: str) -> Learner:
@@ -291,7 +297,7 @@ class Store:
             row = conn.execute(
                 sa.select(lr.c.name, lr.c.class_code, c.c.name.label("class_name"))
                 .select_from(lr.outerjoin(c, c.c.code == lr.c.class_code))
-                .where(lr.c.token == _token(token))).first()
+                .where(lr.c.token == secret_hash(_token(token)))).first()
         if row is None:
             raise UnknownLearner("unknown learner token")
         return Learner(token=token, name=row.name, class_code=row.class_code,
@@ -543,7 +549,7 @@ class Store:
                 lr.c.class_code == cls.code, lr.c.import_id == import_id)).scalar()
             if learner_id is None:
                 learner_id = conn.execute(sa.insert(lr).values(
-                    token=secrets.token_urlsafe(24), name=name, class_code=cls.code,
+                    token=secret_hash(secrets.token_urlsafe(24)), name=name, class_code=cls.code,
                     import_id=import_id, created_at=_now()).returning(lr.c.id)).scalar_one()
                 stored += 1
             for table, rows in ((schema.attempts, attempt_rows),
@@ -663,7 +669,8 @@ class Store:
         schema.learners.c.token == sa.bindparam("token"))
 
     def _learner_id(self, conn: sa.Connection, token: Any) -> int:
-        found = conn.execute(self._LEARNER_BY_TOKEN, {"token": _token(token)}).scalar()
+        found = conn.execute(self._LEARNER_BY_TOKEN,
+                             {"token": secret_hash(_token(token))}).scalar()
         if found is None:
             raise UnknownLearner("unknown learner token")
         return int(found)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .keys import SECRET_MAX, class_code, secret_hash, secret_matches
+from .keys import SECRET_MAX, class_code, keyed, secret_hash, secret_matches
 from .names import NAME_MAX, display_name, utf8_text
 
 if TYPE_CHECKING:
@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 _LAZY = {"Database": ".database", "make_engine": ".database", "sqlite_file": ".database",
          "sqlite_url": ".database", "schema": ".schema"}
 
-__all__ = ["NAME_MAX", "SECRET_MAX", "Database", "class_code", "display_name", "make_engine",
-           "schema", "secret_hash", "secret_matches", "sqlite_file", "sqlite_url", "utf8_text"]
+__all__ = ["NAME_MAX", "SECRET_MAX", "Database", "class_code", "display_name", "keyed",
+           "make_engine", "schema", "secret_hash", "secret_matches", "sqlite_file", "sqlite_url",
+           "utf8_text"]
 
 
 def __getattr__(name: str) -> Any:

@@ -160,6 +160,8 @@ class Database:
                             if database is not None and fcntl is not None else None)
         self._turns_fd: tuple[int, int] | None = None  # (pid, fd): not one inherited by fork
         self._threads = threading.Lock()
+        self._secret: bytes | None = None
+        self._claims: dict[str, Any] = {}  # role -> the lock's file or connection
         try:
             with self.write() as conn:
                 if self.dialect == "postgresql":  # one migrator at a time
@@ -175,6 +177,57 @@ class Database:
             self.close()  # refused: no pooled connection or lock file left open
             raise
 
+    @property
+    def secret(self) -> bytes:
+        """The server's secret (:func:`.keys.server_secret`): for a SQLite file, the key file
+        beside it (``<db>.key``); else ``$CRAZYLAB_HOME/server.key``."""
+        if self._secret is None:
+            from .keys import server_secret
+
+            database = sqlite_file(self.engine.url)
+            if database is not None:
+                key_file = database.with_name(database.name + ".key")
+            else:
+                home = os.environ.get("CRAZYLAB_HOME") or "~/.local/share/crazylab"
+                key_file = Path(home).expanduser() / "server.key"
+            self._secret = server_secret(key_file)
+        return self._secret
+
+    def claim(self, role: str) -> bool:
+        """Hold ``role`` (``"tables-service"``) for this database while this object lives,
+        if no other process holds it: an exclusive lock on a file beside a SQLite database, a
+        session advisory lock on PostgreSQL (per schema). False when another holds it."""
+        if role in self._claims:
+            return True
+        database = sqlite_file(self.engine.url)
+        if database is not None and fcntl is not None:
+            fd = os.open(database.with_name(f"{database.name}-{role}"),
+                         os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                return False
+            self._claims[role] = fd
+        elif self.dialect == "postgresql":
+            conn = self.engine.connect()
+            got = conn.execute(sa.text("SELECT pg_try_advisory_lock(hashtext(:role), "
+                                       "hashtext(current_schema()))"), {"role": role}).scalar()
+            conn.commit()
+            if not got:
+                conn.close()
+                return False
+            self._claims[role] = conn
+        return True
+
+    def release(self, role: str) -> None:
+        """Let another process hold ``role``."""
+        held = self._claims.pop(role, None)
+        if isinstance(held, int):
+            os.close(held)
+        elif held is not None:
+            held.close()
+
     def backup(self, path: Path) -> Path:
         """A consistent copy of this SQLite database at ``path`` (its owner's alone), made with
         SQLite's backup API while writers may be waiting: what a migration keeps aside."""
@@ -187,7 +240,9 @@ class Database:
         return path
 
     def close(self) -> None:
-        """Close every pooled connection and the writers' lock file."""
+        """Close every pooled connection, the writers' lock file and any role held."""
+        for role in list(self._claims):
+            self.release(role)
         self.engine.dispose()
         if self._turns_fd is not None and self._turns_fd[0] == os.getpid():
             os.close(self._turns_fd[1])

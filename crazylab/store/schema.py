@@ -18,7 +18,10 @@ made by an older crazylab is upgraded in place when it is opened; one newer than
 * version 4: answers judged by the store: ``attempts.version`` (the version of the question
   answered) and ``attempts.after_solution`` (answered once the solution was shown: never
   counted right), ``practice.rules`` (the rule set a practice item was dealt from) and
-  ``reveals`` (a learner was shown an exercise's solution).
+  ``reveals`` (a learner was shown an exercise's solution);
+* version 5: secrets at rest: ``learners.token`` holds the SHA-256 of the learner's token
+  (the tokens stored in clear before are hashed), and ``game_tables.keyed`` says the table's
+  ``seed`` is a nonce whose deal only the server's secret derives.
 
 :data:`metadata` describes the current version; the steps create what they add with their
 own table definitions, so an old step never creates a newer column.
@@ -30,7 +33,7 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-VERSION = 4
+VERSION = 5
 
 metadata = sa.MetaData()
 
@@ -138,8 +141,9 @@ def _hands_table(md: sa.MetaData) -> sa.Table:
     )
 
 
-def _game_tables(md: sa.MetaData) -> dict[str, sa.Table]:
-    """The version-3 tables of shared game tables and tournaments."""
+def _game_tables(md: sa.MetaData, *, keyed: bool = False) -> dict[str, sa.Table]:
+    """The version-3 tables of shared game tables and tournaments (``game_tables.keyed``
+    from version 5)."""
     game_tables = sa.Table(
         "game_tables", md,
         sa.Column("code", sa.String(16), primary_key=True),
@@ -151,6 +155,8 @@ def _game_tables(md: sa.MetaData) -> dict[str, sa.Table]:
         sa.Column("hands", sa.Integer, nullable=False),   # hands dealt (0 before the start)
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        *([sa.Column("keyed", sa.Boolean, nullable=False, server_default=sa.false())]
+          if keyed else []),
     )
     table_seats = sa.Table(
         "table_seats", md,
@@ -205,7 +211,7 @@ sa.Index("ix_attempts_learner_lesson", attempts.c.learner_id, attempts.c.lesson)
 sa.Index("ix_learners_class_import", learners.c.class_code, learners.c.import_id, unique=True)
 sa.Index("ix_practice_learner_lesson", practice.c.learner_id, practice.c.lesson)
 sa.Index("ix_hands_learner", hands.c.learner_id)
-_shared = _game_tables(metadata)
+_shared = _game_tables(metadata, keyed=True)
 game_tables = _shared["game_tables"]
 table_seats = _shared["table_seats"]
 table_moves = _shared["table_moves"]
@@ -247,8 +253,22 @@ def _v4(conn: sa.Connection) -> None:
     _reveals_table(md).create(conn)
 
 
+def _v5(conn: sa.Connection) -> None:
+    import hashlib
+
+    false = "0" if conn.dialect.name == "sqlite" else "false"
+    conn.execute(sa.text(f"ALTER TABLE game_tables ADD COLUMN keyed BOOLEAN NOT NULL "
+                         f"DEFAULT {false}"))
+    rows = conn.execute(sa.text("SELECT id, token FROM learners")).all()
+    for row in rows:  # the tokens kept in clear until now: only their hashes from here on
+        digest = hashlib.sha256(row.token.encode("utf-8", "surrogatepass")).hexdigest()
+        conn.execute(sa.text("UPDATE learners SET token = :t WHERE id = :i"),
+                     {"t": digest, "i": row.id})
+
+
 #: MIGRATIONS[n] upgrades a version n-1 database to version n
-MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4,
+                                                          5: _v5}
 
 
 class SchemaTooNew(Exception):

@@ -229,6 +229,11 @@ class TableService:
             self._store = TableStore(url)
         except StoreError as e:
             raise TableError(str(e)) from None
+        try:
+            self._store.claim()  # the one service of this database
+        except StoreError as e:
+            self._store.close()
+            raise TableError(str(e)) from None
         #: the database (``store.db``, ``store.write()``: a tournament keeps its rows there)
         self.store = self._store
         self.url = self._store.db.url
@@ -262,7 +267,8 @@ class TableService:
 
     def _restore_table(self, row: TableRow) -> None:
         r = rules_from_json(row.rules)
-        match = Match(r, row.seats, seed=row.seed)
+        seed = self._store.deal_seed(row.seed) if row.keyed else row.seed  # older: in clear
+        match = Match(r, row.seats, seed=seed)
         hands: dict[int, list[MoveRow]] = {}
         for m in row.moves:
             hands.setdefault(m.hand, []).append(m)
@@ -278,7 +284,7 @@ class TableService:
         for s in seats:
             if s.kind == LEARNER:
                 s.gone_since = now  # back when its browser comes back
-        table = _Table(code=row.code, rules=r, rules_json=row.rules, seed=row.seed,
+        table = _Table(code=row.code, rules=r, rules_json=row.rules, seed=seed,
                        host=row.host, started=row.started, version=row.version, seats=seats,
                        match=match)
         with self._lock:
@@ -348,7 +354,8 @@ class TableService:
                              f"{min(5, r.max_players)} seats, not {quote(seats)}")
         name = _name(host)
         rules_json = rules_to_json(r)
-        seed = secrets.randbits(62)
+        nonce = secrets.randbits(62)  # stored; the deal's seed is keyed (deal_seed)
+        seed = self._store.deal_seed(nonce)
         try:
             match = Match(r, seats, seed=seed)
         except MatchError as e:
@@ -359,10 +366,10 @@ class TableService:
         table_seats += [_Seat("Empty seat", EMPTY) for _ in range(seats - 1)]
         for _ in range(5):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            row = TableRow(code=code, rules=rules_json, seats=seats, seed=seed, host=0,
+            row = TableRow(code=code, rules=rules_json, seats=seats, seed=nonce, host=0,
                            started=False, hands=1, version=1, created_at=datetime.now(UTC),
                            seat_rows=[SeatRow(k, s.token_hash, s.name, s.kind, s.bot)
-                                      for k, s in enumerate(table_seats)])
+                                      for k, s in enumerate(table_seats)], keyed=True)
             try:
                 self._store.create(row)
             except StaleWrite:  # a code drawn twice: draw again
@@ -401,16 +408,17 @@ class TableService:
         self._notify(table)
         return SeatTicket(code=table.code, seat=seat, token=token, name=name)
 
-    def reissue(self, code: str, seat: int) -> SeatTicket:
-        """A fresh token for a learner's seat (the seat's earlier token stops working): how
-        a tournament hands a player their seat without ever storing a seat token."""
+    def reissue(self, code: str, seat: int, token: str | None = None) -> SeatTicket:
+        """A new token for a learner's seat, ``token`` or a fresh random one (the seat's
+        earlier token stops working): a tournament gives each seat a token only the server
+        can derive again, so no seat token is ever stored."""
         table = self._table(code)
         with table.lock:
             if not isinstance(seat, int) or not 0 <= seat < len(table.seats) \
                     or table.seats[seat].kind != LEARNER:
                 raise TableError(f"seat {quote(seat)} of table {table.code} is no learner's")
             old = table.seats[seat]
-            token = secrets.token_urlsafe(24)
+            token = token or secrets.token_urlsafe(24)
             digest = secret_hash(token)
             self._stored(lambda: self._store.set_seat(
                 table.code, table.version, SeatRow(seat, digest, old.name, LEARNER, None)))

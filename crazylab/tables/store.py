@@ -26,7 +26,7 @@ from sqlalchemy import exc as sa_exc
 
 from ..classroom.store import default_url
 from ..errors import CrazylabError
-from ..store import Database, schema, sqlite_url
+from ..store import Database, keyed, schema, sqlite_url
 
 __all__ = ["MoveRow", "SeatRow", "StaleWrite", "StoreError", "TableRow", "TableStore"]
 
@@ -72,6 +72,7 @@ class TableRow:
     created_at: datetime
     seat_rows: list[SeatRow] = field(default_factory=list)
     moves: list[MoveRow] = field(default_factory=list)
+    keyed: bool = False  # seed is a nonce: the deal is keyed by the server's secret
 
 
 def _now() -> datetime:
@@ -89,7 +90,21 @@ class TableStore:
                            unavailable=StoreError, busy_timeout=BUSY_TIMEOUT)
 
     def close(self) -> None:
+        self.release()
         self.db.close()
+
+    def claim(self) -> None:
+        """Be the one table service of this database, or refuse in one line
+        (:class:`StoreError`): the tables live in one process (its locks, bots and sockets),
+        and a second service would only see its moves refused as stale. Held until
+        :meth:`close` (or the process ends)."""
+        if not self.db.claim("tables-service"):
+            raise StoreError("another tables service already serves this database (one "
+                             "service per database: stop it, or use that one)")
+
+    def release(self) -> None:
+        """Let another service have the database."""
+        self.db.release("tables-service")
 
     @contextmanager
     def write(self) -> Iterator[sa.Connection]:
@@ -109,7 +124,7 @@ class TableStore:
             conn.execute(sa.insert(schema.game_tables).values(
                 code=row.code, rules=row.rules, seats=row.seats, seed=row.seed, host=row.host,
                 started=row.started, hands=row.hands, version=row.version,
-                created_at=row.created_at))
+                created_at=row.created_at, keyed=row.keyed))
             conn.execute(sa.insert(schema.table_seats), [
                 {"code": row.code, "seat": s.seat, "token_hash": s.token_hash, "name": s.name,
                  "kind": s.kind, "bot": s.bot} for s in row.seat_rows])
@@ -144,6 +159,12 @@ class TableStore:
 
     # ------------------------------------------------------------------ reads
 
+    def deal_seed(self, nonce: int) -> int:
+        """The seed of a table's deals: its stored nonce keyed by the server's secret (kept
+        outside the database, :attr:`crazylab.store.Database.secret`), so the database alone
+        shows no hidden card."""
+        return int(keyed(self.db.secret, "table deal", nonce)[:15], 16)
+
     def load(self) -> list[TableRow]:
         """Every table with its seats and moves (in hand and ply order)."""
         t, s, m = schema.game_tables, schema.table_seats, schema.table_moves
@@ -151,7 +172,7 @@ class TableStore:
             rows = {r.code: TableRow(
                 code=r.code, rules=r.rules, seats=r.seats, seed=int(r.seed), host=r.host,
                 started=bool(r.started), hands=r.hands, version=r.version,
-                created_at=r.created_at)
+                created_at=r.created_at, keyed=bool(r.keyed))
                 for r in conn.execute(sa.select(t).order_by(t.c.created_at, t.c.code))}
             for r in conn.execute(sa.select(s).order_by(s.c.code, s.c.seat)):
                 if r.code in rows:

@@ -15,9 +15,11 @@ whose ``table_code`` is ``bye-<number>``. The current round is the highest round
 Every player gets a random **player token** (192 bits) when the tournament is created
 (:attr:`Tournament.tokens`, given once; only its SHA-256 is stored). A round's tables are made
 by the table service (:meth:`Tournament.start_round`), the first player of a table being its
-host; the seat tokens the service hands back are not kept anywhere: :meth:`Tournament.my_seat`
-checks a player's token and has the table service issue a fresh token for that player's seat
-(the seat's earlier token stops working), so the database holds only hashes and opens no seat.
+host. No seat token is kept anywhere: each seat's token is derived (HMAC) from the player's
+token hash under the server's secret, kept outside the database
+(:attr:`crazylab.store.Database.secret`); the table service gets it when the round starts, and
+:meth:`Tournament.my_seat` checks a player's token and derives it again (the same token on
+every call: a reloaded page keeps its seat). The database alone opens no seat.
 A table plays its hands as one match (its host deals each
 next hand); the first ``hands`` finished hands count, fewer if the match ends first (a rule
 set played to a target).
@@ -41,7 +43,7 @@ import sqlalchemy as sa
 from ..classroom.store import rows_to_csv
 from ..engine.rules import PRESETS, RuleSet
 from ..errors import CrazylabError, quote
-from ..store import class_code, schema, secret_hash, secret_matches
+from ..store import class_code, keyed, schema, secret_hash, secret_matches
 from .pairings import (
     FORMATS,
     MAX_ROUNDS,
@@ -79,7 +81,7 @@ class _Service(Protocol):
     def join(self, code: str, name: str, *, who: str = ...) -> SeatTicket: ...
     def set_bot(self, token: str, seat: int, level: str | None) -> None: ...
     def start(self, token: str) -> None: ...
-    def reissue(self, code: str, seat: int) -> SeatTicket: ...
+    def reissue(self, code: str, seat: int, token: str | None = None) -> SeatTicket: ...
     def state(self, code: str) -> Any: ...
 
 
@@ -286,7 +288,9 @@ class Tournament:
             seated: list[str | None] = [None] * self.table_size
             for k, ticket in enumerate(tickets):
                 seated[ticket.seat] = group[k]
-            # the seat tokens are forgotten: my_seat issues each player a fresh one
+                # the service's random token is forgotten: the seat takes the derived one
+                service.reissue(host.code, ticket.seat,
+                                self._seat_token(number, host.code, ticket.seat, group[k]))
             rows.append({"table_code": host.code, "players": json.dumps(seated),
                          "result": json.dumps({"number": i, "hands": [], "done": False})})
         with _write(self.store) as conn:
@@ -332,10 +336,9 @@ class Tournament:
                 self.record_table(service, t.code)
         return all(t.done for t in self.tables(self.round))
 
-    def my_seat(self, service: _Service, player_token: str) -> SeatTicket:
-        """The player's seat this round, for their tournament token: ``service`` issues a
-        fresh seat token (an earlier one of that seat stops working). A bye, or no round
-        started yet, is refused."""
+    def my_seat(self, player_token: str) -> SeatTicket:
+        """The player's seat this round (a ``SeatTicket`` of the table service), for their
+        tournament token. A bye, or no round started yet, is refused."""
         name = self._player(player_token)
         number = self.round
         with _read(self.store) as conn:
@@ -346,8 +349,17 @@ class Tournament:
                 continue
             if r.table_code.startswith("bye-"):
                 raise TournamentError(f"{name} has a bye in round {number}")
-            return service.reissue(r.table_code, players.index(name))
+            seat = players.index(name)
+            return SeatTicket(code=r.table_code, seat=seat, name=name,
+                              token=self._seat_token(number, r.table_code, seat, name))
         raise TournamentError(f"{name} has no table yet: the round has not started")
+
+    def _seat_token(self, number: int, code: str, seat: int, name: str) -> str:
+        """The seat's token: the player's token hash keyed by the server's secret (only the
+        server derives it; the database holds the hash the table service keeps)."""
+        player_hash = next(h for h, n in self._hashes.items() if n == name)
+        return keyed(self.store.db.secret, "tournament seat", self.id, number, code, seat,
+                     player_hash)[:43]
 
     def _player(self, token: Any) -> str:
         if not isinstance(token, str) or not 16 <= len(token) <= 128:

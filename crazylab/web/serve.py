@@ -56,7 +56,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import IOLoop, PeriodicCallback
-from traitlets import Float, Int
+from traitlets import Float, Int, Unicode
 from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
@@ -303,6 +303,21 @@ class CrazylabVoila(Voila):
                          help="Seconds a kernel may live unconnected while its page is "
                               "still being rendered (a stuck render).")
     watch_every = Float(1.0, config=True, help="Seconds between checks of the kernels.")
+    certfile = Unicode("", config=True,
+                       help="A TLS certificate (PEM): serve HTTPS (Voilà itself serves plain "
+                            "HTTP only).")
+    keyfile = Unicode("", config=True, help="The certificate's private key (PEM), if apart.")
+
+    def listen(self) -> None:
+        """Voilà's listen, over TLS when a certificate is given."""
+        if self.certfile:
+            from .tls import tls_context
+
+            context = tls_context(self.certfile, self.keyfile or None)
+            plain = self.app.listen
+            self.app.listen = (  # type: ignore[method-assign]
+                lambda port, address="", **kw: plain(port, address, ssl_options=context, **kw))
+        super().listen()
 
     def init_settings(self) -> dict:
         """Voilà's settings with the bounded kernel manager; pool kernels a page takes are

@@ -971,7 +971,7 @@ class TournamentHandler(TournamentApi):
 
 
 class TournamentSeatHandler(TournamentApi):
-    """A player's seat this round, for their tournament token (a fresh seat token)."""
+    """A player's seat this round, for their tournament token."""
 
     async def get(self, tid: str) -> None:
         token = self.request.headers.get(TOKEN_HEADER, "").strip()
@@ -979,8 +979,8 @@ class TournamentSeatHandler(TournamentApi):
             raise ApiError(401, f"send your tournament token in the {TOKEN_HEADER} header")
         player = self.get_query_argument("player", None)
 
-        def seat(t: Any, service: Any) -> dict[str, Any]:
-            ticket = t.my_seat(service, token)
+        def seat(t: Any, _service: Any) -> dict[str, Any]:
+            ticket = t.my_seat(token)
             if player is not None and player.strip() != ticket.name:
                 from crazylab.tables.tournament import TournamentError
 
@@ -1012,12 +1012,13 @@ class TournamentCsvHandler(TournamentApi):
 
 def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
          delay: float = BOT_DELAY, behind_proxy: bool = False, *, hub: bool = False,
-         teacher_group: str = "teachers", allow_classes: bool = False) -> None:
+         teacher_group: str = "teachers", allow_classes: bool = False,
+         certfile: str | None = None, keyfile: str | None = None) -> None:
     """Serve the class service (``crazylab tables``): the tables, restored from ``db``, and
     the class API (:mod:`crazylab.web.class_api`) that learners' kernels record through.
     ``hub``: a JupyterHub service — learners and teachers are who the hub says
     (:class:`crazylab.web.hub.HubIdentity`; teachers: admins and ``teacher_group``);
-    ``allow_classes``: any visitor may make a class.
+    ``allow_classes``: any visitor may make a class; ``certfile``/``keyfile``: serve HTTPS.
     ``behind_proxy``: a client's address is the one a proxy on this machine (a hub's) appends
     to ``X-Forwarded-For``, so the join limits apply per learner, not to the whole class at
     once.
@@ -1046,11 +1047,17 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
         routes += class_handlers(prefix, factory=lambda: open_store(db), hub=identity,
                                  allow_classes=allow_classes)
         await hub.service()  # every table back, its bots moving, before the first visitor
+        tls = None
+        if certfile:
+            from .tls import tls_context
+
+            tls = tls_context(certfile, keyfile)
         server = HTTPServer(web.Application(routes, websocket_max_message_size=MESSAGE_LIMIT),
-                            max_body_size=BODY_LIMIT)
+                            max_body_size=BODY_LIMIT, ssl_options=tls)
         server.listen(port, host)
         n = len((await hub.service()).tables())
-        print(f"crazylab tables: serving on http://{host}:{port}{prefix}{TABLES_PREFIX} "
+        scheme = "https" if tls else "http"
+        print(f"crazylab tables: serving on {scheme}://{host}:{port}{prefix}{TABLES_PREFIX} "
               f"({n} table{'' if n == 1 else 's'} restored) and the class API at "
               f"{prefix}crazylab/api/{' (JupyterHub identities)' if identity else ''}; "
               "Ctrl-C stops", flush=True)
