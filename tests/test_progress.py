@@ -426,11 +426,12 @@ def test_a_kernel_restart_while_the_database_is_locked_loses_nothing(db: Path,
     first = browser_copy[0]["fields"]
     assert store.record_attempt(token, **first) is True
     timer = Timer()
-    rec2, bar2, _ = make(db, timer=timer)
+    rec2, bar2, sent2 = make(db, timer=timer)
     bar2.browser = {"id": "b" * 32, "progress": {},
                     "unsaved": [*browser_copy, {"kind": "attempt", "token": token,
                                                 "fields": {"attempt_id": "x"}},
                                 "junk", {"kind": "drop_tables"}]}
+    assert sent2 == [{"event": "taken"}]  # only now may the browser let its copy go
     bar2.token = token
     assert rec2.pending == 0 and bar2.unsaved == []
     assert sorted(a.answer for a in store.attempts(token)) == [R1, W2]

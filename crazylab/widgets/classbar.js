@@ -82,6 +82,7 @@ let counter = 0;
 function render({ model, el }) {
   const id = `cbar${++counter}-${Math.random().toString(36).slice(2, 7)}`;
   el.classList.add("cbar-host");
+  let taken = false; // the kernel said it holds the saves this browser kept (see sendBrowser)
   el.innerHTML = `
     <section class="cbar" role="region" aria-label="Your class">
       <p class="cbar-who" data-part="who"></p>
@@ -142,8 +143,9 @@ function render({ model, el }) {
     const p = progressFile();
     const me = load(LEARNER_KEY);
     const unsaved = load(UNSAVED_KEY);
-    // the kernel takes them back and sends what is still waiting (`unsaved`)
-    store(UNSAVED_KEY, null);
+    // the kernel takes them back, says "taken", and from then on `unsaved` is what still
+    // waits; until then the copy stays here (a kernel lost first loses none)
+    taken = false;
     model.set("browser", {
       id: p.learner.id,
       name: (me && me.name) || p.learner.name || "",
@@ -203,12 +205,16 @@ function render({ model, el }) {
       if (msg.all) store(PROGRESS_KEY, null);
       model.set("token", "");
       model.save_changes();
+    } else if (msg.event === "taken") {
+      taken = true;
+      onUnsaved();
     } else if (msg.event === "download" && msg.data) {
       download(msg.data, (msg.data.learner && msg.data.learner.name) || "");
     }
   };
   const onOutbox = () => keep(model.get("outbox"));
   const onUnsaved = () => {
+    if (!taken) return; // the kernel has not confirmed it holds the browser's copy yet
     const list = model.get("unsaved") || [];
     store(UNSAVED_KEY, list.length ? list : null);
   };

@@ -104,6 +104,9 @@ class ClassBar(anywidget.AnyWidget):
         except Exception:  # noqa: BLE001 - what the browser kept is not worth a traceback
             log.exception("the browser's records could not be read")
         self._refresh()
+        # the kernel holds them now (saved, or waiting in `unsaved`): the browser's copy may
+        # follow `unsaved` from here on, not before (a kernel lost first loses none)
+        self.send({"event": "taken"})
 
     def _on_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
         action = content.get("do") if isinstance(content, dict) else None
