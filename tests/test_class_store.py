@@ -701,3 +701,16 @@ def test_no_learner_token_is_in_the_database(tmp_path, monkeypatch) -> None:
     with pytest.raises(UnknownLearner):
         other.learner(hub.token)  # the old derivation no longer opens the learner
     other.close()
+
+
+def test_a_teacher_key_never_starts_with_a_dash(store: Store, monkeypatch) -> None:
+    """`crazylab class import CODE --key -ocN…` read the key as an option (a test failed on
+    one such random key): a key is drawn again until it does not start with a dash."""
+    from crazylab.classroom import store as store_mod
+
+    drawn = iter(["-ocNaOWHKdJL7v4ek8UP0C-UIDZ4r9OV", "--twice-a-dash-key-0123456789ab",
+                  "plainKey0123456789abcdefghijklm"])
+    monkeypatch.setattr(store_mod.secrets, "token_urlsafe", lambda _n: next(drawn))
+    made = store.create_class("Dashes")
+    assert made.teacher_key == "plainKey0123456789abcdefghijklm"
+    assert store.class_report(made.code, made.teacher_key).name == "Dashes"

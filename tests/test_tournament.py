@@ -448,7 +448,9 @@ def test_a_4_player_round_robin_of_2_rounds_played_through_the_service(db_url, k
     assert all(s.hands == 4 for s in table)
     keys = [(s.points, s.wins, s.opponents_points) for s in table]
     assert keys == sorted(keys, reverse=True) and [s.rank for s in table] == [1, 2, 3, 4]
-    assert any(s.points for s in table)  # the hands scored something
+    scored = any(any(g.scores) for t in tour.tables() if t.code
+                 for g in service.state(t.code).match.hands if g.over)
+    assert any(s.points for s in table) == scored  # what the hands scored (rarely nothing)
     # every pair met at most once, each player twice
     assert max(pairs_met([[list(t.players) for t in tour.tables(r)] for r in (1, 2)])
                .values()) == 1

@@ -207,6 +207,8 @@ class Store:
         """A new class: its code (to give learners) and its teacher key (to keep secret)."""
         name = display_name(name, "class name", ClassError)
         key = secrets.token_urlsafe(24)
+        while key.startswith("-"):  # typed after --key on a command line: no leading dash
+            key = secrets.token_urlsafe(24)
         for _ in range(5):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
