@@ -161,8 +161,8 @@ class TableStore:
 
     def deal_seed(self, nonce: int) -> int:
         """The seed of a table's deals: its stored nonce keyed by the server's secret (kept
-        outside the database, :attr:`crazylab.store.Database.secret`), so the database alone
-        shows no hidden card."""
+        outside the database, :attr:`crazylab.store.database.Database.secret`), so the
+        database alone shows no hidden card."""
         return int(keyed(self.db.secret, "table deal", nonce)[:15], 16)
 
     def load(self) -> list[TableRow]:

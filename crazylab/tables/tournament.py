@@ -17,9 +17,9 @@ Every player gets a random **player token** (192 bits) when the tournament is cr
 by the table service (:meth:`Tournament.start_round`), the first player of a table being its
 host. No seat token is kept anywhere: each seat's token is derived (HMAC) from the player's
 token hash under the server's secret, kept outside the database
-(:attr:`crazylab.store.Database.secret`); the table service gets it when the round starts, and
-:meth:`Tournament.my_seat` checks a player's token and derives it again (the same token on
-every call: a reloaded page keeps its seat). The database alone opens no seat.
+(:attr:`crazylab.store.database.Database.secret`); the table service gets it when the round
+starts, and :meth:`Tournament.my_seat` checks a player's token and derives it again (the same
+token on every call: a reloaded page keeps its seat). The database alone opens no seat.
 A table plays its hands as one match (its host deals each
 next hand); the first ``hands`` finished hands count, fewer if the match ends first (a rule
 set played to a target).
