@@ -24,7 +24,6 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from ..errors import CrazylabError
 from .catalog import Catalog
 from .catalog import load as load_catalog
 from .records import (
@@ -81,9 +80,9 @@ class ClassClient:
 
     # -- the wire ----------------------------------------------------------------------------
     def _ask(self, method: str, path: str, token: str | None = None,
-             body: Mapping[str, Any] | None = None) -> Any:
-
-        headers = {"Accept": "application/json"}
+             body: Mapping[str, Any] | None = None,
+             headers: Mapping[str, str] | None = None) -> Any:
+        headers = {"Accept": "application/json", **(headers or {})}
         if self.hub_token:
             headers["Authorization"] = f"token {self.hub_token}"
         elif token:
@@ -109,7 +108,6 @@ class ClassClient:
 
     # -- learners ----------------------------------------------------------------------------
     def _learner(self, data: Mapping[str, Any], token: str | None) -> Any:
-
         return Learner(token=HUB_LEARNER if self.hub_token else str(token or data["token"]),
                        name=str(data["name"]), class_code=data.get("class_code"),
                        class_name=data.get("class_name"))
@@ -160,7 +158,6 @@ class ClassClient:
         return self._ask("GET", "me/attempts" + query, token)
 
     def progress(self, token: str) -> dict[str, Any]:
-
         got = self._ask("GET", "me", token)["progress"]
         return {lesson: LessonProgress(int(p["answered"]), int(p["right"]), int(p["total"]))
                 for lesson, p in got.items()}
@@ -168,26 +165,12 @@ class ClassClient:
     # -- teachers ----------------------------------------------------------------------------
     def create_class(self, name: str) -> Any:
         """Make a class (behind the hub: the hub says whether this user is a teacher)."""
-
         made = self._ask("POST", "classes", body={"name": name})
         return NewClass(code=made["code"], teacher_key=made["teacher_key"], name=made["name"])
 
     def class_report(self, code: str, key: str) -> Any:
-
-        return ClassReport(**self._report(code, key))
-
-    def _report(self, code: str, key: str) -> Any:
-
-        request = urllib.request.Request(
-            self.url + f"class/{quote(code, safe='')}/report",
-            headers={"X-Crazylab-Key": key, "Accept": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as reply:  # noqa: S310
-                return json.loads(reply.read())
-        except urllib.error.HTTPError as e:
-            raise ClassError(_error_of(e)) from None
-        except (OSError, ValueError) as e:
-            raise CrazylabError(f"the class service did not answer ({e})") from None
+        return ClassReport(**self._ask("GET", f"class/{quote(code, safe='')}/report",
+                                       headers={"X-Crazylab-Key": key}))
 
 
 def _error_of(e: urllib.error.HTTPError) -> str:

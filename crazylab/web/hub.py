@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import quote as url_quote
 
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
+from tornado.web import HTTPError
 
 TEACHER_GROUP = "teachers"
 
@@ -61,7 +62,7 @@ class HubIdentity:
             return None
         try:
             model = await self.auth.user_for_token(token, sync=False)
-        except web_errors() as e:
+        except (HTTPError, OSError) as e:  # the hub could not be asked
             raise HubUnavailable(str(e)) from None
         if not model or model.get("kind", "user") != "user" or not model.get("name"):
             return None
@@ -85,10 +86,3 @@ class HubIdentity:
             raise HubUnavailable(str(e)) from None
         user = json.loads(response.body or b"{}")
         return bool(user.get("admin")) or self.teacher_group in (user.get("groups") or [])
-
-
-def web_errors() -> tuple[type[BaseException], ...]:
-    """What HubAuth raises when the hub cannot be asked."""
-    from tornado.web import HTTPError
-
-    return (HTTPError, OSError)
