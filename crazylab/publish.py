@@ -88,6 +88,9 @@ def add_tables_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--behind-proxy", action="store_true",
                    help="take each client's address from the proxy's X-Forwarded-For (behind "
                         "a JupyterHub proxy: the join limits then count per learner)")
+    p.add_argument("--retire-after", type=float, default=7.0, metavar="DAYS",
+                   help="retire a table unchanged for DAYS days (finished or abandoned): it "
+                        "is deleted and not replayed at a start (default: 7)")
     p.add_argument("--hub", action="store_true",
                    help="run as a JupyterHub service: learners and teachers are who the hub "
                         "says (a kernel's or page's hub token, checked with the hub); needs "
@@ -145,6 +148,10 @@ def cmd_tables(args: argparse.Namespace) -> int:
               "pip install 'crazylab[jupyter]'", file=sys.stderr)
         return 2
     problem = _tls_problem(args)
+    retire_days = getattr(args, "retire_after", 7.0)
+    if not 0 < retire_days <= 3650:
+        problem = f"--retire-after must be more than 0 and at most 3650 days, not " \
+                  f"{retire_days}"
     if problem:
         print(f"crazylab tables: {_clip(problem)}", file=sys.stderr)
         return 2
@@ -156,7 +163,8 @@ def cmd_tables(args: argparse.Namespace) -> int:
                     hub=args.hub, teacher_group=args.teacher_group,
                     allow_classes=args.allow_class_creation,
                     certfile=getattr(args, "certfile", None),
-                    keyfile=getattr(args, "keyfile", None))
+                    keyfile=getattr(args, "keyfile", None),
+                    retire_after=retire_days * 86400)
     except (CrazylabError, OSError, ValueError) as e:
         print(f"crazylab tables: {_clip(str(e))}", file=sys.stderr)
         return 1

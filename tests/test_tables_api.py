@@ -28,6 +28,8 @@ from tornado.netutil import bind_sockets
 from crazylab.classroom import open_store
 from crazylab.seat.view import apply_step
 from crazylab.tables import TableService
+from crazylab.tables.service import ADDRESS_JOINS_PER_MINUTE as ADDRESS_JOINS
+from crazylab.tables.service import JOINS_PER_MINUTE as JOINS
 from crazylab.web import tables_api
 
 RULES = "crazy-eights"
@@ -138,10 +140,12 @@ class Seat:
 
 
 async def open_table(server: Server, learners: int = 3, seats: int = 4,
-                     bot: str | None = "random") -> tuple[str, list[dict[str, Any]]]:
-    """A started table: ``learners`` learners (the first the host), bots in the rest."""
+                     bot: str | None = "random", klass: str | None = None
+                     ) -> tuple[str, list[dict[str, Any]]]:
+    """A table with ``learners`` learners (the first the host), bots in the rest; ``klass``:
+    the class it belongs to."""
     status, host, _ = await server.post("create?delay=0.05", {
-        "rules": RULES, "seats": seats, "name": "Ada"})
+        "rules": RULES, "seats": seats, "name": "Ada", **({"class": klass} if klass else {})})
     assert status == 200, host
     assert set(host) == {"code", "seat", "token", "link"}
     assert host["link"].endswith(f"/crazylab/tables/t/{host['code']}")
@@ -399,6 +403,11 @@ def test_a_restarted_server_carries_the_hand_on(db: Path) -> None:
 
 
 def test_a_burst_of_joins_is_rate_limited(db: Path) -> None:
+    store = open_store(str(db))
+    made = store.create_class("6A")
+    ana, ben = store.join(made.code, "Ana"), store.join(made.code, "Ben")
+    store.close()
+
     async def main() -> None:
         server = Server(db)
         try:
@@ -406,14 +415,25 @@ def test_a_burst_of_joins_is_rate_limited(db: Path) -> None:
                                                            "name": "Ada"})
             assert status == 200
             answers = [await server.post("join", {"code": host["code"], "name": f"L{i}"})
-                       for i in range(25)]
+                       for i in range(ADDRESS_JOINS + 5)]
             codes = [a[0] for a in answers]
             assert codes[0] == 200  # the one empty seat
-            assert 409 in codes  # then the table is full
-            assert codes[-1] == 429
+            assert codes[1:ADDRESS_JOINS - 1] == [409] * (ADDRESS_JOINS - 2)  # then full
+            assert codes[ADDRESS_JOINS - 1:] == [429] * 6  # the address's limit
             status, answer, headers = answers[-1]
             assert int(headers["Retry-After"]) >= 1 and "\n" not in answer["error"]
             assert headers["Cache-Control"] == "no-store"
+            # a learner the class store knows counts alone, not with the address
+            mine = {"X-Crazylab-Token": ana.token}
+            seen = [(await server.post("join", {"code": host["code"], "name": "Ana"},
+                                       mine))[0] for _ in range(JOINS + 1)]
+            assert seen == [409] * JOINS + [429]
+            other = await server.post("join", {"code": host["code"], "name": "Ben"},
+                                      {"X-Crazylab-Token": ben.token})
+            assert other[0] == 409  # Ben is not Ana: the table is full, not him limited
+            forged = await server.post("join", {"code": host["code"], "name": "X"},
+                                       {"X-Crazylab-Token": "not-a-learner"})
+            assert forged[0] == 429  # an unknown token is anyone at the address
             # a wrong code is refused like an unknown one; bad bodies in one line
             status, answer, _ = await server.post("join", {"code": "ZZZZZZZZ", "name": "X"})
             assert status in (403, 429)
@@ -608,8 +628,13 @@ def test_a_seat_left_is_played_by_a_bot_and_taken_back(db: Path) -> None:
             assert service.state(code).kinds[1] == "away"
             # its lobby message may still be on the way (none comes once the hand is over:
             # nothing is pushed then, and waiting for one hung a busy run for 120 s)
-            if stayed.lobby["kinds"][1] != "away" and not stayed.view["over"]:
-                await stayed.until(lambda m: m["type"] == "lobby" and m["kinds"][1] == "away")
+            # "away" is read off the clock, not an event: a lobby saying so is pushed with
+            # the next change, and none comes if the hand ended meanwhile (that wait hung)
+            while stayed.lobby["kinds"][1] != "away" and not stayed.view["over"]:
+                try:
+                    await asyncio.wait_for(stayed.read(), 5)
+                except TimeoutError:
+                    break
             back = Seat(server, code, tickets[1]["token"])  # a reload: the same seat back
             welcome = await back.connect()
             assert welcome["seat"] == 1 and welcome["lobby"]["kinds"][1] == "learner"
@@ -632,12 +657,12 @@ def test_a_teacher_watches_public_frames_only(db: Path) -> None:
     async def main() -> None:
         server = Server(db, idle_after=0.2)  # the host's seat, never connected, is played
         try:
-            code, tickets = await open_table(server, learners=1, seats=3)
+            code, tickets = await open_table(server, learners=1, seats=3, klass=made.code)
             assert (await server.post("start", {"token": tickets[0]["token"]}))[0] == 200
             url = f"ws://127.0.0.1:{server.port}/crazylab/tables/ws/{code}"
             wrong = await websocket.websocket_connect(url)
             await wrong.write_message(json.dumps({"hello": {"watch": "not the key"}}))
-            assert json.loads(await wrong.read_message())["why"] == "wrong teacher key"
+            assert json.loads(await wrong.read_message())["why"] == tables_api.NOT_YOURS
             assert await wrong.read_message() is None and wrong.close_code == 4403
             watch = await websocket.websocket_connect(url)
             await watch.write_message(json.dumps({"hello": {"watch": made.teacher_key}}))
@@ -708,7 +733,8 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
 
         # behind a hub's proxy, each learner's own address counts: 25 learners, no 429
         assert {join(f"10.0.0.{i}") for i in range(25)} <= {200, 409}
-        statuses = [join("10.0.1.1") for _ in range(25)]  # one learner's burst is limited
+        # one address's burst is limited
+        statuses = [join("10.0.1.1") for _ in range(ADDRESS_JOINS + 1)]
         assert statuses[-1] == 429
         # a client cannot dodge its limit with a forged X-Real-Ip or an address of its own
         # in front of the one the proxy appended (tornado's xheaders believed both)
@@ -734,8 +760,9 @@ def test_crazylab_tables_serves_alone_and_resumes_its_tables(tmp_path: Path) -> 
 
 
 def test_the_teachers_overview_shows_every_table_public_only(db: Path) -> None:
-    """``api/tables`` with a teacher key: every table's public state, the newest first, never
-    a card of a hand in play; no key is 401, a wrong one 403; ``watch/`` is its page."""
+    """``api/tables`` with a teacher key: every table of the key's class, public state only,
+    the newest first, never a card of a hand in play; no key is 401, a wrong one 403;
+    ``watch/`` is its page."""
     store = open_store(str(db))
     made = store.create_class("5C")
     store.close()
@@ -744,9 +771,11 @@ def test_the_teachers_overview_shows_every_table_public_only(db: Path) -> None:
         server = Server(db)
         client = httpclient.AsyncHTTPClient()
         try:
-            first, tickets = await open_table(server, learners=2, seats=3)
+            first, tickets = await open_table(server, learners=2, seats=3, klass=made.code)
             assert (await server.post("start", {"token": tickets[0]["token"]}))[0] == 200
-            second, _ = await open_table(server, learners=1, seats=2)
+            await open_table(server, learners=1, seats=2)  # a table of no class
+            second, _ = await open_table(server, learners=1, seats=2,
+                                         klass=made.code.lower())
 
             async def overview(key: str | None) -> tuple[int, dict[str, Any]]:
                 resp = await client.fetch(server.base + "api/tables", raise_error=False,
@@ -756,9 +785,9 @@ def test_the_teachers_overview_shows_every_table_public_only(db: Path) -> None:
 
             assert (await overview(None))[0] == 401
             status, answer = await overview("not the key")
-            assert (status, answer) == (403, {"error": "wrong teacher key"})
+            assert (status, answer) == (403, {"error": tables_api.NOT_YOURS})
             status, answer = await overview(made.teacher_key)
-            assert status == 200
+            assert status == 200 and answer["class"] == made.code
             frames = answer["tables"]
             assert [f["code"] for f in frames] == [second, first]  # the newest first
             assert [f["started"] for f in frames] == [False, True]

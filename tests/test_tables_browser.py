@@ -166,9 +166,9 @@ class Learner:
 
 
 def open_table(server: Server, host: Learner, guests: list[Learner], *, seats: int,
-               bots: int, options: str = "") -> str:
-    """The host opens a table in the lobby, the guests join it by its code, the host fills the
-    rest with bots and starts. Returns the join code."""
+               bots: int, options: str = "", klass: str = "") -> str:
+    """The host opens a table in the lobby (of the class ``klass``, typed in), the guests join
+    it by its code, the host fills the rest with bots and starts. Returns the join code."""
     p = host.page
     p.goto(f"{server.url}{TABLES}?delay={BOT_DELAY}")  # the bots' pace, for the test
     p.select_option('#create [name="rules"]', RULES)
@@ -177,6 +177,8 @@ def open_table(server: Server, host: Learner, guests: list[Learner], *, seats: i
         p.click(".st-house summary")
         p.fill('#create [name="options"]', options)
     p.fill('#create [name="name"]', host.name)
+    if klass:
+        p.fill('#create [name="class"]', klass)
     p.click('#create button[type="submit"]')
     p.wait_for_url(re.compile(r"/crazylab/tables/t/[A-Z0-9]{8}$"))
     code = p.url.rsplit("/", 1)[1]
@@ -314,11 +316,12 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
     from crazylab.classroom import open_store
 
     store = open_store(f"sqlite:///{server.db}")
-    key = store.create_class("Tables 4A").teacher_key
+    made = store.create_class("Tables 4A")
+    key = made.teacher_key
     store.close()
     ann, ben, cat = (Learner(browser, n) for n in ("Ann", "Ben", "Cat"))
     learners = [ann, ben, cat]
-    code = open_table(server, ann, [ben, cat], seats=4, bots=1)
+    code = open_table(server, ann, [ben, cat], seats=4, bots=1, klass=made.code.lower())
     assert [lr.seat for lr in learners] == [0, 1, 2]
     screenshot(ann.page, "tables_host_start")
     # the teacher watches with the class key: the public state only

@@ -21,7 +21,11 @@ made by an older crazylab is upgraded in place when it is opened; one newer than
   ``reveals`` (a learner was shown an exercise's solution);
 * version 5: secrets at rest: ``learners.token`` holds the SHA-256 of the learner's token
   (the tokens stored in clear before are hashed), and ``game_tables.keyed`` says the table's
-  ``seed`` is a nonce whose deal only the server's secret derives.
+  ``seed`` is a nonce whose deal only the server's secret derives;
+* version 6: tables belong to a class: ``game_tables.class_code`` (the class whose teacher
+  may watch it; a tournament's tables take their tournament's class) and
+  ``game_tables.active_at`` (the table's last change: a table quiet for longer than the
+  service's ``retire_after`` is retired, and not replayed at a start).
 
 :data:`metadata` describes the current version; the steps create what they add with their
 own table definitions, so an old step never creates a newer column.
@@ -33,7 +37,7 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-VERSION = 5
+VERSION = 6
 
 metadata = sa.MetaData()
 
@@ -141,9 +145,13 @@ def _hands_table(md: sa.MetaData) -> sa.Table:
     )
 
 
-def _game_tables(md: sa.MetaData, *, keyed: bool = False) -> dict[str, sa.Table]:
+def _game_tables(md: sa.MetaData, *, keyed: bool = False, classed: bool = False
+                 ) -> dict[str, sa.Table]:
     """The version-3 tables of shared game tables and tournaments (``game_tables.keyed``
-    from version 5)."""
+    from version 5, ``class_code`` and ``active_at`` from version 6)."""
+    classed_columns: list[sa.Column] = [
+        sa.Column("class_code", sa.String(32), nullable=True),
+        sa.Column("active_at", sa.DateTime(timezone=True), nullable=True)] if classed else []
     game_tables = sa.Table(
         "game_tables", md,
         sa.Column("code", sa.String(16), primary_key=True),
@@ -157,6 +165,7 @@ def _game_tables(md: sa.MetaData, *, keyed: bool = False) -> dict[str, sa.Table]
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         *([sa.Column("keyed", sa.Boolean, nullable=False, server_default=sa.false())]
           if keyed else []),
+        *classed_columns,
     )
     table_seats = sa.Table(
         "table_seats", md,
@@ -211,8 +220,9 @@ sa.Index("ix_attempts_learner_lesson", attempts.c.learner_id, attempts.c.lesson)
 sa.Index("ix_learners_class_import", learners.c.class_code, learners.c.import_id, unique=True)
 sa.Index("ix_practice_learner_lesson", practice.c.learner_id, practice.c.lesson)
 sa.Index("ix_hands_learner", hands.c.learner_id)
-_shared = _game_tables(metadata, keyed=True)
+_shared = _game_tables(metadata, keyed=True, classed=True)
 game_tables = _shared["game_tables"]
+sa.Index("ix_game_tables_class", game_tables.c.class_code)
 table_seats = _shared["table_seats"]
 table_moves = _shared["table_moves"]
 tournaments = _shared["tournaments"]
@@ -266,9 +276,23 @@ def _v5(conn: sa.Connection) -> None:
                      {"t": digest, "i": row.id})
 
 
+def _v6(conn: sa.Connection) -> None:
+    conn.execute(sa.text("ALTER TABLE game_tables ADD COLUMN class_code VARCHAR(32)"))
+    conn.execute(sa.text("ALTER TABLE game_tables ADD COLUMN active_at TIMESTAMP"
+                         + ("" if conn.dialect.name == "sqlite" else " WITH TIME ZONE")))
+    conn.execute(sa.text("UPDATE game_tables SET active_at = created_at"))
+    # a tournament's tables belong to its class
+    conn.execute(sa.text(
+        "UPDATE game_tables SET class_code = (SELECT t.class_code FROM tournaments t "
+        "JOIN tournament_tables tt ON tt.tournament_id = t.id "
+        "WHERE tt.table_code = game_tables.code)"))
+    for index in sorted(game_tables.indexes, key=lambda i: str(i.name)):
+        index.create(conn)
+
+
 #: MIGRATIONS[n] upgrades a version n-1 database to version n
 MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4,
-                                                          5: _v5}
+                                                          5: _v5, 6: _v6}
 
 
 class SchemaTooNew(Exception):

@@ -18,7 +18,7 @@ Pairings (pure functions, no database)
   Deterministic.
 * :func:`swiss` seats players by their standing: the best player opens the first table with
   the next best players with whom it makes no repeat meeting, and so on; a depth-first search
-  (bounded to :data:`SWISS_BUDGET` steps, then the cheapest choice at each step) keeps the
+  (bounded to :data:`SWISS_BUDGET` tables weighed, then the cheapest choice at each step) keeps the
   seating with the fewest repeat meetings, so a pair meets twice only when no seating without
   a repeat exists (or the search ran out, far beyond a class's size). With tables of 2 and an
   odd number of players the lowest-ranked player who has not had a bye sits out.
@@ -65,16 +65,23 @@ FORMATS = ("round_robin", "swiss")
 TABLE_SIZES = (2, 3, 4)
 MAX_PLAYERS = 64
 MAX_ROUNDS = 50
-#: search steps of :func:`swiss` before it settles for the cheapest choice at each step
-SWISS_BUDGET = 50_000
+#: tables :func:`swiss` weighs before it settles for the cheapest choice at each step
+SWISS_BUDGET = 150_000
+#: a Swiss table of 3 or 4 seats its first player with others among the next this many in
+#: the standings (a round's search weighs at most C(16, 3) tables a step)
+SWISS_WINDOW = 16
 #: starting orders :func:`round_robin` tries for each round of tables of 3 or 4
 SPREAD_TRIES = 8
-#: search steps of :func:`round_robin` for each round of tables of 3 or 4
-SPREAD_BUDGET = 3000
+#: about the checks one round of :func:`round_robin` may spend on its tries (n² a try)
+SPREAD_WORK = 8000
+#: tables :func:`round_robin` weighs for each round of tables of 3 or 4
+SPREAD_BUDGET = 300_000
 #: the most players whose round robin rounds are searched (beyond: swaps only)
 SEARCH_MOST = 16
 #: most passes of the whole schedule's swaps in :func:`round_robin`
 POLISH_PASSES = 50
+#: passes of swaps that settle one try of a round (each pass is tables² × size² checks)
+SETTLE_PASSES = 3
 
 
 class TournamentError(CrazylabError):
@@ -176,6 +183,12 @@ def _circle(names: list[str], rounds: int) -> list[list[list[str]]]:
     return out
 
 
+def spread_tries(n: int) -> int:
+    """The starting orders tried for a round of ``n`` players: :data:`SPREAD_TRIES`, fewer
+    for a large class (each try costs about n² checks; more tries barely spread more)."""
+    return max(1, min(n, SPREAD_TRIES, SPREAD_WORK // (n * n)))
+
+
 def _spread(names: list[str], size: int, rounds: int) -> list[list[list[str]]]:
     n = len(names)
     sizes = _sizes(n, size)
@@ -188,7 +201,7 @@ def _spread(names: list[str], size: int, rounds: int) -> list[list[list[str]]]:
     out = []
     for r in range(rounds):
         tries = [_settle([*range(s, n), *range(s)], sizes, met)
-                 for s in ((r + k) % n for k in range(min(n, SPREAD_TRIES)))]
+                 for s in ((r + k) % n for k in range(spread_tries(n)))]
         tables = min(tries, key=weight)
         if n <= SEARCH_MOST:
             tables = _search(list(range(n)), sizes, lambda a, b: met[a][b] ** 2 + met[a][b],
@@ -240,9 +253,9 @@ def _settle(order: list[int], sizes: list[int], met: list[list[int]]) -> list[li
         open_ = [i for i, t in enumerate(tables) if len(t) < sizes[i]]
         best = min(open_, key=lambda i: (sum(met[p][q] for q in tables[i]), i))
         tables[best].append(p)
-    improved = True
-    while improved:
-        improved = False
+    improved, passes = True, 0
+    while improved and passes < SETTLE_PASSES:  # bounded: a round's cost, a class of 64
+        improved, passes = False, passes + 1
         for i, j in itertools.combinations(range(len(tables)), 2):
             a, b = tables[i], tables[j]
             for x, y in itertools.product(range(len(a)), range(len(b))):
@@ -285,17 +298,19 @@ def _seat(order: list[str], sizes: list[int], played: set[frozenset[str]]) -> li
         return (alone + 1) // 2
 
     return _search(order, sizes, lambda a, b: int(_pair(a, b) in played), SWISS_BUDGET,
-                   lower_bound=lower_bound)
+                   lower_bound=lower_bound, window=None if sizes[0] == 2 else SWISS_WINDOW)
 
 
 def _search(order: list[T], sizes: list[int], pair_cost: Callable[[T, T], int], budget: int,
             *, start: list[list[T]] | None = None,
-            lower_bound: Callable[[list[T]], int] | None = None) -> list[list[T]]:
+            lower_bound: Callable[[list[T]], int] | None = None,
+            window: int | None = None) -> list[list[T]]:
     """Tables of ``sizes`` seating ``order`` with the least summed ``pair_cost``: depth first,
     the first of ``order`` left opening each table with the cheapest others first (so the
     first found keeps the order's neighbours together), branches no cheaper than the best
-    found cut, ``start`` the best to beat. After ``budget`` steps: the cheapest choice at
-    each step (or ``start``)."""
+    found cut, ``start`` the best to beat. After ``budget`` tables weighed: the cheapest
+    choice at each step (or ``start``). ``window``: a table's others are chosen among the next
+    ``window`` of ``order`` only (each step then weighs a bounded number of tables)."""
     def cost(table: Sequence[T]) -> int:
         return sum(pair_cost(a, b) for a, b in itertools.combinations(table, 2))
 
@@ -311,12 +326,13 @@ def _search(order: list[T], sizes: list[int], pair_cost: Callable[[T, T], int], 
             return
         if spent + (lower_bound(rest) if lower_bound else 0) >= best[1]:
             return
-        steps += 1
         if steps > budget and best[0] is not None:
             return
         head, others = rest[0], rest[1:]
-        combos = itertools.combinations(range(len(others)), sizes[len(tables)] - 1)
+        near = len(others) if window is None else min(len(others), window)
+        combos = itertools.combinations(range(near), sizes[len(tables)] - 1)
         options = sorted(([head, *(others[i] for i in c)] for c in combos), key=cost)
+        steps += len(options)  # the work: every table weighed
         if steps > budget:
             options = options[:1]
         for table in options:

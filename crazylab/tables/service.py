@@ -19,9 +19,13 @@ how a browser that reloads finds its seat again, never the name.
   the same version.
 * One lock per table: two moves at once are applied one after the other, so the second sees
   a newer version and is refused (:class:`StaleMove`).
-* Rate limits: :data:`JOINS_PER_MINUTE` joins (and creates) per client (``who``: its address;
-  ``who=""`` is a caller inside this process, a tournament or a test, and is not limited),
-  :data:`MOVES_PER_SECOND` moves per seat token (:class:`RateLimited` says when to try again).
+* Rate limits: :data:`JOINS_PER_MINUTE` joins (and creates) per client the server knows
+  (``who``: a learner, a hub user), else :data:`ADDRESS_JOINS_PER_MINUTE` per address
+  (``address``); neither given is a caller inside this process (a tournament, a test) and
+  is not limited; :data:`MOVES_PER_SECOND` moves per seat token (:class:`RateLimited` says
+  when to try again); at most :data:`MAX_TABLES` tables.
+* Tables are retired (:meth:`TableService.retire`) once unchanged for ``retire_after``
+  seconds: a start replays only the tables in use.
 """
 
 from __future__ import annotations
@@ -33,11 +37,10 @@ import random
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..bots import BOTS, make_bot
@@ -49,6 +52,7 @@ from ..engine.rules import rules as get_rules
 from ..errors import CrazylabError, quote
 from ..match import Match, MatchError
 from ..store import display_name, secret_hash
+from ..store.limits import Window
 from .store import MoveRow, SeatRow, StaleWrite, StoreError, TableRow, TableStore
 
 __all__ = [
@@ -64,10 +68,17 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 MOVE_MAX = 100
 TOKEN_MAX = 128
-#: joins (and creates) a client may make in a minute
+#: joins (and creates) one client (a learner, a hub user) may make in a minute
 JOINS_PER_MINUTE = 20
+#: joins (and creates) of clients nobody knows, per address, in a minute: a class of 60 behind
+#: one school address sits down at once
+ADDRESS_JOINS_PER_MINUTE = 120
+#: the tables a service keeps at most (retired ones excluded)
+MAX_TABLES = 10_000
 #: moves (refused ones too) a seat token may send in a second
 MOVES_PER_SECOND = 10
+#: seconds a table may stay unchanged (finished or abandoned) before it is retired
+RETIRE_AFTER = 7 * 24 * 3600.0
 #: the bot that plays a learner's seat while the learner is away
 IDLE_BOT = "rules"
 LEARNER, BOT, EMPTY, AWAY = "learner", "bot", "empty", "away"
@@ -162,31 +173,7 @@ class _Table:
     match: Match
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[Callable[[int], None]] = field(default_factory=list)
-
-
-class _Window:
-    """At most ``limit`` events per ``period`` seconds per key (a sliding window)."""
-
-    def __init__(self, limit: int, period: float, what: str) -> None:
-        self.limit, self.period, self.what = limit, period, what
-        self._seen: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def hit(self, key: str, now: float) -> None:
-        """Count one call of ``key`` (``""``: a caller in this process, never limited)."""
-        if not key:
-            return
-        with self._lock:
-            if len(self._seen) > 10_000:  # forget the quiet ones
-                for k in [k for k, q in self._seen.items() if not q or q[-1] <= now - self.period]:
-                    del self._seen[k]
-            times = self._seen.setdefault(key, deque())
-            while times and times[0] <= now - self.period:
-                times.popleft()
-            if len(times) >= self.limit:
-                wait = max(times[0] + self.period - now, 0.001)
-                raise RateLimited(f"too many {self.what}: try again in {wait:.1f} s", wait)
-            times.append(now)
+    class_code: str | None = None  # the class whose teacher may watch it
 
 
 def _name(name: object) -> str:
@@ -224,6 +211,7 @@ class TableService:
     Thread safe. Opening it restores every stored table (see :meth:`restore`)."""
 
     def __init__(self, url: str | None = None, *, idle_after: float = 60.0,
+                 retire_after: float | None = RETIRE_AFTER,
                  clock: Callable[[], float] = time.monotonic) -> None:
         try:
             self._store = TableStore(url)
@@ -242,8 +230,13 @@ class TableService:
         self._tables: dict[str, _Table] = {}
         self._tokens: dict[str, tuple[str, int]] = {}  # token hash -> (code, seat)
         self._lock = threading.Lock()  # the two dicts above
-        self._joins = _Window(JOINS_PER_MINUTE, 60.0, "joins")
-        self._moves = _Window(MOVES_PER_SECOND, 1.0, "moves")
+        self._joins = Window(JOINS_PER_MINUTE, 60.0, "joins", RateLimited)
+        self._address_joins = Window(ADDRESS_JOINS_PER_MINUTE, 60.0, "joins from this address",
+                                     RateLimited)
+        self._moves = Window(MOVES_PER_SECOND, 1.0, "moves", RateLimited)
+        self.retire_after = retire_after
+        if retire_after is not None:  # a quiet table is not replayed
+            self._retire_rows()
         for row in self._store.load():
             try:
                 self._restore_table(row)
@@ -286,7 +279,7 @@ class TableService:
                 s.gone_since = now  # back when its browser comes back
         table = _Table(code=row.code, rules=r, rules_json=row.rules, seed=seed,
                        host=row.host, started=row.started, version=row.version, seats=seats,
-                       match=match)
+                       match=match, class_code=row.class_code)
         with self._lock:
             self._tables[row.code] = table
             for k, s in enumerate(seats):
@@ -334,11 +327,28 @@ class TableService:
 
     # ------------------------------------------------------------------ seats
 
-    def create(self, rules: str | RuleSet, seats: int, host: str, *,
-               who: str = "") -> SeatTicket:
+    def _count_join(self, who: str, address: str) -> None:
+        if who:
+            self._joins.hit(who, self._clock())
+        else:
+            self._address_joins.hit(address, self._clock())
+
+    def create(self, rules: str | RuleSet, seats: int, host: str, *, who: str = "",
+               address: str = "", class_code: str | None = None) -> SeatTicket:
         """A new table of ``seats`` seats under ``rules`` (a preset name, or a preset with
-        house options); the host, ``host`` by name, sits at seat 0."""
-        self._joins.hit(who, self._clock())
+        house options); the host, ``host`` by name, sits at seat 0. ``class_code``: the
+        class it belongs to (its teacher may watch it); ``None``: no class's. ``who`` and
+        ``address``: the client, for the rate limits."""
+        self._count_join(who, address)
+        if len(self._tables) >= MAX_TABLES:
+            raise TableError("the server has too many tables open: try again later")
+        if class_code is not None:
+            try:
+                class_code = self._store.class_named(class_code)
+            except StoreError as e:
+                raise TableError(str(e)) from None
+            if class_code is None:
+                raise TableError("no class has that class code: ask your teacher for it")
         if isinstance(rules, str):
             try:
                 r = get_rules(rules)
@@ -369,7 +379,8 @@ class TableService:
             row = TableRow(code=code, rules=rules_json, seats=seats, seed=nonce, host=0,
                            started=False, hands=1, version=1, created_at=datetime.now(UTC),
                            seat_rows=[SeatRow(k, s.token_hash, s.name, s.kind, s.bot)
-                                      for k, s in enumerate(table_seats)], keyed=True)
+                                      for k, s in enumerate(table_seats)], keyed=True,
+                           class_code=class_code)
             try:
                 self._store.create(row)
             except StaleWrite:  # a code drawn twice: draw again
@@ -380,15 +391,17 @@ class TableService:
         else:  # pragma: no cover
             raise TableError("could not draw a new table code")
         table = _Table(code=code, rules=r, rules_json=rules_json, seed=seed, host=0,
-                       started=False, version=1, seats=table_seats, match=match)
+                       started=False, version=1, seats=table_seats, match=match,
+                       class_code=class_code)
         with self._lock:
             self._tables[code] = table
             self._tokens[digest] = (code, 0)
         return SeatTicket(code=code, seat=0, token=token, name=name)
 
-    def join(self, code: str, name: str, *, who: str = "") -> SeatTicket:
-        """Take the first empty seat of the table ``code``."""
-        self._joins.hit(who, self._clock())
+    def join(self, code: str, name: str, *, who: str = "", address: str = "") -> SeatTicket:
+        """Take the first empty seat of the table ``code`` (``who``, ``address``: the
+        client, as for :meth:`create`)."""
+        self._count_join(who, address)
         table = self._table(code)
         name = _name(name)
         with table.lock:
@@ -632,10 +645,37 @@ class TableService:
 
     # ------------------------------------------------------------------ reading
 
-    def tables(self) -> list[str]:
-        """Every table's code, oldest first."""
+    def tables(self, class_code: str | None = None) -> list[str]:
+        """Every table's code, oldest first; with ``class_code``, only that class's."""
         with self._lock:
-            return list(self._tables)
+            return [code for code, t in self._tables.items()
+                    if class_code is None or t.class_code == class_code]
+
+    def class_of(self, code: str) -> str | None:
+        """The class table ``code`` belongs to (``None``: no class's)."""
+        return self._table(code).class_code
+
+    def _retire_rows(self) -> list[str]:
+        cutoff = datetime.now(UTC) - timedelta(seconds=float(self.retire_after or 0))
+        try:
+            return self._store.retire(cutoff)
+        except StoreError as e:
+            log.warning("no table retired: %s", e)
+            return []
+
+    def retire(self) -> list[str]:
+        """Retire every table unchanged for :attr:`retire_after` seconds (finished or
+        abandoned; a tournament's unfinished round stays): gone from the database and from
+        this service. Returns their codes."""
+        if self.retire_after is None:
+            return []
+        codes = self._retire_rows()
+        with self._lock:
+            for code in codes:
+                table = self._tables.pop(code, None)
+                for s in table.seats if table is not None else []:
+                    self._tokens.pop(s.token_hash or "", None)
+        return codes
 
     def state(self, code: str) -> TableState:
         """Table ``code`` as it is now."""

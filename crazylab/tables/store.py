@@ -14,6 +14,7 @@ foreign keys on) or any SQLAlchemy URL (``postgresql+psycopg://...`` on a hub).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from sqlalchemy import exc as sa_exc
 
 from ..classroom.store import default_url
 from ..errors import CrazylabError
-from ..store import Database, keyed, schema, sqlite_url
+from ..store import Database, class_code, keyed, schema, sqlite_url
 
 __all__ = ["MoveRow", "SeatRow", "StaleWrite", "StoreError", "TableRow", "TableStore"]
 
@@ -73,6 +74,7 @@ class TableRow:
     seat_rows: list[SeatRow] = field(default_factory=list)
     moves: list[MoveRow] = field(default_factory=list)
     keyed: bool = False  # seed is a nonce: the deal is keyed by the server's secret
+    class_code: str | None = None  # the class whose teacher may watch it
 
 
 def _now() -> datetime:
@@ -124,7 +126,8 @@ class TableStore:
             conn.execute(sa.insert(schema.game_tables).values(
                 code=row.code, rules=row.rules, seats=row.seats, seed=row.seed, host=row.host,
                 started=row.started, hands=row.hands, version=row.version,
-                created_at=row.created_at, keyed=row.keyed))
+                created_at=row.created_at, keyed=row.keyed, class_code=row.class_code,
+                active_at=row.created_at))
             conn.execute(sa.insert(schema.table_seats), [
                 {"code": row.code, "seat": s.seat, "token_hash": s.token_hash, "name": s.name,
                  "kind": s.kind, "bot": s.bot} for s in row.seat_rows])
@@ -132,7 +135,7 @@ class TableStore:
     def _bump(self, conn: sa.Connection, code: str, seen: int, **values: Any) -> None:
         t = schema.game_tables
         done = conn.execute(sa.update(t).where(t.c.code == code, t.c.version == seen)
-                            .values(version=seen + 1, **values))
+                            .values(version=seen + 1, active_at=_now(), **values))
         if done.rowcount != 1:
             raise StaleWrite(f"table {code} changed elsewhere (not at version {seen})")
 
@@ -159,11 +162,45 @@ class TableStore:
 
     # ------------------------------------------------------------------ reads
 
+    def class_named(self, code: str) -> str | None:
+        """The class code ``code`` as stored (``None``: no class has it)."""
+        if not isinstance(code, str) or not 0 < len(code.strip()) <= 40:
+            return None
+        c = schema.classes
+        with self.db.read() as conn:
+            found = conn.execute(sa.select(c.c.code)
+                                 .where(c.c.code == class_code(code))).scalar()
+        return str(found) if found is not None else None
+
     def deal_seed(self, nonce: int) -> int:
         """The seed of a table's deals: its stored nonce keyed by the server's secret (kept
         outside the database, :attr:`crazylab.store.database.Database.secret`), so the
         database alone shows no hidden card."""
         return int(keyed(self.db.secret, "table deal", nonce)[:15], 16)
+
+    def retire(self, quiet_since: datetime) -> list[str]:
+        """Delete every table unchanged since ``quiet_since`` (finished or abandoned), with
+        its seats and moves, except the tables of a tournament round still being played
+        (the tournament records them). Returns the retired codes."""
+        t, tt = schema.game_tables, schema.tournament_tables
+        with self.write() as conn:
+            quiet = {r.code for r in conn.execute(sa.select(t.c.code).where(
+                sa.func.coalesce(t.c.active_at, t.c.created_at) < quiet_since))}
+            if not quiet:
+                return []
+            for r in conn.execute(sa.select(tt.c.table_code, tt.c.result)
+                                  .where(tt.c.table_code.in_(sorted(quiet)))):
+                if not json.loads(r.result or "{}").get("done", False):
+                    quiet.discard(r.table_code)
+            codes = sorted(quiet)
+            for chunk in range(0, len(codes), 500):
+                part = codes[chunk:chunk + 500]
+                conn.execute(sa.delete(schema.table_moves)
+                             .where(schema.table_moves.c.code.in_(part)))
+                conn.execute(sa.delete(schema.table_seats)
+                             .where(schema.table_seats.c.code.in_(part)))
+                conn.execute(sa.delete(t).where(t.c.code.in_(part)))
+        return codes
 
     def load(self) -> list[TableRow]:
         """Every table with its seats and moves (in hand and ply order)."""
@@ -172,7 +209,7 @@ class TableStore:
             rows = {r.code: TableRow(
                 code=r.code, rules=r.rules, seats=r.seats, seed=int(r.seed), host=r.host,
                 started=bool(r.started), hands=r.hands, version=r.version,
-                created_at=r.created_at, keyed=bool(r.keyed))
+                created_at=r.created_at, keyed=bool(r.keyed), class_code=r.class_code)
                 for r in conn.execute(sa.select(t).order_by(t.c.created_at, t.c.code))}
             for r in conn.execute(sa.select(s).order_by(s.c.code, s.c.seat)):
                 if r.code in rows:

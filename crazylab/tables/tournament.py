@@ -77,7 +77,7 @@ class _Service(Protocol):
     """What a tournament asks of the table service (``TableService``)."""
 
     def create(self, rules: str | RuleSet, seats: int, host: str, *,
-               who: str = ...) -> SeatTicket: ...
+               who: str = ..., class_code: str | None = ...) -> SeatTicket: ...
     def join(self, code: str, name: str, *, who: str = ...) -> SeatTicket: ...
     def set_bot(self, token: str, seat: int, level: str | None) -> None: ...
     def start(self, token: str) -> None: ...
@@ -280,7 +280,8 @@ class Tournament:
                                                    "done": True})})
                 continue
             # who="": the service's own caller, not a client (no join rate limit)
-            host = service.create(self.rules, self.table_size, group[0], who="")
+            host = service.create(self.rules, self.table_size, group[0], who="",
+                                  class_code=self.class_code)
             tickets = [host, *(service.join(host.code, n, who="") for n in group[1:])]
             for seat in range(len(group), self.table_size):
                 service.set_bot(host.token, seat, BOT_LEVEL)

@@ -48,19 +48,31 @@ from urllib.parse import urlsplit
 from tornado import web
 from tornado.http1connection import HTTP1Connection
 
+from crazylab.store.limits import Window
+
 API_PREFIX = "crazylab/api/"
 TOKEN_HEADER = "X-Crazylab-Token"
 KEY_HEADER = "X-Crazylab-Key"
 BODY_LIMIT = 64 * 1024
 RETRY_AFTER = 5
+#: classes one client (a hub teacher, else an address) may make in a minute
+CLASSES_PER_MINUTE = 5
+#: learners joining a class from one address in a minute (a class of 60 behind one school
+#: address joins at once); a hub user counts alone, :data:`USER_JOINS_PER_MINUTE`
+ADDRESS_JOINS_PER_MINUTE = 120
+USER_JOINS_PER_MINUTE = 20
+#: wrong teacher keys (or unknown class codes) one address may send in a minute
+KEY_FAILURES_PER_MINUTE = 10
 
 
 class ApiError(web.HTTPError):
-    """An HTTP error whose one-line ``message`` is the JSON body's ``error``."""
+    """An HTTP error whose one-line ``message`` is the JSON body's ``error`` (and, when
+    given, ``retry_after`` seconds its Retry-After)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
         super().__init__(status, message)
         self.message = message
+        self.retry_after = retry_after
 
 
 class StoreHolder:
@@ -171,14 +183,45 @@ class JsonApiHandler(web.RequestHandler):
         self.finish(json.dumps(data, ensure_ascii=False))
 
 
+class Limits:
+    """The class API's rate limits, one set per server (see the ``*_PER_MINUTE`` numbers)."""
+
+    def __init__(self) -> None:
+        def refused(message: str, wait: float) -> ApiError:
+            return ApiError(429, message, wait)
+
+        self.classes = Window(CLASSES_PER_MINUTE, 60.0, "new classes", refused)
+        self.address_joins = Window(ADDRESS_JOINS_PER_MINUTE, 60.0, "joins from this address",
+                                    refused)
+        self.user_joins = Window(USER_JOINS_PER_MINUTE, 60.0, "joins", refused)
+        self.key_failures = Window(KEY_FAILURES_PER_MINUTE, 60.0, "wrong keys", refused)
+
+
 class ApiHandler(JsonApiHandler):
     """The class API: a learner's token or the teacher's key, and store calls in a thread."""
 
     def initialize(self, holder: StoreHolder, hub: Any = None,
-                   allow_classes: bool = False) -> None:
+                   allow_classes: bool = False, limits: Limits | None = None) -> None:
         self.holder = holder
         self.hub = hub
         self.allow_classes = allow_classes
+        self.limits = limits or Limits()
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def with_key(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """:meth:`call` of a teacher's route: a wrong key (or an unknown class) is counted
+        against the address, and an address over :data:`KEY_FAILURES_PER_MINUTE` is refused
+        before its key is checked."""
+        address = str(self.request.remote_ip or "")
+        self.limits.key_failures.check(address, self.now())
+        try:
+            return await self.call(fn, *args)
+        except ApiError as e:
+            if e.status_code == 403:
+                self.limits.key_failures.hit(address, self.now())
+            raise
 
     async def hub_user(self) -> Any:
         """The hub user of the request's token (401 without one, 403 one the hub refuses)."""
@@ -295,7 +338,7 @@ class ExportHandler(ApiHandler):
 
             return str(rows_to_csv(store.export_rows(code, key, what), what))
 
-        text = await self.call(export)
+        text = await self.with_key(export)
         safe = "".join(ch for ch in f"{code}-{what}" if ch.isalnum() or ch in "-_")
         self.set_header("Content-Type", "text/csv; charset=utf-8")
         self.set_header("Content-Disposition", f'attachment; filename="crazylab-{safe}.csv"')
@@ -332,8 +375,10 @@ class JoinHandler(ApiHandler):
         code, name = body.get("code"), body.get("name", "")
         if self.hub is not None:
             user = await self.hub_user()
+            self.limits.user_joins.hit(user.name, self.now())
             learner = await self.call(lambda store: store.hub_learner(user.name, code))
         else:
+            self.limits.address_joins.hit(str(self.request.remote_ip or ""), self.now())
             learner = await self.call(lambda store: store.join(code, name))
         out = {"name": learner.name, "class_code": learner.class_code,
                "class_name": learner.class_name}
@@ -348,12 +393,16 @@ class ClassesHandler(ApiHandler):
     async def post(self) -> None:
         body = self.body()
         if self.hub is not None:
-            if not (await self.hub_user()).teacher:
+            user = await self.hub_user()
+            if not user.teacher:
                 raise ApiError(403, "only a teacher (a hub admin or a member of the teacher "
                                     "group) makes a class")
+            self.limits.classes.hit(f"hub:{user.name}", self.now())
         elif not self.allow_classes:
             raise ApiError(403, "classes are made by the teacher with `crazylab class "
                                 "create` on the server")
+        else:
+            self.limits.classes.hit(str(self.request.remote_ip or ""), self.now())
         made = await self.call(lambda store: store.create_class(body.get("name")))
         self.send_json({"code": made.code, "teacher_key": made.teacher_key, "name": made.name})
 
@@ -363,7 +412,7 @@ class ReportHandler(ApiHandler):
 
     async def get(self, code: str) -> None:
         key = self.credential(KEY_HEADER, "teacher key")
-        report = await self.call(lambda store: store.class_report(code, key))
+        report = await self.with_key(lambda store: store.class_report(code, key))
         self.send_json(dict(report.__dict__))
 
 
@@ -389,7 +438,7 @@ def handlers(server_url: str = "/", store: Any = None,
     any visitor make a class (off: ``crazylab class create`` or a hub teacher)."""
     base = server_url.rstrip("/") + "/" + API_PREFIX
     options = {"holder": StoreHolder(store, factory), "hub": hub,
-               "allow_classes": allow_classes}
+               "allow_classes": allow_classes, "limits": Limits()}
     return [
         (base + "me", MeHandler, options),
         (base + "me/attempts", MyAttemptsHandler, options),

@@ -50,9 +50,10 @@ from pathlib import Path
 from typing import Any
 
 from tornado import web, websocket
-from tornado.ioloop import IOLoop
+from tornado.ioloop import IOLoop, PeriodicCallback
 
 from crazylab.seat import RENDERER
+from crazylab.store.limits import Window
 
 from .class_api import ApiError, JsonApiHandler, StoreHolder
 
@@ -76,6 +77,12 @@ BOT_DELAY = 0.7
 HELLO_TIMEOUT = 10.0  # seconds a socket may wait before saying who it is
 PING_INTERVAL = 20.0  # seconds between pings (unless the server's settings say)
 RETRY_AFTER = 5
+#: wrong teacher keys (or codes no table of the key's class has) an address may send a minute
+KEY_FAILURES_PER_MINUTE = 10
+#: the one answer to a wrong key and to a code that is no table of the key's class
+NOT_YOURS = "wrong teacher key, or no table of its class has this code"
+#: seconds between two retirements of quiet tables
+RETIRE_EVERY = 3600.0
 TOKEN_HEADER = "X-Crazylab-Token"
 KEY_HEADER = "X-Crazylab-Key"
 ACTIONS = ("card", "move", "choose", "cancel", "sync", "new_hand")
@@ -83,13 +90,13 @@ ACTIONS = ("card", "move", "choose", "cancel", "sync", "new_hand")
 ServiceFactory = Callable[[], Any]
 
 
-def default_factory(url: str | None = None) -> ServiceFactory:
+def default_factory(url: str | None = None, **options: Any) -> ServiceFactory:
     """A factory restoring the table service of ``url`` (``None``: ``$CRAZYLAB_DB``, else the
-    class store's default database)."""
+    class store's default database); ``options``: the service's (``retire_after``)."""
     def open_service() -> Any:
         from crazylab.tables import TableService
 
-        return TableService.restore(url or os.environ.get("CRAZYLAB_DB") or None)
+        return TableService.restore(url or os.environ.get("CRAZYLAB_DB") or None, **options)
 
     return open_service
 
@@ -117,9 +124,15 @@ class TablesHub:
     timers. It lives on the IOLoop's thread; the service's writes run in threads."""
 
     def __init__(self, factory: ServiceFactory | None = None, *, delay: float = BOT_DELAY,
-                 store: StoreHolder | None = None, behind_proxy: bool = False) -> None:
+                 store: StoreHolder | None = None, behind_proxy: bool = False,
+                 identity: Any = None) -> None:
         self.factory = factory or default_factory()
         self.delay = delay
+        #: on a JupyterHub, who a request's hub token belongs to (``web.hub.HubIdentity``)
+        self.identity = identity
+        #: wrong teacher keys and unknown codes per address: alike, and limited
+        self.key_failures = Window(KEY_FAILURES_PER_MINUTE, 60.0, "wrong keys or codes",
+                                   lambda message, wait: TableRefusal(429, message, wait))
         #: clients come through a proxy on this machine (a hub's): their address is the one
         #: it appends to ``X-Forwarded-For``
         self.behind_proxy = behind_proxy
@@ -134,6 +147,7 @@ class TablesHub:
         self.delays: dict[str, float] = {}  # a table's own bot delay (``?delay=``)
         self._not_before: dict[str, float] = {}  # no bot turn before (a turn found none)
         self._loop: IOLoop | None = None
+        self._retiring: PeriodicCallback | None = None
         self.closed = False
 
     # -- the service ------------------------------------------------------------------------
@@ -168,7 +182,24 @@ class TablesHub:
         for code in service.tables():
             self.watch(code)
             await self.push(code)
+        self._retiring = PeriodicCallback(self.retire, RETIRE_EVERY * 1000)
+        self._retiring.start()
         return service
+
+    async def retire(self) -> list[str]:
+        """Retire the quiet tables (``TableService.retire``) and forget their timers."""
+        if self._service is None or self.closed:
+            return []
+        codes = await asyncio.get_running_loop().run_in_executor(None, self._service.retire)
+        loop = IOLoop.current()
+        for code in codes:
+            when = self._timers.pop(code, None)
+            if when is not None:
+                loop.remove_timeout(when[1])
+            self._unsubscribe.pop(code, lambda: None)()
+            for name in ("_sent", "delays", "_not_before", "_locks"):
+                getattr(self, name).pop(code, None)
+        return list(codes)
 
     async def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in a thread (a write: the database may be slow); the
@@ -306,6 +337,8 @@ class TablesHub:
     def close(self) -> None:
         """Stop the timers, close the sockets and the service (a test's or a server's end)."""
         self.closed = True
+        if self._retiring is not None:
+            self._retiring.stop()
         loop = IOLoop.current()
         for _when, handle in self._timers.values():
             loop.remove_timeout(handle)
@@ -323,10 +356,6 @@ class TablesHub:
 class TableRefusal(ApiError):
     """A refusal of the service as an HTTP error (and a websocket's ``refused``)."""
 
-    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
-        super().__init__(status, message)
-        self.retry_after = retry_after
-
 
 def refusal(error: Exception) -> TableRefusal:
     return TableRefusal(*error_status(error))
@@ -343,6 +372,20 @@ def lobby_of(code: str, state: Any) -> dict[str, Any]:
 # -- HTTP ---------------------------------------------------------------------------------------
 
 
+def client_address(hub: TablesHub, request: Any) -> str:
+    """The client's address, what the limits of anonymous clients count: the peer's own;
+    behind a hub's proxy (``--behind-proxy``) the address that proxy appended to
+    ``X-Forwarded-For``, believed only from a proxy on this machine. A client's own
+    ``X-Real-Ip`` or earlier ``X-Forwarded-For`` entries count for nothing (tornado's
+    ``xheaders`` believed them)."""
+    peer = str(request.remote_ip or "")
+    if hub.behind_proxy and peer in LOOPBACK:
+        last = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        if last:
+            return last[:64]
+    return peer
+
+
 class JsonHandler(JsonApiHandler):
     """The tables' JSON routes (bodies of at most 16 KB; errors in one line, no caching)."""
 
@@ -353,16 +396,35 @@ class JsonHandler(JsonApiHandler):
         self.hub, self.base = hub, base
 
     def who(self) -> str:
-        """The client's address, what the join limits count: the peer's own; behind a hub's
-        proxy (``--behind-proxy``) the address that proxy appended to ``X-Forwarded-For``,
-        believed only from a proxy on this machine. A client's own ``X-Real-Ip`` or earlier
-        ``X-Forwarded-For`` entries count for nothing (tornado's ``xheaders`` believed them)."""
-        peer = str(self.request.remote_ip or "")
-        if self.hub.behind_proxy and peer in LOOPBACK:
-            last = self.request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
-            if last:
-                return last[:64]
-        return peer
+        """The client's address (:func:`client_address`)."""
+        return client_address(self.hub, self.request)
+
+    async def client(self) -> dict[str, str]:
+        """Who asks, for the join limits (``who``/``address`` of the service's calls): a hub
+        user (their hub token, checked with the hub) or a learner of the class store (the
+        ``X-Crazylab-Token`` header, checked there) counts alone; anyone else counts with
+        everyone at the same address."""
+        address = self.who()
+        if self.hub.identity is not None:
+            from .hub import HubUnavailable
+
+            token = self.hub.identity.token_of(self)
+            with contextlib.suppress(HubUnavailable):
+                user = await self.hub.identity.who(token) if token else None
+                if user is not None:
+                    return {"who": f"hub:{user.name}", "address": address}
+        token = self.request.headers.get(TOKEN_HEADER, "").strip()
+        if token and len(token) <= 200 and await known_learner(self.hub, token):
+            from crazylab.store import secret_hash
+
+            return {"who": f"learner:{secret_hash(token)[:24]}", "address": address}
+        return {"who": "", "address": address}
+
+    async def guard(self, check: Callable[[], Any]) -> None:
+        """Await ``check()``: a false answer (a wrong key, a code not of the key's class) is
+        refused with :data:`NOT_YOURS` and counted against the address; an address over
+        :data:`KEY_FAILURES_PER_MINUTE` is refused (429) before anything is checked."""
+        await guarded(self.hub, self.who(), check)
 
     async def service(self) -> Any:
         try:
@@ -434,9 +496,13 @@ class CreateHandler(JsonHandler):
         rules = rule_set(data.get("rules"), data.get("options"))
         seats = number(data.get("seats"), "number of seats", 2, 5)
         name = text(data.get("name"), "name", 40)
+        klass = data.get("class") or None
+        if klass is not None:
+            klass = text(klass, "class code", 40)
         delay = bot_delay(self.get_query_argument("delay", None))
         service = await self.service()
-        ticket = await self.hub.call(service.create, rules, seats, name, who=self.who())
+        ticket = await self.hub.call(service.create, rules, seats, name, class_code=klass,
+                                     **await self.client())
         if delay is not None:
             self.hub.delays[ticket.code] = delay
         self.hub.watch(ticket.code)
@@ -453,7 +519,7 @@ class JoinHandler(JsonHandler):
         code = text(data.get("code"), "join code", 20).upper()
         name = text(data.get("name"), "name", 40)
         service = await self.service()
-        ticket = await self.hub.call(service.join, code, name, who=self.who())
+        ticket = await self.hub.call(service.join, code, name, **await self.client())
         self.hub.watch(ticket.code)
         await self.hub.push(ticket.code)
         self.send_json({"code": ticket.code, "seat": ticket.seat, "token": ticket.token})
@@ -639,11 +705,17 @@ class TableSocket(websocket.WebSocketHandler):
 
     async def _hello_watcher(self, service: Any, hello: dict[str, Any]) -> None:
         key = hello.get("watch")
-        if not isinstance(key, str) or not 0 < len(key) <= 200:
-            raise TableRefusal(403, "wrong teacher key")
-        self.hub.read(service.state, self.code)  # an unknown code: 403
-        if not await teacher_key_ok(self.hub, key, hello.get("class")):
-            raise TableRefusal(403, "wrong teacher key")
+
+        async def check() -> bool:  # the key's class is the table's: one answer otherwise
+            if not isinstance(key, str) or not key:
+                return False
+            try:
+                table_class = service.class_of(self.code)
+            except Exception:  # an unknown code: told like a wrong key
+                return False
+            return table_class is not None and await class_of_key(self.hub, key) == table_class
+
+        await guarded(self.hub, client_address(self.hub, self.request), check)
         async with self.hub.lock(self.code):
             state = self.hub.read(service.state, self.code)
             public = self.hub.read(service.public, self.code)
@@ -781,42 +853,58 @@ class TableSocket(websocket.WebSocketHandler):
 
 
 class OverviewHandler(JsonHandler):
-    """``GET api/tables`` (``X-Crazylab-Key``: a teacher key): every table's public state, the
-    newest first, for the teacher's overview (``watch/``). Public frames only: counts, the
-    piles' tops, the last lines of the public log, the scores; never a hand in play."""
+    """``GET api/tables`` (``X-Crazylab-Key``: a teacher key): the public state of every
+    table of the key's class, the newest first, for the teacher's overview (``watch/``).
+    Public frames only: counts, the piles' tops, the last lines of the public log, the
+    scores; never a hand in play."""
 
     async def get(self) -> None:
         key = self.request.headers.get(KEY_HEADER, "").strip()
         if not key:
             raise ApiError(401, f"send the class's teacher key in the {KEY_HEADER} header")
-        if len(key) > 200 or not await teacher_key_ok(self.hub, key):
-            raise ApiError(403, "wrong teacher key")
+        found: list[str] = []
+
+        async def check() -> bool:
+            klass = await class_of_key(self.hub, key)
+            found.extend([klass] if klass else [])
+            return klass is not None
+
+        await self.guard(check)
         service = await self.service()
 
         def frames() -> list[dict[str, Any]]:
             out = []
-            for code in service.tables():
+            for code in service.tables(found[0]):
                 frame = service.public(code)
                 frame["log"] = frame["log"][-OVERVIEW_LOG:]
                 out.append(frame)
             return out[::-1]
 
-        self.send_json({"tables": await asyncio.get_running_loop().run_in_executor(
-            None, frames)})
+        self.send_json({"class": found[0], "tables": await asyncio.get_running_loop()
+                        .run_in_executor(None, frames)})
 
 
-async def teacher_key_ok(hub: TablesHub, key: str, class_code: Any = None) -> bool:
-    """``key`` is the teacher key of the class ``class_code`` (of any class on this server if
-    none is named), checked by the class store (one look-up by the key's hash)."""
+async def class_of_key(hub: TablesHub, key: str) -> str | None:
+    """The class whose teacher key is ``key`` (``None``: none), asked of the class store (one
+    look-up by the key's hash)."""
     from crazylab.classroom import ClassError
-    from crazylab.store import class_code as normal_code
+
+    if not 0 < len(key) <= 200:
+        return None
+    try:
+        return await asyncio.get_running_loop().run_in_executor(
+            None, lambda: hub.store.get().class_of_key(key))
+    except ClassError:
+        return None
+
+
+async def known_learner(hub: TablesHub, token: str) -> bool:
+    """Whether the class store knows the learner token ``token``."""
+    from crazylab.classroom import ClassError
 
     def check() -> bool:
-        found = hub.store.get().class_of_key(key)
-        if found is None:
-            return False
-        return not class_code or (isinstance(class_code, str)
-                                  and normal_code(class_code) == found)
+        hub.store.get().learner(token)
+        return True
 
     try:
         return await asyncio.get_running_loop().run_in_executor(None, check)
@@ -824,17 +912,27 @@ async def teacher_key_ok(hub: TablesHub, key: str, class_code: Any = None) -> bo
         return False
 
 
+async def guarded(hub: TablesHub, address: str, check: Callable[[], Any]) -> None:
+    """``await check()`` for a client at ``address``; see :meth:`JsonHandler.guard`."""
+    loop = asyncio.get_running_loop()
+    hub.key_failures.check(address, loop.time())
+    if not await check():
+        hub.key_failures.hit(address, loop.time())
+        raise TableRefusal(403, NOT_YOURS)
+
+
 def handlers(server_url: str = "/", service_factory: ServiceFactory | None = None, *,
              delay: float = BOT_DELAY, store: Any = None,
              store_factory: Callable[[], Any] | None = None,
-             hub: TablesHub | None = None,
-             behind_proxy: bool = False) -> list[tuple[str, type, dict]]:
+             hub: TablesHub | None = None, behind_proxy: bool = False,
+             identity: Any = None) -> list[tuple[str, type, dict]]:
     """The tables' tornado routes under ``server_url`` (one hub, one service per server:
     ``service_factory()`` or the service restored from ``$CRAZYLAB_DB``, opened on first
     use). The hub is ``handlers(...)[0][2]["hub"]``."""
     base = server_url.rstrip("/") + "/" + TABLES_PREFIX
     hub = hub or TablesHub(service_factory, delay=delay,
-                           store=StoreHolder(store, store_factory), behind_proxy=behind_proxy)
+                           store=StoreHolder(store, store_factory), behind_proxy=behind_proxy,
+                           identity=identity)
     api = {"hub": hub, "base": base}
     no_cache = {"cache": "no-cache"}
     return [
@@ -1013,12 +1111,14 @@ class TournamentCsvHandler(TournamentApi):
 def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
          delay: float = BOT_DELAY, behind_proxy: bool = False, *, hub: bool = False,
          teacher_group: str = "teachers", allow_classes: bool = False,
-         certfile: str | None = None, keyfile: str | None = None) -> None:
+         certfile: str | None = None, keyfile: str | None = None,
+         retire_after: float | None = None) -> None:
     """Serve the class service (``crazylab tables``): the tables, restored from ``db``, and
     the class API (:mod:`crazylab.web.class_api`) that learners' kernels record through.
     ``hub``: a JupyterHub service — learners and teachers are who the hub says
     (:class:`crazylab.web.hub.HubIdentity`; teachers: admins and ``teacher_group``);
-    ``allow_classes``: any visitor may make a class; ``certfile``/``keyfile``: serve HTTPS.
+    ``allow_classes``: any visitor may make a class; ``certfile``/``keyfile``: serve HTTPS;
+    ``retire_after``: seconds a table may stay unchanged before it is retired.
     ``behind_proxy``: a client's address is the one a proxy on this machine (a hub's) appends
     to ``X-Forwarded-For``, so the join limits apply per learner, not to the whole class at
     once.
@@ -1041,8 +1141,10 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
     async def serve() -> None:
         from .class_api import handlers as class_handlers
 
-        routes = handlers(prefix, default_factory(db), delay=delay,
-                          store_factory=lambda: open_store(db), behind_proxy=behind_proxy)
+        options = {} if retire_after is None else {"retire_after": retire_after}
+        routes = handlers(prefix, default_factory(db, **options), delay=delay,
+                          store_factory=lambda: open_store(db), behind_proxy=behind_proxy,
+                          identity=identity)
         hub: TablesHub = routes[0][2]["hub"]
         routes += class_handlers(prefix, factory=lambda: open_store(db), hub=identity,
                                  allow_classes=allow_classes)
