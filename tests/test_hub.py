@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +172,136 @@ def test_the_service_alone_holds_the_database(hub: Hub) -> None:
     config = (hub.folder / "jupyterhub_config.py").read_text()
     spawner_env = config.split("c.Spawner.environment = ", 1)[1].split("\n", 1)[0]
     assert "CRAZYLAB_DB" not in spawner_env and "CRAZYLAB_CLASS_URL" in spawner_env
+
+
+TABLES_CALL = """
+import urllib.request, urllib.error
+def tables(path, body=None, headers=None):
+    req = urllib.request.Request(os.environ["CRAZYLAB_CLASS_URL"] + "crazylab/tables/api/" + path,
+                                 method="GET" if body is None else "POST",
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json",
+                                          "Authorization": "token "
+                                          + os.environ["JUPYTERHUB_API_TOKEN"],
+                                          **(headers or {})})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+"""
+
+
+def test_two_learners_play_one_table_of_their_class(hub: Hub) -> None:
+    """Ana opens a table of the class from her kernel (the hub says who she is), Ben joins it
+    from his; their browsers (websockets through the hub's proxy, by seat token) play the
+    hand to its end, neither sent the other's hand; the class's teacher sees the table, and
+    a learner's kernel sees no table without the key."""
+    import asyncio
+
+    from tornado import websocket
+
+    made = _made_class(hub)
+    ana = _json(hub, "ana", TABLES_CALL + f"""
+print(json.dumps(tables("create", {{"rules": "crazy-eights", "seats": 2, "name": "Ana",
+                                    "class": {made["code"]!r}}})))
+""")
+    assert ana[0] == 200, ana
+    code = ana[1]["code"]
+    ben = _json(hub, "ben", TABLES_CALL + f"""
+out = {{"join": tables("join", {{"code": {code!r}, "name": "Ben"}}),
+        "overview": tables("tables"),
+        "guess": tables("tables", headers={{"X-Crazylab-Key": "k" * 32}})}}
+print(json.dumps(out))
+""")
+    assert ben["join"][0] == 200 and ben["join"][1]["seat"] == 1, ben
+    assert ben["overview"][0] == 401 and ben["guess"][0] == 403  # no table without the key
+    tokens = [ana[1]["token"], ben["join"][1]["token"]]
+    ws = f"ws://127.0.0.1:{hub.port}/services/crazylab/crazylab/tables/ws/{code}"
+
+    async def play() -> list[dict[str, Any]]:
+        conns = [await websocket.websocket_connect(ws) for _ in tokens]
+        views: list[dict[str, Any]] = [{}, {}]
+        first_hands: list[set[str]] = [set(), set()]
+        raws: list[list[str]] = [[], []]
+        for conn, token in zip(conns, tokens, strict=True):
+            await conn.write_message(json.dumps({"hello": {"token": token}}))
+
+        async def seat(k: int) -> None:
+            from crazylab.seat.view import apply_step
+
+            version, acted = -1, None
+            while True:
+                text = await asyncio.wait_for(conns[k].read_message(), 120)
+                assert text is not None, "the service closed the socket"
+                raws[k].append(text)
+                msg = json.loads(text)
+                if msg["type"] == "welcome":
+                    version = msg["version"]
+                    if msg["snapshot"]:
+                        views[k] = dict(msg["snapshot"]["view"])
+                elif msg["type"] == "steps":
+                    for step in msg["steps"]:
+                        views[k] = apply_step(views[k], step)
+                    version = msg["version"]
+                elif msg["type"] == "refused":  # faster than 10 moves a second: as the
+                    assert msg["why"].startswith("too many moves"), msg  # page does,
+                    await asyncio.sleep(1)  # wait, ask for the present, move again
+                    await conns[k].write_message(json.dumps(
+                        {"action": "sync", "seq": None, "version": version}))
+                    acted = None
+                    continue
+                v = views[k]
+                if v.get("hand") and not first_hands[k]:
+                    first_hands[k] = {e["card"] for e in v["hand"]}
+                if v.get("over"):
+                    return
+                if v.get("your_turn") and acted != (version, v.get("seq")):
+                    acted = (version, v.get("seq"))
+                    if v.get("chooser"):
+                        action = {"action": "choose", "index": 0}
+                    else:  # a card with one move, a wild (it opens its chooser), a button
+                        legal = sorted((e for e in v["hand"] if e["legal"]),
+                                       key=lambda e: e["move"] is None)
+                        action = ({"action": "move", "move": legal[0]["move"]}
+                                  if legal and legal[0]["move"] else
+                                  {"action": "card", "card": legal[0]["card"]} if legal
+                                  else {"action": "move", "move": v["actions"][0]["move"]})
+                    await conns[k].write_message(json.dumps({**action, "version": version}))
+
+        async def start_when_seated() -> None:
+            await asyncio.sleep(0.5)
+            start = await asyncio.get_running_loop().run_in_executor(None, lambda: hub_post(
+                hub, "start", {"token": tokens[0]}))
+            assert start == {"ok": True}
+
+        await asyncio.gather(seat(0), seat(1), start_when_seated())
+        for conn in conns:
+            conn.close()
+        # the deal: neither seat was sent a card of the other's first hand before it ended
+        for k in (0, 1):
+            other = first_hands[1 - k]
+            assert other and first_hands[k]
+            playing = [r for r in raws[k] if '"over": true' not in r]
+            assert not any(re.search(rf'"{re.escape(c)}[":]', r) for r in playing[:2]
+                           for c in other), k
+        return views
+
+    views = asyncio.run(play())
+    assert all(v["over"] for v in views)
+    watched = _json(hub, "teacher", TABLES_CALL + f"""
+print(json.dumps(tables("tables", headers={{"X-Crazylab-Key": {made["key"]!r}}})))
+""")
+    assert watched[0] == 200 and [t["code"] for t in watched[1]["tables"]] == [code]
+    assert watched[1]["tables"][0]["names"] == ["Ana", "Ben"]
+
+
+def hub_post(hub: Hub, path: str, body: Any) -> Any:
+    """POST to the tables' API through the hub's proxy, as a learner's browser does."""
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{hub.service_url}crazylab/tables/api/{path}", method="POST",
+        data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=20) as resp:
+        return json.loads(resp.read())
