@@ -325,11 +325,14 @@ class Store:
         values["at"] = _now()
         token = _token(token)
         self._statement(schema.attempts, "attempt_id")
-        with self.db.write() as conn:
-            learner_id = self._learner_id(conn, token)
-            self._room_for(conn, schema.attempts, learner_id)
-            revealed, wrong = self._solution_shown(conn, learner_id, values["lesson"],
-                                                   values["exercise"])
+        with self.db.write() as conn:  # one read, then the insert: the writers' turn is short
+            standing = conn.execute(self._ATTEMPT_STANDING, {
+                "token": secret_hash(token), "lesson": values["lesson"],
+                "exercise": values["exercise"]}).first()
+            if standing is None:
+                raise UnknownLearner("unknown learner token")
+            learner_id, rows, revealed, wrong = standing
+            self._refuse_full(schema.attempts, rows)
             if revealed or wrong >= TRIES:
                 values.update(after_solution=True,
                               feedback=_clip(f"{values['feedback']}\n{AFTER_SOLUTION}"))
@@ -391,24 +394,32 @@ class Store:
 
     def _room_for(self, conn: sa.Connection, table: sa.Table, learner_id: int) -> None:
         """Refuse a row past :data:`ROWS_MAX` of this kind for one learner."""
-        count = conn.execute(sa.select(sa.func.count()).select_from(table)
-                             .where(table.c.learner_id == learner_id)).scalar_one()
+        self._refuse_full(table, conn.execute(
+            sa.select(sa.func.count()).select_from(table)
+            .where(table.c.learner_id == learner_id)).scalar_one())
+
+    @staticmethod
+    def _refuse_full(table: sa.Table, count: int) -> None:
         if count >= ROWS_MAX:
             raise ClassError(f"one learner keeps at most {ROWS_MAX} {table.name} rows; this "
                              "one was not stored")
 
-    def _solution_shown(self, conn: sa.Connection, learner_id: int, lesson: str,
-                        exercise: str) -> tuple[bool, int]:
-        """Whether the learner asked for the exercise's solution, and how many wrong
-        answers they gave it (:data:`TRIES` of them show it too)."""
-        r, t = schema.reveals, schema.attempts
-        revealed = conn.execute(sa.select(r.c.id).where(
-            r.c.learner_id == learner_id, r.c.lesson == lesson,
-            r.c.exercise == exercise)).first() is not None
-        wrong = conn.execute(sa.select(sa.func.count()).select_from(t).where(
-            t.c.learner_id == learner_id, t.c.lesson == lesson, t.c.exercise == exercise,
-            t.c.verdict == sa.false())).scalar_one()
-        return revealed, int(wrong)
+    #: a learner's standing on one exercise, read in one statement inside the writers' turn:
+    #: their id, their attempt rows (the bound), whether they asked for its solution, and
+    #: their wrong answers to it (:data:`TRIES` of them show it too)
+    _ATTEMPT_STANDING = sa.select(
+        schema.learners.c.id,
+        sa.select(sa.func.count()).select_from(schema.attempts)
+        .where(schema.attempts.c.learner_id == schema.learners.c.id).scalar_subquery(),
+        sa.exists().where(schema.reveals.c.learner_id == schema.learners.c.id,
+                          schema.reveals.c.lesson == sa.bindparam("lesson"),
+                          schema.reveals.c.exercise == sa.bindparam("exercise")),
+        sa.select(sa.func.count()).select_from(schema.attempts).where(
+            schema.attempts.c.learner_id == schema.learners.c.id,
+            schema.attempts.c.lesson == sa.bindparam("lesson"),
+            schema.attempts.c.exercise == sa.bindparam("exercise"),
+            schema.attempts.c.verdict == sa.false()).scalar_subquery(),
+    ).where(schema.learners.c.token == sa.bindparam("token"))
 
     def attempts(self, token: str, lesson: str | None = None) -> list[Attempt]:
         """The learner's attempts (of one lesson), oldest first."""
