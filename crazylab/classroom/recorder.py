@@ -41,7 +41,7 @@ import importlib.util
 import logging
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
@@ -50,6 +50,7 @@ from crazylab.classroom.records import Attempt, PracticeItem
 from crazylab.store.keys import secret_hash
 
 if TYPE_CHECKING:  # the store imports SQLAlchemy: only for the type checker here
+    from crazylab.classroom.mastery import RuleMastery
     from crazylab.classroom.store import Store
 
 log = logging.getLogger("crazylab.classroom.recorder")
@@ -634,6 +635,23 @@ class Recorder:
         return {lesson: (len(tried.get(lesson, ())), len(right.get(lesson, ())),
                          counts.get(lesson) or len(tried.get(lesson, ())))
                 for lesson in lessons}
+
+    def mastery(self) -> dict[str, RuleMastery]:
+        """The learner's standing on each rule their answers exercised
+        (:func:`crazylab.classroom.mastery.mastery`): from the class's database for a class
+        learner, else from the records in this kernel and the browser."""
+        from .mastery import evidence, mastery
+
+        attempts: Sequence[Any] = list(self._attempts.values())
+        practice: Sequence[Any] = list(self._practice.values())
+        if self.learner is not None:
+            try:
+                store = self.store()
+                attempts = store.attempts(self.learner.token)
+                practice = store.practice(self.learner.token)
+            except Exception as exc:  # noqa: BLE001 - fall back on what this kernel knows
+                log.info("answers from the database failed: %s", _one_line(exc))
+        return mastery(evidence(attempts, practice))
 
     def progress_words(self) -> dict[str, str]:
         """Each lesson's progress in words: "3 of 9 answered, 2 right"."""

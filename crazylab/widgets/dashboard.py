@@ -258,6 +258,34 @@ def rule_stats(attempts: Sequence[dict[str, Any]], practice: Sequence[dict[str, 
                                           "learners", "wrong answers"])
 
 
+def mastery_grid(attempts: Sequence[dict[str, Any]], practice: Sequence[dict[str, Any]],
+                 names: dict[str, str], needs: int = 3) -> pd.DataFrame:
+    """One row per learner (by name): for each rule family, "mastered / met" (rules the
+    learner very likely knows, of the rules their answers exercised), and the rules they
+    need next, least known first (:mod:`crazylab.classroom.mastery`)."""
+    import pandas as pd
+
+    from crazylab.classroom.mastery import evidence, family, mastery, weakest
+
+    mine: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+    for rows, k in ((attempts, 0), (practice, 1)):
+        for row in rows:
+            mine.setdefault(learner_of(row), ([], []))[k].append(row)
+    standing = {who: mastery(evidence(a, p)) for who, (a, p) in mine.items()}
+    families = sorted({family(r) for s in standing.values() for r in s})
+    records = []
+    for who in sorted(standing, key=lambda w: names.get(w, w)):
+        rules = standing[who]
+        row: dict[str, Any] = {"learner": names.get(who, who)}
+        for fam in families:
+            met = [m for r, m in rules.items() if family(r) == fam]
+            done = sum(m.status == "mastered" for m in met)
+            row[fam] = f"{done} / {len(met)}" if met else ""
+        row["needs"] = " ".join(weakest(rules, needs))
+        records.append(row)
+    return pd.DataFrame(records, columns=["learner", *families, "needs"]).set_index("learner")
+
+
 def hands_played(hands: Sequence[dict[str, Any]], names: dict[str, str]) -> pd.DataFrame:
     """Hands finished: one row per learner (by name), one column per rule set, and a total."""
     import pandas as pd
@@ -478,6 +506,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.grid_html = w.HTML()
         self.exercises_html = w.HTML()
         self.rules_html = w.HTML()
+        self.mastery_html = w.HTML()
         self.chart = w.Output()
         self.accuracy_html = w.HTML()
         self.hands_html = w.HTML()
@@ -505,6 +534,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
             w.HTML(MARKUP("progress")), self.grid_html,
             w.HTML(MARKUP("exercises")), self.exercises_html,
             w.HTML(MARKUP("rules")), self.rules_html,
+            w.HTML(MARKUP("mastery")), self.mastery_html,
             w.HTML(MARKUP("accuracy")), self.chart, self.accuracy_html,
             w.HTML(MARKUP("hands")), self.hands_html,
             w.HTML(MARKUP("export")), self.downloads_html,
@@ -543,6 +573,9 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.rules = rule_stats(attempts, practice, lessons)
         self.rules_html.value = (table_html(self.rules) if len(self.rules) else
                                  _line("No rule asked about yet."))
+        self.mastery = mastery_grid(attempts, practice, self.names)
+        self.mastery_html.value = (table_html(self.mastery, index=True) if len(self.mastery)
+                                   else _line("No rule met yet."))
         self.accuracy = practice_accuracy(practice, self.names)
         self._draw_accuracy()
         self.hands = hands_played(hands, self.names)
