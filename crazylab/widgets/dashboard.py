@@ -269,20 +269,20 @@ def mastery_grid(attempts: Sequence[dict[str, Any]], practice: Sequence[dict[str
 
     mine: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
     for rows, k in ((attempts, 0), (practice, 1)):
-        for row in rows:
-            mine.setdefault(learner_of(row), ([], []))[k].append(row)
+        for answered in rows:
+            mine.setdefault(learner_of(answered), ([], []))[k].append(answered)
     standing = {who: mastery(evidence(a, p)) for who, (a, p) in mine.items()}
     families = sorted({family(r) for s in standing.values() for r in s})
     records = []
     for who in sorted(standing, key=lambda w: names.get(w, w)):
         rules = standing[who]
-        row: dict[str, Any] = {"learner": names.get(who, who)}
+        line: dict[str, Any] = {"learner": names.get(who, who)}
         for fam in families:
             met = [m for r, m in rules.items() if family(r) == fam]
             done = sum(m.status == "mastered" for m in met)
-            row[fam] = f"{done} / {len(met)}" if met else ""
-        row["needs"] = " ".join(weakest(rules, needs))
-        records.append(row)
+            line[fam] = f"{done} / {len(met)}" if met else ""
+        line["needs"] = " ".join(weakest(rules, needs))
+        records.append(line)
     return pd.DataFrame(records, columns=["learner", *families, "needs"]).set_index("learner")
 
 
