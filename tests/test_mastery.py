@@ -78,7 +78,9 @@ def test_retries_and_answers_after_the_solution_weigh_less_or_nothing():
          "at": "2026-12-01T10:02:00", "after_solution": True},
     ]
     said = evidence(attempts)
-    assert said == [Evidence(("AP-1",), False, True), Evidence(("AP-1",), True, False)]
+    assert [(e.rule_ids, e.right, e.first_try) for e in said] == [
+        (("AP-1",), False, True), (("AP-1",), True, False)]
+    assert said[0].at is not None and said[0].at.tzinfo is not None
     first_right = mastery([Evidence(("AP-1",), True)])["AP-1"].p
     assert mastery(said)["AP-1"].p < first_right
     assert family("BR-21") == "BR" and family("MU-Q22") == "MU"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 __all__ = ["GUESS", "LEARN", "LEARNING", "MASTERED", "MASTERED_WORD", "NOT_SEEN", "PRIOR",
@@ -53,6 +53,7 @@ class Evidence:
     rule_ids: tuple[str, ...]
     right: bool
     first_try: bool = True
+    at: datetime | None = None  # when it was answered (the spacing of reviews reads it)
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,16 @@ def _at(value: Any) -> str:
     return value.isoformat() if isinstance(value, datetime) else str(value or "")
 
 
+def _when(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    try:
+        when = datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
 def evidence(attempts: Sequence[Any], practice: Sequence[Any] = ()) -> list[Evidence]:
     """The evidence of one learner's lesson attempts and practice items (store records or
     report rows), oldest first. A lesson exercise's first answer is its first try; an answer
@@ -142,8 +153,10 @@ def evidence(attempts: Sequence[Any], practice: Sequence[Any] = ()) -> list[Evid
         first = question not in answered
         answered.add(question)
         timed.append((_at(_field(a, "at")), n, Evidence(
-            _rules(_field(a, "rule_ids")), bool(_field(a, "verdict")), first)))
+            _rules(_field(a, "rule_ids")), bool(_field(a, "verdict")), first,
+            _when(_field(a, "at")))))
     for n, item in enumerate(practice):
         timed.append((_at(_field(item, "at")), len(attempts) + n, Evidence(
-            _rules(_field(item, "rule_ids")), bool(_field(item, "verdict")), True)))
+            _rules(_field(item, "rule_ids")), bool(_field(item, "verdict")), True,
+            _when(_field(item, "at")))))
     return [e for _, _, e in sorted(timed, key=lambda t: (t[0], t[1]))]

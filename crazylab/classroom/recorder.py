@@ -50,7 +50,8 @@ from crazylab.classroom.records import Attempt, PracticeItem
 from crazylab.store.keys import secret_hash
 
 if TYPE_CHECKING:  # the store imports SQLAlchemy: only for the type checker here
-    from crazylab.classroom.mastery import RuleMastery
+    from crazylab.classroom.mastery import Evidence, RuleMastery
+    from crazylab.classroom.spacing import Review
     from crazylab.classroom.store import Store
 
 log = logging.getLogger("crazylab.classroom.recorder")
@@ -636,11 +637,10 @@ class Recorder:
                          counts.get(lesson) or len(tried.get(lesson, ())))
                 for lesson in lessons}
 
-    def mastery(self) -> dict[str, RuleMastery]:
-        """The learner's standing on each rule their answers exercised
-        (:func:`crazylab.classroom.mastery.mastery`): from the class's database for a class
-        learner, else from the records in this kernel and the browser."""
-        from .mastery import evidence, mastery
+    def evidence(self) -> list[Evidence]:
+        """The learner's judged answers as evidence, oldest first: from the class's database
+        for a class learner, else from the records in this kernel and the browser."""
+        from .mastery import evidence
 
         attempts: Sequence[Any] = list(self._attempts.values())
         practice: Sequence[Any] = list(self._practice.values())
@@ -651,7 +651,22 @@ class Recorder:
                 practice = store.practice(self.learner.token)
             except Exception as exc:  # noqa: BLE001 - fall back on what this kernel knows
                 log.info("answers from the database failed: %s", _one_line(exc))
-        return mastery(evidence(attempts, practice))
+        return evidence(attempts, practice)
+
+    def mastery(self) -> dict[str, RuleMastery]:
+        """The learner's standing on each rule their answers exercised
+        (:func:`crazylab.classroom.mastery.mastery`)."""
+        from .mastery import mastery
+
+        return mastery(self.evidence())
+
+    def review(self, now: datetime | None = None, size: int = 5) -> list[Review]:
+        """Today's review set: practice questions on the rules due again
+        (:mod:`crazylab.classroom.spacing`), from every lesson's practice."""
+        from .catalog import load
+        from .spacing import due, review_plan
+
+        return review_plan([b.rule for b in due(self.evidence(), now)], load().lessons, size)
 
     def progress_words(self) -> dict[str, str]:
         """Each lesson's progress in words: "3 of 9 answered, 2 right"."""
