@@ -35,7 +35,7 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -52,6 +52,7 @@ from .playout import BotError, RandomBot, check_choice, check_name, play_hand
 __all__ = [
     "BOTS", "MAX_DEPTH", "MAX_PLAYOUTS", "MAX_TIME_LIMIT", "Bot", "BotError", "MonteCarloBot",
     "RandomBot", "RuleBot", "bot_name", "determinize", "hand_constraints", "make_bot", "play_hand",
+    "play_out", "worlds",
 ]
 
 #: the most playouts a Monte Carlo decision may ask for (``mc:10000``)
@@ -231,6 +232,29 @@ def _deal_world(obs: Observation, rng: random.Random,
     game.restore_turn(obs.phase, obs.turn_draws, obs.turn_plays, obs.drawn, obs.reshuffles,
                       _trailing_passes(obs))
     return game
+
+
+def worlds(obs: Observation, rng: random.Random) -> Iterator[Game]:
+    """Worlds consistent with ``obs`` (:func:`determinize`), one after another, endlessly;
+    nothing when the observation cannot be rebuilt (Crazy Breens effect phases). The log's
+    constraints are worked out once, and each world after the first is dealt on a copy."""
+    first = determinize(obs, rng)
+    if first is None:
+        return
+    constraints = hand_constraints(obs)
+    like = first.copy()
+    yield first
+    while True:
+        world = _deal_world(obs, rng, constraints, like)
+        assert world is not None  # the same observation rebuilt before
+        yield world
+
+
+def play_out(game: Game, seat: int, rng: random.Random, greedy: float = 1.0) -> float:
+    """Play ``game`` to the end of its hand (rules of thumb with probability ``greedy``, else
+    random moves) and return ``seat``'s share of the win (0 to 1)."""
+    _rollout(game, rng, greedy, _MAX_ROLLOUT)
+    return _reward(game, seat)
 
 
 def hand_constraints(obs: Observation) -> dict[int, list[frozenset[Card]]]:

@@ -67,6 +67,41 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return worst
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    """Print the review of one seat of a saved game (2: the file or the seat is refused)."""
+    from .review import ReviewError, review_game
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            print(f"\rreviewing: decision {done} of {total}", end="", file=sys.stderr,
+                  flush=True)
+
+    try:
+        decisions = review_game(args.file, args.seat, seed=args.seed, progress=progress)
+    except ReviewError as e:
+        say(f"crazylab review: {_clip(str(e), 300)}", sys.stderr)
+        return 2
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    rated = [d for d in decisions if d.verdict not in ("forced", "unrated")]
+    say(f"seat {args.seat}: {len(decisions)} decisions, {len(rated)} with a choice "
+        "(win chance of the move played -> of the best move, over the deals sampled)")
+    for d in decisions:
+        if d.verdict == "forced":
+            say(f"move {d.ply + 1:>3}  {d.played:<10} forced")
+            continue
+        if d.verdict == "unrated":
+            say(f"move {d.ply + 1:>3}  {d.played:<10} not rated: {d.why}")
+            continue
+        played = d.chance(d.played)
+        line = (f"move {d.ply + 1:>3}  {d.played:<10} {played.win:>4.0%}  best {d.best:<10} "
+                f"{d.moves[0].win:>4.0%}  {d.verdict}")
+        say(line + (f"  (-{d.loss:.0%}, {d.worlds} deals)" if d.loss else ""))
+        if d.why:
+            say(f"          {d.why}")
+    return 0
+
+
 def say(text: str, stream: TextIO | None = None) -> None:
     """Print one line that any terminal can show (a lone surrogate from a file's JSON, or a
     character the stream's encoding lacks, is written as an escape instead of raising)."""
@@ -160,6 +195,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     _add_option_argument(p)
     p.set_defaults(func=cmd_play)
+    p = sub.add_parser("review", help="review one seat's decisions in a saved game: the win "
+                       "chance of every legal move, the best move, and what each mistake cost")
+    p.add_argument("file", help="a worked-example file (its setup and moves) or a shipped "
+                                "example's name")
+    p.add_argument("--seat", type=int, default=0, help="the seat reviewed (default: 0)")
+    p.add_argument("--seed", type=int, default=0, help="the sampling's seed (default: 0)")
+    p.set_defaults(func=cmd_review)
     add_simulate_parser(sub)
     from .classroom.cli import add_class_parser  # `crazylab class ...` (issue 22)
 

@@ -30,9 +30,11 @@
 # decides: such decisions are marked as **house rulings** with a link to their id in the rulebook
 # ([rulebook.ipynb](rulebook.ipynb)).
 #
-# Each card gets a worked example in the **step-through explainer** (press **Next ▶**; the
-# *Example* menu holds every Crazy Breens example) and a one-line summary that the engine
-# computes by replaying the same example. Run the cells from top to bottom (Shift+Enter).
+# Each card gets a worked example in the **step-through explainer**, with **Predict first**
+# on: before each step you pick the next move, or say who is hit and how many cards they draw,
+# and the engine judges your guess before it shows the step (**Next ▶** shows it without a
+# guess; switch *Predict first* off to just step). The *Example* menu holds every Crazy Breens
+# example, and a one-line summary under each is computed by the engine from the same example. Run the cells from top to bottom (Shift+Enter).
 
 # %% [markdown]
 # ## 0. The rules in one breath
@@ -71,8 +73,9 @@ BREENS = [name for name in list_examples() if name.startswith("br-")]
 
 
 def explain(name, step=0):
-    """The step-through explainer, opened at a Crazy Breens worked example."""
-    return StepExplainer(name, step, choices=BREENS)
+    """The step-through explainer, opened at a Crazy Breens worked example, predicting
+    first (guess each step before it is shown)."""
+    return StepExplainer(name, step, choices=BREENS, predict=True)
 
 
 def replay(name, step=None):

@@ -27,7 +27,9 @@
 #   mysterious scales, leaps and appoggiaturas.
 #
 # Each level has a worked example, an explorer on the piano, an exercise the engine checks, and a
-# seeded game played by computer players that you can listen to. House rulings link to their id
+# seeded game played by computer players that you can listen to. The worked examples start with
+# **Predict first** on: guess each next note (or who draws) before the step is shown; **Next ▶**
+# shows it without a guess. House rulings link to their id
 # in the rulebook ([rulebook.ipynb](rulebook.ipynb)).
 
 # %%
@@ -103,7 +105,7 @@ is_legal_exercise(position("crazy-8s-level-3", top="3D", hand="3H 5S"), "3H",
 # pile 1 makes that pile accept F and G (MU-T10):
 
 # %%
-StepExplainer("mu-t10-level-2-eight-announces-f-sharp")
+StepExplainer("mu-t10-level-2-eight-announces-f-sharp", predict=True)
 
 # %%
 announced = load_example("mu-t10-level-2-eight-announces-f-sharp").frames()[3].game
@@ -143,7 +145,7 @@ choice_exercise("Level 3: seat 0 plays a joker, announces A, and ends its turn. 
 # ([house ruling MU-Q34](rulebook.ipynb#MU-Q34)):
 
 # %%
-StepExplainer("mu-22-level-4-seeds-rebury-wilds")
+StepExplainer("mu-22-level-4-seeds-rebury-wilds", predict=True)
 
 # %%
 level2 = cl.rules("crazy-8s-level-2")
@@ -212,7 +214,7 @@ def level_game(name, players, seed):
 # *Your party is going to generate flowing melodies.*
 
 # %%
-StepExplainer("mu-t5-level-1-letter-steps")
+StepExplainer("mu-t5-level-1-letter-steps", predict=True)
 
 # %%
 choice_exercise("How many cards does the Level 1 deck hold?", ["54", "34", "32"],
@@ -251,7 +253,7 @@ level_game("crazy-8s-level-1", players=3, seed=21)
 # *Your party is going to generate sneaky action music.*
 
 # %%
-StepExplainer("mu-t6-level-2-two-piles-semitones")
+StepExplainer("mu-t6-level-2-two-piles-semitones", predict=True)
 
 # %%
 explorer = IntervalExplorer("crazy-8s-level-2", top="3D")
@@ -281,7 +283,7 @@ level_game("crazy-8s-level-2", players=2, seed=22)
 # *Your party is going to generate wacky arpeggios.*
 
 # %%
-StepExplainer("mu-t7-level-3-thirds")
+StepExplainer("mu-t7-level-3-thirds", predict=True)
 
 # %%
 explorer = IntervalExplorer("crazy-8s-level-3", top="3D")
@@ -312,7 +314,7 @@ level_game("crazy-8s-level-3", players=3, seed=23)
 # *Your party is going to generate mysterious whole-tone scales.*
 
 # %%
-StepExplainer("mu-t8-level-4-whole-tone-up-only")
+StepExplainer("mu-t8-level-4-whole-tone-up-only", predict=True)
 
 # %%
 explorer = IntervalExplorer("crazy-8s-level-4", top="3C")
@@ -342,7 +344,7 @@ level_game("crazy-8s-level-4", players=2, seed=24)
 # *Your party is going to generate a melodic-leap-and-appoggiatura overload sensation.*
 
 # %%
-StepExplainer("mu-t9-level-5-fourths-and-fifths")
+StepExplainer("mu-t9-level-5-fourths-and-fifths", predict=True)
 
 # %%
 explorer = IntervalExplorer("crazy-8s-level-5", top="3C")

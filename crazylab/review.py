@@ -1,0 +1,240 @@
+"""Game review: every decision one seat made in a finished hand, rated by the engine.
+
+For each decision the seat had (two legal moves or more), every legal move is played out in
+the same sampled worlds (common random numbers): the cards the seat could not see are dealt
+at random, consistently with everything it had seen then — its own hand, the piles, the
+counts, and what play revealed (a player who drew where the rules make you play when you can
+held nothing playable; :func:`crazylab.bots.worlds`) — and each world is played to the end of
+the hand by the rules-of-thumb players. A move's **win chance** is its share of those worlds'
+wins, with a 95 % interval.
+
+The review reads the seat's :class:`~crazylab.engine.observe.Observation` only, never the
+hidden cards of the game it reviews: two hands that differ only in cards the seat could not
+know get the same review.
+
+**Verdicts** by the win chance the move played lost against the best move (percentage points),
+counted only when the sampled worlds tell the two apart (the 95 % interval of the paired
+difference is above 0): below :data:`INACCURACY` good, then inaccuracy, :data:`MISTAKE`
+mistake, :data:`BLUNDER` blunder — chess sites' scale, on the win chance.
+
+**Worlds adapt**: at least :data:`MIN_WORLDS`, then batches of :data:`BATCH` until the
+interval of the loss is narrower than :data:`TOLERANCE` on each side (at most
+:data:`MAX_WORLDS`). Seeded: the same hand, seat and seed give the same review.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .bots import play_out, worlds
+from .engine.cards import EIGHT
+from .engine.game import Game
+from .engine.moves import DRAW, PASS, PLAY, Move
+from .engine.observe import Observation
+from .errors import CrazylabError, quote
+
+__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "Decision", "MoveChance", "ReviewError",
+           "review_game", "review_moves", "verdict"]
+
+#: win-chance points lost from which a move is an inaccuracy, a mistake, a blunder
+INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
+MIN_WORLDS, BATCH, MAX_WORLDS = 24, 16, 192
+#: the half-width of the loss's 95 % interval at which sampling stops
+TOLERANCE = 0.05
+Z95 = 1.96
+
+
+class ReviewError(CrazylabError):
+    """A hand that cannot be reviewed (a move its rules refuse, a seat it does not have)."""
+
+
+@dataclass(frozen=True)
+class MoveChance:
+    """One legal move: its win chance over the sampled worlds and the 95 % interval."""
+
+    move: str
+    display: str
+    win: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the seat: the moves weighed, the move played and the best one, the
+    win chance lost (with its 95 % interval), the verdict and why."""
+
+    ply: int  # moves made in the hand before this one
+    seat: int
+    played: str
+    best: str
+    moves: tuple[MoveChance, ...]  # best first
+    loss: float
+    loss_low: float
+    loss_high: float
+    verdict: str  # good, inaccuracy, mistake, blunder; forced; unrated
+    worlds: int
+    why: str = ""
+
+    def chance(self, move: str) -> MoveChance:
+        """The win chance of ``move`` (as played or listed)."""
+        return next(m for m in self.moves if m.move == move)
+
+
+def verdict(loss: float, loss_low: float) -> str:
+    """The verdict of a move that lost ``loss`` win-chance points (``loss_low``: the lower
+    end of its 95 % interval: at 0 or below, the worlds could not tell the moves apart)."""
+    if loss_low <= 0 or loss < INACCURACY:
+        return "good"
+    if loss < MISTAKE:
+        return "inaccuracy"
+    return "mistake" if loss < BLUNDER else "blunder"
+
+
+def _mean_interval(xs: Sequence[float]) -> tuple[float, float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.25
+    half = Z95 * math.sqrt(max(var, 1e-12) / n)
+    return mean, mean - half, mean + half
+
+
+def _result_key(game: Game, move: Move) -> tuple:
+    after = game.copy()
+    after.push(move)
+    return after.fingerprint()
+
+
+def _played_index(game: Game, legal: Sequence[Move], played: str) -> int:
+    """Which legal move ``played`` is (a call in any spelling the engine reads)."""
+    try:
+        key = _result_key(game, Move.parse(played))
+    except (ValueError, CrazylabError) as e:
+        raise ReviewError(f"the move {quote(played)} is refused here: {e}") from None
+    for i, m in enumerate(legal):
+        if _result_key(game, m) == key:
+            return i
+    raise ReviewError(f"the move {quote(played)} is not one of the legal moves")
+
+
+def _weigh(obs: Observation, rng: random.Random, played: int
+           ) -> tuple[list[list[float]], int] | None:
+    """Every legal move's rewards in the same worlds, until the loss is known well enough."""
+    legal = obs.legal
+    source = worlds(obs, rng)
+    rewards: list[list[float]] = [[] for _ in legal]
+    while True:
+        for _ in range(MIN_WORLDS if not rewards[0] else BATCH):
+            world = next(source, None)
+            if world is None:
+                return None  # a phase whose hidden state cannot be sampled
+            luck = rng.randrange(2**62)
+            for i, move in enumerate(legal):
+                game = world.copy() if i < len(legal) - 1 else world
+                game.push(move)
+                rewards[i].append(play_out(game, obs.seat, random.Random(luck)))
+        n = len(rewards[0])
+        best = max(range(len(legal)), key=lambda i: sum(rewards[i]))
+        diff = [b - p for b, p in zip(rewards[best], rewards[played], strict=True)]
+        _, low, high = _mean_interval(diff)
+        if (high - low) / 2 <= TOLERANCE or n >= MAX_WORLDS:
+            return rewards, n
+
+
+def _words(game: Game, legal: Sequence[Move], played: int, best: int, win: list[float]
+           ) -> str:
+    """Why the best move beats the move played, in a learner's words."""
+    p, b = legal[played], legal[best]
+    odds = (f"{b.display} wins {win[best]:.0%} of the deals sampled, {p.display} "
+            f"{win[played]:.0%}.")
+    after = game.copy()
+    after.push(b)
+    if after.result is not None and game.to_play in after.winners:
+        return f"{b.display} goes out now: the hand was yours. " + odds
+    if p.kind in (DRAW, PASS) and b.kind == PLAY:
+        return f"You could play {b.display} instead of {p.display}: a card gone is a card " \
+               "you cannot be stuck with. " + odds
+    if p.kind == PLAY and b.kind == PLAY and p.cards[0].rank == EIGHT \
+            and b.cards[0].rank != EIGHT and not p.cards[0].is_joker:
+        return f"Playing {p.display} spends your wild card; keeping it answers a suit you " \
+               "lack later. " + odds
+    if p.kind == PLAY and b.kind == PLAY and p.cards == b.cards and p.call != b.call:
+        return f"The same card, another call: {b.display} leaves the others a suit they " \
+               "are less likely to hold, and you one you hold. " + odds
+    return odds
+
+
+def review_moves(start: Game, moves: Sequence[str], seat: int, *, seed: int = 0,
+                 progress: Callable[[int, int], None] | None = None) -> list[Decision]:
+    """Review seat ``seat``'s decisions when ``moves`` are played from ``start`` (a hand's
+    first position); ``progress(done, total)`` is called after each decision."""
+    if not isinstance(seat, int) or not 0 <= seat < start.n:
+        raise ReviewError(f"seat must be 0 to {start.n - 1}, not {quote(seat)}")
+    game = start.copy()
+    todo: list[tuple[int, Game, str]] = []
+    for ply, move in enumerate(moves):
+        if game.result is not None:
+            raise ReviewError(f"move {ply + 1} ({quote(move)}) comes after the hand ended")
+        if game.to_play == seat:
+            todo.append((ply, game.copy(), move))
+        try:
+            game.push(move)
+        except (ValueError, CrazylabError) as e:
+            raise ReviewError(f"move {ply + 1} ({quote(move)}) is refused: {e}") from None
+    rng = random.Random(seed)
+    out = []
+    for done, (ply, before, move) in enumerate(todo, 1):
+        out.append(_decision(before, seat, ply, move, random.Random(rng.randrange(2**62))))
+        if progress is not None:
+            progress(done, len(todo))
+    return out
+
+
+def _decision(before: Game, seat: int, ply: int, move: str, rng: random.Random) -> Decision:
+    obs = before.observation(seat)  # what the seat knew: the review reads nothing else
+    legal = list(obs.legal)
+    played = _played_index(before, legal, move)
+    shown = str(legal[played])
+    if len(legal) == 1:
+        one = MoveChance(shown, legal[0].display, math.nan, math.nan, math.nan)
+        return Decision(ply, seat, shown, shown, (one,), 0.0, 0.0, 0.0, "forced", 0)
+    weighed = _weigh(obs, rng, played)
+    if weighed is None:
+        chances = tuple(MoveChance(str(m), m.display, math.nan, math.nan, math.nan)
+                        for m in legal)
+        return Decision(ply, seat, shown, shown, chances, 0.0, 0.0, 0.0, "unrated", 0,
+                        "This phase's hidden state cannot be sampled: not rated.")
+    rewards, n = weighed
+    stats = [_mean_interval(r) for r in rewards]
+    win = [s[0] for s in stats]
+    best = max(range(len(legal)), key=lambda i: (win[i], i == played))
+    loss, low, high = _mean_interval([b - p for b, p in zip(rewards[best], rewards[played],
+                                                            strict=True)])
+    if best == played:
+        loss = low = high = 0.0
+    rated = verdict(loss, low)
+    order = [best, *sorted((i for i in range(len(legal)) if i != best), key=lambda i: -win[i])]
+    chances = tuple(MoveChance(str(legal[i]), legal[i].display, win[i],
+                               max(0.0, stats[i][1]), min(1.0, stats[i][2])) for i in order)
+    why = "" if rated == "good" else _words(before, legal, played, best, win)
+    return Decision(ply, seat, shown, str(legal[best]), chances, max(loss, 0.0), low, high,
+                    rated, n, why)
+
+
+def review_game(example: object, seat: int, *, seed: int = 0,
+                progress: Callable[[int, int], None] | None = None) -> list[Decision]:
+    """Review seat ``seat`` of a saved game: a worked-example file, name or dict
+    (:func:`crazylab.examples.load_example`: its setup and its moves)."""
+    from .examples import ExampleError, load_example
+
+    try:
+        ex = load_example(example)  # type: ignore[arg-type]
+    except ExampleError as e:
+        raise ReviewError(str(e)) from None
+    # the moves played (a step that shows a refused move, as a lesson's example may, is not)
+    moves = [f.step.move for f in ex.frames()[1:]
+             if f.step is not None and f.step.move is not None and f.error is None]
+    return review_moves(ex.start(), moves, seat, seed=seed, progress=progress)

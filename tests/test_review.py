@@ -1,0 +1,99 @@
+"""Game review (issue 32 items 1-3): every decision of one seat rated from what that seat
+knew, on positions where the best move is provable, and never from hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import crazylab as cl
+from crazylab.bots import make_bot
+from crazylab.cli import main as cli_main
+from crazylab.review import ReviewError, review_game, review_moves, verdict
+
+pytestmark = pytest.mark.engine
+
+
+def test_going_out_now_is_found_and_not_going_out_is_a_blunder():
+    """Seat 0 holds one card that fits: playing it wins the hand; the five-card rules let it
+    draw instead, which leaves the hand to chance."""
+    start = cl.Game.from_position("crazy-eights", 2, hands=[["7H"], ["2C", "3D", "4S", "9C",
+                                                                     "KD"]],
+                                  stock=["5S", "6C", "JD", "QH", "10S", "AC"],
+                                  discard=["7C"], to_play=0)
+    assert {str(m) for m in start.legal_moves()} >= {"7H", "draw"}
+    [went] = review_moves(start, ["7H"], 0, seed=1)
+    assert went.best == "7H" and went.verdict == "good" and went.chance("7H").win == 1.0
+    [drew] = review_moves(start, ["draw"], 0, seed=1)
+    assert drew.best == "7H" and drew.verdict == "blunder"
+    assert drew.loss >= 0.2 and drew.loss_low > 0
+    assert "goes out now" in drew.why and "7♥" in drew.why
+
+
+def test_a_forced_move_is_not_rated_and_a_review_is_reproducible():
+    # the classic rule: a card that fits must be played (AP-9), and only 2♣ fits
+    start = cl.Game.from_position("crazy-eights-classic", 2, hands=[["2C", "9H"], ["3D", "4S"]],
+                                  stock=["5S", "6C", "JD"], discard=["7C"], to_play=0)
+    [only] = review_moves(start, ["2C"], 0, seed=4)
+    assert only.verdict == "forced" and only.worlds == 0
+    game, moves = _played_hand("crazy-eights-classic", seed=11)
+    first = review_moves(game, moves, 1, seed=7)
+    assert first == review_moves(game, moves, 1, seed=7)
+    assert {d.verdict for d in first} <= {"good", "inaccuracy", "mistake", "blunder",
+                                          "forced", "unrated"}
+    for d in first:
+        if d.verdict not in ("forced", "unrated"):
+            assert d.moves[0].move == d.best and d.worlds >= 24
+            assert d.chance(d.played).win <= d.moves[0].win
+
+
+def test_two_hands_that_differ_only_in_hidden_cards_get_the_same_review():
+    """The review reads the seat's observation only: the other hand and the stock's order
+    (cards seat 0 cannot see) differ, what seat 0 sees and does is the same."""
+    base = dict(discard=["7C"], to_play=0)
+    one = cl.Game.from_position("crazy-eights", 2, hands=[["7H", "8S", "KC"],
+                                                          ["2D", "3D", "4S", "9S", "QD"]],
+                                stock=["5H", "6H", "JS", "QH", "10S", "AH"], **base)
+    two = cl.Game.from_position("crazy-eights", 2, hands=[["7H", "8S", "KC"],
+                                                          ["QH", "10S", "AH", "5H", "6H"]],
+                                stock=["QD", "9S", "4S", "3D", "2D", "JS"], **base)
+    assert one.observation(0) == two.observation(0)
+    assert review_moves(one, ["KC"], 0, seed=3) == review_moves(two, ["KC"], 0, seed=3)
+
+
+def test_verdicts_follow_the_stated_thresholds():
+    assert verdict(0.30, 0.1) == "blunder" and verdict(0.15, 0.05) == "mistake"
+    assert verdict(0.07, 0.01) == "inaccuracy" and verdict(0.04, 0.01) == "good"
+    assert verdict(0.30, -0.01) == "good"  # the worlds could not tell the moves apart
+
+
+def test_bad_input_is_refused_in_one_line(capsys):
+    start = cl.Game.from_position("crazy-eights", 2, hands=[["2C", "9H"], ["3D", "4S"]],
+                                  stock=["5S", "6C", "JD"], discard=["7C"], to_play=0)
+    with pytest.raises(ReviewError, match="refused"):
+        review_moves(start, ["KD"], 0)
+    with pytest.raises(ReviewError, match="seat must be"):
+        review_moves(start, ["2C"], 5)
+    with pytest.raises(ReviewError):
+        review_game("no-such-example", 0)
+    assert cli_main(["review", "no-such-example"]) == 2
+    assert "crazylab review:" in capsys.readouterr().err
+
+
+def test_the_command_prints_each_decision_and_why(capsys):
+    assert cli_main(["review", "sr-t1-t2-worked-turn-eight-calls-diamonds", "--seat", "0",
+                     "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0: 1 decisions" in out and "best" in out and "%" in out
+
+
+def _played_hand(rules: str, seed: int) -> tuple[cl.Game, list[str]]:
+    game = cl.Game.new(rules, players=2, seed=seed)
+    start = game.copy()
+    bots, rng, moves = [make_bot("rules"), make_bot("random")], random.Random(seed), []
+    while game.result is None:
+        move = bots[game.to_play].choose(game.observation(game.to_play), rng)
+        moves.append(str(move))
+        game.push(move)
+    return start, moves
