@@ -37,7 +37,7 @@ from .engine.observe import Observation
 from .errors import CrazylabError, quote
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "Decision", "MoveChance", "ReviewError",
-           "review_game", "review_moves", "verdict"]
+           "hand_record", "review_game", "review_moves", "verdict"]
 
 #: win-chance points lost from which a move is an inaccuracy, a mistake, a blunder
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
@@ -222,6 +222,19 @@ def _decision(before: Game, seat: int, ply: int, move: str, rng: random.Random) 
     why = "" if rated == "good" else _words(before, legal, played, best, win)
     return Decision(ply, seat, shown, str(legal[best]), chances, max(loss, 0.0), low, high,
                     rated, n, why)
+
+
+def hand_record(game: Game) -> tuple[Game, list[str]]:
+    """A hand's first position and its moves, from a game that kept its undo history (a
+    table's game does): what :func:`review_moves` reviews."""
+    start = game.copy(keep_undo=True)
+    moves = [str(m) for m in game.moves]
+    try:
+        while start.moves:
+            start.undo()
+    except (ValueError, CrazylabError) as e:
+        raise ReviewError(f"this hand cannot be replayed from its start: {e}") from None
+    return start, moves
 
 
 def review_game(example: object, seat: int, *, seed: int = 0,

@@ -97,3 +97,36 @@ def _played_hand(rules: str, seed: int) -> tuple[cl.Game, list[str]]:
         moves.append(str(move))
         game.push(move)
     return start, moves
+
+
+def test_the_review_panel_beside_a_table_reviews_the_hand_just_played():
+    """A whole hand on the table (the learner plays the rules of thumb's moves), then
+    "Review this hand": a progress bar, the decisions with verdicts, the win-chance graph,
+    each decision's position; a new hand clears it."""
+    from crazylab.bots import make_bot
+    from crazylab.widgets import GameTable
+    from crazylab.widgets.review_panel import HandReview
+
+    table = GameTable("crazy-eights-classic", opponents=1, seed=3, delay=0)
+    panel = HandReview(table, seed=1)
+    assert panel.button.disabled and "Finish the hand" in panel.summary.value
+    bot, rng = make_bot("random"), random.Random(2)
+    for _ in range(500):
+        if table.game.over:
+            break
+        assert table.your_turn
+        assert table.play(bot.choose(table.observation, rng))
+    assert table.game.over and not panel.button.disabled
+    panel.button.click()
+    assert not panel.errors, panel.errors
+    assert panel.decisions and all(d.seat == 0 for d in panel.decisions)
+    assert panel.progress.value == panel.progress.max == len(panel.decisions)
+    rated = [d for d in panel.decisions if d.verdict not in ("forced", "unrated")]
+    assert "with a choice" in panel.summary.value
+    if rated:
+        assert panel.listing.value.count("<li") == len(rated)
+        assert panel.chart.outputs and "plotly" in str(panel.chart.outputs[0]["data"])
+    panel.picker.value = len(panel.decisions) - 1
+    assert "your hand" in panel.position.value and "<svg" in panel.position.value
+    table.new_hand()
+    assert panel.button.disabled and panel.decisions == [] and panel.listing.value == ""

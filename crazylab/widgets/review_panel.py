@@ -1,0 +1,144 @@
+"""The review of a finished hand beside the table: "Review this hand" rates every choice the
+learner made (:mod:`crazylab.review`, from what they could see), with a progress bar while it
+runs, the win chance over the hand as a plotly graph, the decisions in order with the better
+move and why, and each decision's position on request. Markup in ``review_panel.html``,
+style in ``review_panel.css``."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import ipywidgets as w
+
+from crazylab.render import cards_html
+from crazylab.review import Decision, hand_record, review_moves
+
+from ._common import ErrorArea, ErrorReporting, guarded
+from ._markup import Html, Markup, style_sheet
+
+__all__ = ["HandReview"]
+
+MARKUP = Markup("review_panel")
+
+
+def _pct(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x:.0%}"
+
+
+class HandReview(ErrorReporting, w.VBox):
+    """The review of the hand on ``table`` (a :class:`~crazylab.widgets.GameTable`) for the
+    learner's seat (0). :meth:`review` is what the button does."""
+
+    def __init__(self, table: Any, seat: int = 0, seed: int = 0) -> None:
+        self.errors: list[str] = []
+        self.table, self.seat, self.seed = table, seat, seed
+        self.decisions: list[Decision] = []
+        self.button = w.Button(description="Review this hand", icon="search",
+                               tooltip="Rate every choice you made in this hand",
+                               disabled=True, layout=w.Layout(width="auto"))
+        self.button.on_click(lambda _b: self.review())
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="Reviewing",
+                                      layout=w.Layout(display="none"))
+        self.summary = w.HTML(MARKUP("wait"))
+        self.chart = w.Output()
+        self.listing = w.HTML()
+        self.picker = w.Dropdown(options=[], description="Position",
+                                 layout=w.Layout(display="none"))
+        self.picker.observe(lambda _c: self._show_position(), "value")
+        self.position = w.HTML()
+        self.error_area = ErrorArea()
+        super().__init__([style_sheet("review_panel"), self.button, self.progress,
+                          self.summary, self.chart, self.listing, self.picker, self.position,
+                          self.error_area])
+        self.add_class("crazylab-hand-review")
+        table.observe(lambda _c: self._follow(), "view")
+        self._follow()
+
+    def _follow(self) -> None:
+        """The button is there once the hand is over; a new hand clears the review."""
+        over = bool(self.table.game.over)
+        self.button.disabled = not over
+        if not over and self.decisions:
+            self.decisions = []
+            self.summary.value = MARKUP("wait")
+            self.listing.value = self.position.value = ""
+            self.chart.outputs = ()
+            self.picker.layout.display = "none"
+
+    @guarded
+    def review(self) -> list[Decision]:
+        """Review the finished hand on the table and show it."""
+        game = self.table.game
+        if not game.over:
+            self.summary.value = MARKUP("wait")
+            return []
+        start, moves = hand_record(game)
+        self._start, self._moves = start, moves
+        self.progress.layout.display = None
+        self.progress.value, self.progress.max = 0, 1
+
+        def step(done: int, total: int) -> None:
+            self.progress.max, self.progress.value = max(total, 1), done
+
+        self.decisions = review_moves(start, moves, self.seat, seed=self.seed, progress=step)
+        self.progress.layout.display = "none"
+        self._draw()
+        return self.decisions
+
+    def _draw(self) -> None:
+        rated = [d for d in self.decisions if d.verdict not in ("forced", "unrated")]
+        costly = [d for d in rated if d.verdict != "good"]
+        self.summary.value = MARKUP("summary", summary=(
+            f"{len(self.decisions)} moves of yours, {len(rated)} with a choice: "
+            f"{len(rated) - len(costly)} good, {len(costly)} costly "
+            f"(win chance over the deals the engine sampled from what you could see)."))
+        items = []
+        for d in rated:
+            played = d.chance(d.played)
+            items.append(MARKUP("decision", number=d.ply + 1, played=played.display,
+                                win=_pct(played.win), best=d.moves[0].display,
+                                best_win=_pct(d.moves[0].win), verdict=d.verdict,
+                                why=MARKUP("why", text=d.why) if d.why else ""))
+        self.listing.value = MARKUP("list", items=Html("".join(items))) if items else ""
+        self._draw_chart(rated)
+        self.picker.options = [(f"move {d.ply + 1}: {d.played}", i)
+                               for i, d in enumerate(self.decisions)]
+        self.picker.layout.display = None if self.decisions else "none"
+        self._show_position()
+
+    def _draw_chart(self, rated: list[Decision]) -> None:
+        if not rated:
+            self.chart.outputs = ()
+            return
+        import plotly.graph_objects as go
+
+        x = [d.ply + 1 for d in rated]
+        fig = go.Figure([
+            go.Scatter(x=x, y=[d.chance(d.played).win for d in rated], name="move played",
+                       mode="lines+markers"),
+            go.Scatter(x=x, y=[d.moves[0].win for d in rated], name="best move",
+                       mode="lines+markers", line={"dash": "dot"})])
+        fig.update_layout(height=260, margin={"l": 40, "r": 10, "t": 10, "b": 40},
+                          xaxis={"title": "move of the hand"},
+                          yaxis={"title": "win chance", "range": [0, 1], "tickformat": ".0%"})
+        self.figure = fig
+        bundle = {"application/vnd.plotly.v1+json": json.loads(fig.to_json()),
+                  "text/plain": "win chance over the hand"}
+        self.chart.outputs = ({"output_type": "display_data", "data": bundle,
+                               "metadata": {}},)
+
+    def _show_position(self) -> None:
+        index = self.picker.value
+        if index is None or not self.decisions:
+            self.position.value = ""
+            return
+        d = self.decisions[index]
+        game = self._start.copy()
+        for move in self._moves[:d.ply]:
+            game.push(move)
+        top = game.top
+        self.position.value = MARKUP("position", number=d.ply + 1,
+                                     top=top.display if top is not None else "none",
+                                     hand=Html(cards_html(game.hand(self.seat), width=44)))
