@@ -27,6 +27,8 @@ from urllib.parse import quote
 from .catalog import Catalog
 from .catalog import load as load_catalog
 from .records import (
+    Assigned,
+    Assignment,
     Attempt,
     ClassError,
     ClassReport,
@@ -162,7 +164,22 @@ class ClassClient:
         return {lesson: LessonProgress(int(p["answered"]), int(p["right"]), int(p["total"]))
                 for lesson, p in got.items()}
 
+    def my_assignments(self, token: str) -> list[Assigned]:
+        return [Assigned(_assignment(a), int(a["right"]), int(a["total"]))
+                for a in self._ask("GET", "me/assignments", token)["assignments"]]
+
     # -- teachers ----------------------------------------------------------------------------
+    def assign(self, code: str, key: str, lessons: Any, due: str, title: str = "") -> Any:
+        return _assignment(self._ask(
+            "POST", f"class/{quote(code, safe='')}/assignments",
+            body={"lessons": list(lessons), "due": due, "title": title},
+            headers={"X-Crazylab-Key": key}))
+
+    def assignments(self, code: str, key: str) -> list[Assignment]:
+        got = self._ask("GET", f"class/{quote(code, safe='')}/assignments",
+                        headers={"X-Crazylab-Key": key})
+        return [_assignment(a) for a in got["assignments"]]
+
     def create_class(self, name: str) -> Any:
         """Make a class (behind the hub: the hub says whether this user is a teacher)."""
         made = self._ask("POST", "classes", body={"name": name})
@@ -185,6 +202,10 @@ def _when(value: Any) -> datetime:
         return datetime.fromisoformat(str(value))
     except ValueError:
         return datetime.now(UTC)
+
+
+def _assignment(a: Mapping[str, Any]) -> Assignment:
+    return Assignment(int(a["id"]), str(a["title"]), tuple(a["lessons"]), str(a["due"]))
 
 
 def _attempt(a: Mapping[str, Any]) -> Attempt:

@@ -51,6 +51,7 @@ from crazylab.store.keys import secret_hash
 
 if TYPE_CHECKING:  # the store imports SQLAlchemy: only for the type checker here
     from crazylab.classroom.mastery import Evidence, RuleMastery
+    from crazylab.classroom.records import Assigned
     from crazylab.classroom.spacing import Review
     from crazylab.classroom.store import Store
 
@@ -659,6 +660,17 @@ class Recorder:
         from .mastery import mastery
 
         return mastery(self.evidence())
+
+    def assignments(self) -> list[Assigned]:
+        """The assignments of the learner's class with how far they got (none outside a
+        class, or while the class store cannot be reached)."""
+        if self.learner is None or not self.learner.class_code:
+            return []
+        try:
+            return list(self.store().my_assignments(self.learner.token))
+        except Exception as exc:  # noqa: BLE001 - the page says nothing rather than fail
+            log.info("assignments from the database failed: %s", _one_line(exc))
+            return []
 
     def review(self, now: datetime | None = None, size: int = 5) -> list[Review]:
         """Today's review set: practice questions on the rules due again

@@ -10,8 +10,33 @@ from typing import Any
 
 from ..errors import CrazylabError
 
-__all__ = ["Attempt", "ClassError", "ClassInfo", "ClassReport", "Learner", "LessonProgress",
-           "NewClass", "PracticeItem", "StoreUnavailable", "UnknownLearner"]
+__all__ = ["Assigned", "Assignment", "Attempt", "ClassError", "ClassInfo", "ClassReport",
+           "Learner", "LessonProgress", "NewClass", "PracticeItem", "StoreUnavailable",
+           "UnknownLearner"]
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Lessons a teacher set the class, due on ``due`` (YYYY-MM-DD)."""
+
+    id: int
+    title: str
+    lessons: tuple[str, ...]
+    due: str
+
+
+@dataclass(frozen=True)
+class Assigned:
+    """A learner's standing on an assignment: exercises answered right (counted) of those in
+    its lessons; done when every one is."""
+
+    assignment: Assignment
+    right: int
+    total: int
+
+    @property
+    def done(self) -> bool:
+        return self.total > 0 and self.right >= self.total
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ import os
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -75,6 +75,8 @@ from ..store import (
 from .catalog import Catalog
 from .catalog import load as load_catalog
 from .records import (
+    Assigned,
+    Assignment,
     Attempt,
     ClassError,
     ClassInfo,
@@ -115,6 +117,8 @@ HAND_TEXT_MAX = 100
 HAND_RESULT_MAX = 4000
 #: the most rows of each kind (attempts, practice items, hands) one learner keeps
 ROWS_MAX = 5000
+#: assignments a class keeps at most
+ASSIGNMENTS_MAX = 100
 ANONYMOUS_NAME = "Anonymous"
 #: SQLite's own wait for a busy database inside a statement (a write transaction waits up to
 #: the store's busy timeout in :func:`_sqlite_setup` instead)
@@ -467,7 +471,69 @@ class Store:
                                        total=self.catalog.exercise_count(lesson))
                 for lesson in self.catalog.lessons}
 
+    def my_assignments(self, token: str) -> list[Assigned]:
+        """The assignments of the learner's class, the soonest due first, each with how far
+        the learner got (exercises of its lessons answered right)."""
+        lr, a = schema.learners, schema.assignments
+        with self.db.read() as conn:
+            found = conn.execute(sa.select(lr.c.class_code).where(
+                lr.c.token == secret_hash(_token(token)))).first()
+            if found is None:
+                raise UnknownLearner("unknown learner token")
+            rows = [] if found.class_code is None else conn.execute(
+                sa.select(a).where(a.c.class_code == found.class_code)).all()
+        if not rows:
+            return []
+        progress = self.progress(token)
+        out = []
+        for row in sorted(rows, key=lambda r: (r.due, r.id)):
+            given = _assignment(row)
+            lessons = [progress[ln] for ln in given.lessons if ln in progress]
+            out.append(Assigned(given, sum(p.right for p in lessons),
+                                sum(p.total for p in lessons)))
+        return out
+
     # ------------------------------------------------------------------ the teacher
+
+    def assign(self, code: str, key: str, lessons: Sequence[str], due: str,
+               title: str = "") -> Assignment:
+        """Set the class ``lessons`` (ids of the catalogue) due on ``due`` (YYYY-MM-DD); the
+        title defaults to the lessons' titles. At most :data:`ASSIGNMENTS_MAX` a class."""
+        if isinstance(lessons, str) or not isinstance(lessons, Sequence) or not lessons:
+            raise ClassError("assign at least one lesson")
+        lessons = list(dict.fromkeys(lessons))
+        unknown = [ln for ln in lessons if not self.catalog.has_lesson(ln)]
+        if unknown:
+            raise ClassError(f"unknown lesson {quote(str(unknown[0]))}")
+        try:
+            day = date.fromisoformat(due) if isinstance(due, str) else None
+        except ValueError:
+            day = None
+        if day is None:
+            raise ClassError(f"the due date is a day written YYYY-MM-DD, not {quote(due)}")
+        title = display_name(title or ", ".join(self.catalog.title(ln) for ln in lessons)[:80],
+                             "title", ClassError)
+        a = schema.assignments
+        with self.db.write() as conn:
+            cls = self._check_key(conn, code, key)
+            count = conn.execute(sa.select(sa.func.count()).select_from(a)
+                                 .where(a.c.class_code == cls.code)).scalar_one()
+            if count >= ASSIGNMENTS_MAX:
+                raise ClassError(f"a class keeps at most {ASSIGNMENTS_MAX} assignments")
+            made = conn.execute(sa.insert(a).values(
+                class_code=cls.code, title=title, lessons=json.dumps(lessons),
+                due=day.isoformat(), created_at=_now())).inserted_primary_key
+            new_id = made[0] if made is not None else 0
+        return Assignment(int(new_id), title, tuple(lessons), day.isoformat())
+
+    def assignments(self, code: str, key: str) -> list[Assignment]:
+        """The class's assignments, the soonest due first."""
+        a = schema.assignments
+        with self.db.read() as conn:
+            cls = self._check_key(conn, code, key)
+            rows = conn.execute(sa.select(a).where(a.c.class_code == cls.code)
+                                .order_by(a.c.due, a.c.id)).all()
+        return [_assignment(r) for r in rows]
 
     def class_report(self, code: str, key: str) -> ClassReport:
         """Everything of the class: its learners, attempts, practice items and hands."""
@@ -730,6 +796,10 @@ class Store:
 
 
 # --------------------------------------------------------------------------- validation
+
+
+def _assignment(row: Any) -> Assignment:
+    return Assignment(int(row.id), str(row.title), tuple(json.loads(row.lessons)), str(row.due))
 
 
 def _code(code: Any) -> str:

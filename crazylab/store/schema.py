@@ -25,7 +25,8 @@ made by an older crazylab is upgraded in place when it is opened; one newer than
 * version 6: tables belong to a class: ``game_tables.class_code`` (the class whose teacher
   may watch it; a tournament's tables take their tournament's class) and
   ``game_tables.active_at`` (the table's last change: a table quiet for longer than the
-  service's ``retire_after`` is retired, and not replayed at a start).
+  service's ``retire_after`` is retired, and not replayed at a start); ``assignments``
+  (lessons a teacher set the class, with a due date).
 
 :data:`metadata` describes the current version; the steps create what they add with their
 own table definitions, so an old step never creates a newer column.
@@ -63,6 +64,19 @@ def _reveals_table(md: sa.MetaData) -> sa.Table:
         sa.Column("exercise", sa.String(16), nullable=False),
         sa.Column("at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("learner_id", "lesson", "exercise", name="uq_reveals_once"),
+    )
+
+
+def _assignments_table(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "assignments", md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_code", sa.String(32),
+                  sa.ForeignKey("classes.code", ondelete="CASCADE"), nullable=False),
+        sa.Column("title", sa.String(80), nullable=False),
+        sa.Column("lessons", sa.Text, nullable=False),   # JSON: the lesson ids assigned
+        sa.Column("due", sa.String(10), nullable=False),  # YYYY-MM-DD
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
 
 
@@ -216,6 +230,7 @@ attempts = _tables["attempts"]
 practice = _tables["practice"]
 hands = _hands_table(metadata)
 reveals = _reveals_table(metadata)
+assignments = _assignments_table(metadata)
 sa.Index("ix_attempts_learner_lesson", attempts.c.learner_id, attempts.c.lesson)
 sa.Index("ix_learners_class_import", learners.c.class_code, learners.c.import_id, unique=True)
 sa.Index("ix_practice_learner_lesson", practice.c.learner_id, practice.c.lesson)
@@ -288,6 +303,9 @@ def _v6(conn: sa.Connection) -> None:
         "WHERE tt.table_code = game_tables.code)"))
     for index in sorted(game_tables.indexes, key=lambda i: str(i.name)):
         index.create(conn)
+    md = sa.MetaData()
+    _base_tables(md, with_import_id=True)
+    _assignments_table(md).create(conn)
 
 
 #: MIGRATIONS[n] upgrades a version n-1 database to version n

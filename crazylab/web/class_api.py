@@ -416,6 +416,37 @@ class ReportHandler(ApiHandler):
         self.send_json(dict(report.__dict__))
 
 
+class MyAssignmentsHandler(ApiHandler):
+    """The assignments of the learner's class, with how far the learner got."""
+
+    async def get(self) -> None:
+        token = await self.learner_token()
+        got = await self.call(lambda store: store.my_assignments(token))
+        self.send_json({"assignments": [
+            {**_assignment(a.assignment), "right": a.right, "total": a.total, "done": a.done}
+            for a in got]})
+
+
+class AssignmentsHandler(ApiHandler):
+    """The teacher's assignments of one class: GET lists them, POST sets one."""
+
+    async def get(self, code: str) -> None:
+        key = self.credential(KEY_HEADER, "teacher key")
+        got = await self.with_key(lambda store: store.assignments(code, key))
+        self.send_json({"assignments": [_assignment(a) for a in got]})
+
+    async def post(self, code: str) -> None:
+        key = self.credential(KEY_HEADER, "teacher key")
+        body = self.body()
+        made = await self.with_key(lambda store: store.assign(
+            code, key, body.get("lessons"), body.get("due"), body.get("title") or ""))
+        self.send_json(_assignment(made))
+
+
+def _assignment(a: Any) -> dict[str, Any]:
+    return {"id": a.id, "title": a.title, "lessons": list(a.lessons), "due": a.due}
+
+
 class NotFoundHandler(ApiHandler):
     def prepare(self) -> None:
         raise ApiError(404, "no such crazylab API route")
@@ -447,5 +478,7 @@ def handlers(server_url: str = "/", store: Any = None,
         (base + "classes", ClassesHandler, options),
         (base + r"class/([^/]+)/export\.csv", ExportHandler, options),
         (base + r"class/([^/]+)/report", ReportHandler, options),
+        (base + r"class/([^/]+)/assignments", AssignmentsHandler, options),
+        (base + "me/assignments", MyAssignmentsHandler, options),
         (base + ".*", NotFoundHandler, options),
     ]

@@ -286,6 +286,37 @@ def mastery_grid(attempts: Sequence[dict[str, Any]], practice: Sequence[dict[str
     return pd.DataFrame(records, columns=["learner", *families, "needs"]).set_index("learner")
 
 
+def assignment_table(assignments: Sequence[Any], learners: Sequence[dict[str, Any]],
+                     attempts: Sequence[dict[str, Any]],
+                     counts: dict[str, int] | None = None) -> pd.DataFrame:
+    """One row per assignment and learner: exercises of its lessons answered right (of those
+    in them), done, and the first-try accuracy (%) on them."""
+    import pandas as pd
+
+    counts = counts if counts is not None else {ln: n for ln, (_t, n) in lesson_titles().items()}
+    names = names_of(learners)
+    first: dict[tuple[str, str, str], dict[str, Any]] = {}
+    right: set[tuple[str, str, str]] = set()
+    for row in sorted(attempts, key=lambda r: str(r.get("at", ""))):
+        key = (learner_of(row), str(row["lesson"]), str(row["exercise"]))
+        first.setdefault(key, row)
+        if counted(row):
+            right.add(key)
+    records = []
+    for a in assignments:
+        lessons = set(a.lessons)
+        total = sum(counts.get(ln, 0) for ln in lessons)
+        for who in names:
+            done = sum(1 for k in right if k[0] == who and k[1] in lessons)
+            tries = [r for k, r in first.items() if k[0] == who and k[1] in lessons]
+            records.append({"assignment": a.title, "due": a.due, "learner": names[who],
+                            "right": f"{done} / {total}", "done": total > 0 and done >= total,
+                            "first-try %": _rate(sum(1 for r in tries if counted(r)),
+                                                 len(tries))})
+    return pd.DataFrame(records, columns=["assignment", "due", "learner", "right", "done",
+                                          "first-try %"])
+
+
 def hands_played(hands: Sequence[dict[str, Any]], names: dict[str, str]) -> pd.DataFrame:
     """Hands finished: one row per learner (by name), one column per rule set, and a total."""
     import pandas as pd
@@ -523,18 +554,33 @@ class TeacherDashboard(ErrorReporting, w.VBox):
                                    description="Import progress files",
                                    layout=w.Layout(width="260px"))
         self.import_line = w.HTML()
+        titles = lesson_titles()
+        self.assign_lessons = w.SelectMultiple(
+            options=[(title, ln) for ln, (title, _n) in titles.items()],
+            description="Lessons", rows=min(8, max(2, len(titles))))
+        self.assign_due = w.DatePicker(description="Due")
+        self.assign_title = w.Text(description="Title", placeholder="(the lessons' titles)")
+        self.assign_button = w.Button(description="Assign", icon="check",
+                                      tooltip="Set the class these lessons, due that day")
+        self.assign_line = w.HTML()
+        self.assignments_html = w.HTML()
+        self.assign_button.on_click(lambda _: self._on_assign())
         self.refresh_button.on_click(lambda _: self._on_refresh())
         self.reset_button.on_click(lambda _: self._on_reset())
         self.upload.observe(lambda _: self._on_upload(), "value")
         self.grid: dict[str, dict[str, Cell]] = {}
         self.downloads: dict[str, bytes] = {}
         self.load()  # a wrong key raises here: nothing is shown
+        self.draw_assignments()
         super().__init__([
             style_sheet("dashboard"), self.title, w.HBox([self.refresh_button, self.status]),
             w.HTML(MARKUP("progress")), self.grid_html,
             w.HTML(MARKUP("exercises")), self.exercises_html,
             w.HTML(MARKUP("rules")), self.rules_html,
             w.HTML(MARKUP("mastery")), self.mastery_html,
+            w.HTML(MARKUP("assignments")), self.assignments_html,
+            w.HBox([self.assign_lessons, w.VBox([self.assign_due, self.assign_title,
+                                                 self.assign_button])]), self.assign_line,
             w.HTML(MARKUP("accuracy")), self.chart, self.accuracy_html,
             w.HTML(MARKUP("hands")), self.hands_html,
             w.HTML(MARKUP("export")), self.downloads_html,
@@ -573,6 +619,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.rules = rule_stats(attempts, practice, lessons)
         self.rules_html.value = (table_html(self.rules) if len(self.rules) else
                                  _line("No rule asked about yet."))
+        self._attempts, self._learners = attempts, learners
         self.mastery = mastery_grid(attempts, practice, self.names)
         self.mastery_html.value = (table_html(self.mastery, index=True) if len(self.mastery)
                                    else _line("No rule met yet."))
@@ -648,6 +695,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         """Read the class again; returns the status line."""
         try:
             self.load()
+            self.draw_assignments()
         except Exception as exc:
             if _unavailable(exc):
                 self.status.value = _line(BUSY, "cl-bad")
@@ -701,6 +749,29 @@ class TeacherDashboard(ErrorReporting, w.VBox):
                          + (f" (the file names no learner: shown as {named})." if named
                             else "."))
         return lines
+
+    def draw_assignments(self) -> None:
+        """The class's assignments, who finished them and their first-try accuracy."""
+        got = self.store.assignments(self.code, self._key)
+        self.assignments = assignment_table(got, self._learners, self._attempts)
+        self.assignments_html.value = (table_html(self.assignments) if len(self.assignments)
+                                       else _line("Nothing assigned yet."))
+
+    def assign(self, lessons: Sequence[str], due: str, title: str = "") -> Any:
+        """Set the class ``lessons`` due on ``due`` (YYYY-MM-DD); what the button does."""
+        made = self.store.assign(self.code, self._key, list(lessons), due, title)
+        self.assign_line.value = _line(f"Assigned: {made.title}, due {made.due}.", "cl-good")
+        self.draw_assignments()
+        return made
+
+    @guarded
+    def _on_assign(self) -> None:
+        self.clear_error()
+        due = self.assign_due.value
+        if not self.assign_lessons.value or due is None:
+            self.assign_line.value = _line("Pick the lessons and the due date.", "cl-bad")
+            return
+        self.assign(self.assign_lessons.value, due.isoformat(), self.assign_title.value)
 
     @guarded
     def _on_refresh(self) -> None:
