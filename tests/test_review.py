@@ -130,3 +130,19 @@ def test_the_review_panel_beside_a_table_reviews_the_hand_just_played():
     assert "your hand" in panel.position.value and "<svg" in panel.position.value
     table.new_hand()
     assert panel.button.disabled and panel.decisions == [] and panel.listing.value == ""
+
+
+@pytest.mark.parametrize("lesson", ["04_crazy_breens", "06_music_levels"])
+def test_the_breens_and_music_level_explainers_predict_first(lesson):
+    """Issue 31 item 6: in the lessons of Crazy Breens and the music levels every worked
+    example opens with "Predict first" on (read from the lesson as it is published)."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks"
+                     / f"{lesson}.ipynb").read_text(encoding="utf-8"))
+    state = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    toggles = [m["state"]["value"] for m in state.values()
+               if m.get("model_name") == "ToggleButtonModel"
+               and m["state"].get("description") == "Predict first"]
+    assert toggles and all(toggles), toggles
