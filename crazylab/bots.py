@@ -253,6 +253,14 @@ def worlds(obs: Observation, rng: random.Random) -> Iterator[Game]:
 def play_out(game: Game, seat: int, rng: random.Random, greedy: float = 1.0) -> float:
     """Play ``game`` to the end of its hand (rules of thumb with probability ``greedy``, else
     random moves) and return ``seat``'s share of the win (0 to 1)."""
+    if not isinstance(game, Game):
+        raise BotError(f"play_out needs a Game, not {quote(game)}")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.n:
+        raise BotError(f"seat must be 0 to {game.n - 1}, not {quote(seat)}")
+    if not isinstance(rng, random.Random):
+        raise BotError(f"rng must be a random.Random, not {quote(rng)}")
+    if not _real(greedy) or not 0 <= greedy <= 1:
+        raise BotError(f"greedy must be a number from 0 to 1, not {quote(greedy)}")
     _rollout(game, rng, greedy, _MAX_ROLLOUT)
     return _reward(game, seat)
 

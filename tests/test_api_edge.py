@@ -171,6 +171,23 @@ def test_determinize_and_constraints(obs: Any, rng: Any) -> None:
     ok, got = outcome(lambda: B.hand_constraints(obs), game.fingerprint)
     if ok:
         assert isinstance(got, dict)
+    ok, world = outcome(lambda: next(B.worlds(obs, rng), None), game.fingerprint)
+    if ok:
+        assert world is None or world.n == game.n
+
+
+@SETTINGS
+@given(seat=st.one_of(junk, st.integers(-2, 4)), rng=st.one_of(junk, st.just("random")),
+       greedy=st.one_of(junk, st.floats(-1, 2)))
+def test_play_out(seat: Any, rng: Any, greedy: Any) -> None:
+    game = _game(seed=6)
+    rng = random.Random(3) if rng == "random" else rng
+    world = game.copy()  # played out: the game given is the one that changes
+    ok, got = outcome(lambda: B.play_out(world, seat, rng, greedy), game.fingerprint)
+    if ok:
+        assert 0 <= got <= 1
+    with pytest.raises(CrazylabError):
+        B.play_out("not a game", 0, random.Random(1))  # type: ignore[arg-type]
 
 
 @SETTINGS
@@ -537,6 +554,8 @@ COVERED: dict[str, Callable[..., Any]] = {
     "crazylab.bots.RuleBot.choose": test_choose,
     "crazylab.bots.determinize": test_determinize_and_constraints,
     "crazylab.bots.hand_constraints": test_determinize_and_constraints,
+    "crazylab.bots.worlds": test_determinize_and_constraints,
+    "crazylab.bots.play_out": test_play_out,
     "crazylab.bots.play_hand": test_play_hand,
     "crazylab.bots.bot_name": test_bot_name_is_text_for_anything,
     "crazylab.match.Match": test_match_arguments,

@@ -34,7 +34,8 @@
 # on: before each step you pick the next move, or say who is hit and how many cards they draw,
 # and the engine judges your guess before it shows the step (**Next ▶** shows it without a
 # guess; switch *Predict first* off to just step). The *Example* menu holds every Crazy Breens
-# example, and a one-line summary under each is computed by the engine from the same example. Run the cells from top to bottom (Shift+Enter).
+# example, and a one-line summary under each is computed by the engine from the same example.
+# Run the cells from top to bottom (Shift+Enter).
 
 # %% [markdown]
 # ## 0. The rules in one breath
