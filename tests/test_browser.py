@@ -78,6 +78,10 @@ def test_index_links_every_dashboard_and_lesson(voila_server, page, screenshot):
     _open(page, voila_server.render("index.ipynb"), f"a[href='{lessons[-1]}']")
     for target in ["play.ipynb", "explore.ipynb", "explain.ipynb", "score.ipynb", *lessons]:
         assert page.locator(f"a[href='{target}']").count() == 1, target
+    # a new visitor's rules and review: nothing met yet, nothing due (issue 31)
+    page.wait_for_selector("text=Today's review", timeout=60_000)
+    assert page.locator(".cl-mastery h3").inner_text() == "Your rules"
+    assert "Nothing is due today" in page.locator(".cl-review-sum").inner_text()
     screenshot(page, "index")
     # crazylab's server serves tables for people too: the index links their lobby (issue 23)
     lobby = page.get_by_role("link", name="Play with the class")
@@ -187,6 +191,12 @@ def test_play_a_hand_by_clicking_until_it_ends(voila_server, page, screenshot):
     assert page.locator(".cl-table").get_attribute("data-over") == "true"
     assert "hand" in page.locator(".cl-status").inner_text()
     screenshot(page, "play_hand_over_1280")
+    # the review of the hand just played, under the table (issue 32)
+    page.get_by_role("button", name="Review this hand").click()
+    page.wait_for_selector(".cl-rv-sum", timeout=120_000)
+    assert "with a choice" in page.locator(".cl-rv-sum").inner_text()
+    page.locator(".crazylab-hand-review").scroll_into_view_if_needed()
+    screenshot(page, "play_review_1280")
     if len(timings) < CLICKS:  # the next hand, for enough timed clicks
         page.evaluate(TIMED_CLICK, "[data-action='new_hand']")
         timings += _play(page, until_over=False, clicks=CLICKS - len(timings))
