@@ -102,21 +102,22 @@ def _played_hand(rules: str, seed: int) -> tuple[cl.Game, list[str]]:
 def test_the_review_panel_beside_a_table_reviews_the_hand_just_played():
     """A whole hand on the table (the learner plays the rules of thumb's moves), then
     "Review this hand": a progress bar, the decisions with verdicts, the win-chance graph,
-    each decision's position; a new hand clears it."""
+    each decision's position; asked during the next hand, it clears and says to finish."""
     from crazylab.bots import make_bot
     from crazylab.widgets import GameTable
     from crazylab.widgets.review_panel import HandReview
 
     table = GameTable("crazy-eights-classic", opponents=1, seed=3, delay=0)
     panel = HandReview(table, seed=1)
-    assert panel.button.disabled and "Finish the hand" in panel.summary.value
+    panel.button.click()  # too early: it says to finish the hand, and reviews nothing
+    assert panel.decisions == [] and "Finish the hand" in panel.summary.value
     bot, rng = make_bot("random"), random.Random(2)
     for _ in range(500):
         if table.game.over:
             break
         assert table.your_turn
         assert table.play(bot.choose(table.observation, rng))
-    assert table.game.over and not panel.button.disabled
+    assert table.game.over
     panel.button.click()
     assert not panel.errors, panel.errors
     assert panel.decisions and all(d.seat == 0 for d in panel.decisions)
@@ -129,7 +130,9 @@ def test_the_review_panel_beside_a_table_reviews_the_hand_just_played():
     panel.picker.value = len(panel.decisions) - 1
     assert "your hand" in panel.position.value and "<svg" in panel.position.value
     table.new_hand()
-    assert panel.button.disabled and panel.decisions == [] and panel.listing.value == ""
+    panel.button.click()  # the next hand, not over: the last one's review goes
+    assert panel.decisions == [] and panel.listing.value == ""
+    assert "Finish the hand" in panel.summary.value
 
 
 @pytest.mark.parametrize("lesson", ["04_crazy_breens", "06_music_levels"])

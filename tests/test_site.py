@@ -259,8 +259,24 @@ def test_site_table_plays_a_card_offline(site_server, offline_page):
     page.goto(f"{site_server.url}/voici/render/play.html", wait_until="domcontentloaded")
     # while Python starts, the page says what it is doing, not a blank "starting" screen
     page.wait_for_selector("#crazylab-progress li[data-state=now]", timeout=30_000)
-    page.wait_for_selector(".cl-table .cl-card.cl-legal", timeout=180_000)
+    page.wait_for_selector(".cl-table .cl-card", timeout=180_000)
     assert page.locator("#crazylab-progress").count() == 0
+    # the deal is random: a hand with no card that fits draws until one does (waiting for a
+    # legal card that a deal may not hold hung this test for 180 s in a CI run)
+    for _ in range(40):
+        page.wait_for_function("() => { const t = document.querySelector('.cl-table');"
+                               " return t && (t.dataset.yourTurn === 'true'"
+                               " || t.dataset.over === 'true'); }", timeout=60_000)
+        if page.locator(".cl-table .cl-card.cl-legal").count():
+            break
+        before = page.locator(".cl-table").get_attribute("data-seq")
+        if page.locator(".cl-table").get_attribute("data-over") == "true":
+            page.locator("[data-action='new_hand']").click()
+        else:
+            page.locator(".cl-actions .cl-primary").first.click()
+        page.wait_for_function(f"() => document.querySelector('.cl-table').dataset.seq"
+                               f" !== '{before}'", timeout=30_000)
+    page.wait_for_selector(".cl-table .cl-card.cl-legal", timeout=60_000)
     hand = page.locator(".cl-table").get_attribute("data-seq")
     ms = page.evaluate(TIMED_CLICK, ".cl-card.cl-legal")
     if page.locator(".cl-opt").count():  # an eight opened its suit chooser: pick a suit

@@ -37,7 +37,7 @@ class HandReview(ErrorReporting, w.VBox):
         self.decisions: list[Decision] = []
         self.button = w.Button(description="Review this hand", icon="search",
                                tooltip="Rate every choice you made in this hand",
-                               disabled=True, layout=w.Layout(width="auto"))
+                               layout=w.Layout(width="auto"))
         self.button.on_click(lambda _b: self.review())
         self.progress = w.IntProgress(value=0, min=0, max=1, description="Reviewing",
                                       layout=w.Layout(display="none"))
@@ -53,25 +53,21 @@ class HandReview(ErrorReporting, w.VBox):
                           self.summary, self.chart, self.listing, self.picker, self.position,
                           self.error_area])
         self.add_class("crazylab-hand-review")
-        table.observe(lambda _c: self._follow(), "view")
-        self._follow()
+        # no observer on the table: one would run at every move (a cost on the static site)
 
-    def _follow(self) -> None:
-        """The button is there once the hand is over; a new hand clears the review."""
-        over = bool(self.table.game.over)
-        self.button.disabled = not over
-        if not over and self.decisions:
-            self.decisions = []
-            self.summary.value = MARKUP("wait")
-            self.listing.value = self.position.value = ""
-            self.chart.outputs = ()
-            self.picker.layout.display = "none"
+    def _clear(self) -> None:
+        self.decisions = []
+        self.listing.value = self.position.value = ""
+        self.chart.outputs = ()
+        self.picker.layout.display = "none"
 
     @guarded
     def review(self) -> list[Decision]:
-        """Review the finished hand on the table and show it."""
+        """Review the finished hand on the table and show it (a hand still being played:
+        the panel says to finish it, and an earlier hand's review goes)."""
         game = self.table.game
         if not game.over:
+            self._clear()
             self.summary.value = MARKUP("wait")
             return []
         start, moves = hand_record(game)
