@@ -195,6 +195,9 @@ def test_play_a_hand_by_clicking_until_it_ends(voila_server, page, screenshot):
     page.get_by_role("button", name="Review this hand").click()
     page.wait_for_selector(".cl-rv-sum", timeout=120_000)
     assert "with a choice" in page.locator(".cl-rv-sum").inner_text()
+    if page.locator(".cl-rv-list li").count():  # choices rated: the graph and a position
+        page.locator(".crazylab-hand-review .cl-rv-chart svg").wait_for(timeout=60_000)
+        page.locator(".cl-rv-position svg").first.wait_for(timeout=30_000)
     page.locator(".crazylab-hand-review").scroll_into_view_if_needed()
     screenshot(page, "play_review_1280")
     if len(timings) < CLICKS:  # the next hand, for enough timed clicks

@@ -101,7 +101,7 @@ def _played_hand(rules: str, seed: int) -> tuple[cl.Game, list[str]]:
 
 def test_the_review_panel_beside_a_table_reviews_the_hand_just_played():
     """A whole hand on the table (the learner plays the rules of thumb's moves), then
-    "Review this hand": a progress bar, the decisions with verdicts, the win-chance graph,
+    "Review this hand": a progress bar, the decisions with verdicts, the win-chance graph (SVG),
     each decision's position; asked during the next hand, it clears and says to finish."""
     from crazylab.bots import make_bot
     from crazylab.widgets import GameTable
@@ -126,7 +126,7 @@ def test_the_review_panel_beside_a_table_reviews_the_hand_just_played():
     assert "with a choice" in panel.summary.value
     if rated:
         assert panel.listing.value.count("<li") == len(rated)
-        assert panel.chart.outputs and "plotly" in str(panel.chart.outputs[0]["data"])
+        assert panel.chart.value.count("<polyline") == 2 and "Win chance" in panel.chart.value
     panel.picker.value = len(panel.decisions) - 1
     assert "your hand" in panel.position.value and "<svg" in panel.position.value
     table.new_hand()

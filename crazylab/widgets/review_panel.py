@@ -1,12 +1,12 @@
 """The review of a finished hand beside the table: "Review this hand" rates every choice the
 learner made (:mod:`crazylab.review`, from what they could see), with a progress bar while it
-runs, the win chance over the hand as a plotly graph, the decisions in order with the better
-move and why, and each decision's position on request. Markup in ``review_panel.html``,
-style in ``review_panel.css``."""
+runs, the win chance over the hand as a graph (inline SVG: drawn at once, in Voilà, JupyterLab
+and on the static site alike), the decisions in order with the better move and why, and each
+decision's position on request. Markup in ``review_panel.html``, style in
+``review_panel.css``."""
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -42,7 +42,7 @@ class HandReview(ErrorReporting, w.VBox):
         self.progress = w.IntProgress(value=0, min=0, max=1, description="Reviewing",
                                       layout=w.Layout(display="none"))
         self.summary = w.HTML(MARKUP("wait"))
-        self.chart = w.Output()
+        self.chart = w.HTML()
         self.listing = w.HTML()
         self.picker = w.Dropdown(options=[], description="Position",
                                  layout=w.Layout(display="none"))
@@ -58,7 +58,7 @@ class HandReview(ErrorReporting, w.VBox):
     def _clear(self) -> None:
         self.decisions = []
         self.listing.value = self.position.value = ""
-        self.chart.outputs = ()
+        self.chart.value = ""
         self.picker.layout.display = "none"
 
     @guarded
@@ -102,28 +102,35 @@ class HandReview(ErrorReporting, w.VBox):
         self.picker.options = [(f"move {d.ply + 1}: {d.played}", i)
                                for i, d in enumerate(self.decisions)]
         self.picker.layout.display = None if self.decisions else "none"
+        first = next((i for i, d in enumerate(self.decisions) if d in rated), None)
+        if first is not None:  # the first choice's position, to start from
+            self.picker.value = first
         self._show_position()
 
     def _draw_chart(self, rated: list[Decision]) -> None:
+        """The win chance of the move played and of the best move at each choice."""
         if not rated:
-            self.chart.outputs = ()
+            self.chart.value = ""
             return
-        import plotly.graph_objects as go
+        width, height, left, top = 520, 170, 44, 12
+        inner_w, inner_h = width - left - 12, height - top - 30
+        step = inner_w / max(1, len(rated) - 1)
 
-        x = [d.ply + 1 for d in rated]
-        fig = go.Figure([
-            go.Scatter(x=x, y=[d.chance(d.played).win for d in rated], name="move played",
-                       mode="lines+markers"),
-            go.Scatter(x=x, y=[d.moves[0].win for d in rated], name="best move",
-                       mode="lines+markers", line={"dash": "dot"})])
-        fig.update_layout(height=260, margin={"l": 40, "r": 10, "t": 10, "b": 40},
-                          xaxis={"title": "move of the hand"},
-                          yaxis={"title": "win chance", "range": [0, 1], "tickformat": ".0%"})
-        self.figure = fig
-        bundle = {"application/vnd.plotly.v1+json": json.loads(fig.to_json()),
-                  "text/plain": "win chance over the hand"}
-        self.chart.outputs = ({"output_type": "display_data", "data": bundle,
-                               "metadata": {}},)
+        def point(i: int, p: float) -> str:
+            return f"{left + i * step:.1f},{top + (1 - p) * inner_h:.1f}"
+
+        played = " ".join(point(i, d.chance(d.played).win) for i, d in enumerate(rated))
+        best = " ".join(point(i, d.moves[0].win) for i, d in enumerate(rated))
+        grid = "".join(
+            f"<line x1='{left}' x2='{left + inner_w}' y1='{top + (1 - p) * inner_h:.1f}' "
+            f"y2='{top + (1 - p) * inner_h:.1f}' stroke='#e3e7ee'/>"
+            f"<text x='{left - 6}' y='{top + (1 - p) * inner_h + 4:.1f}' "
+            f"text-anchor='end'>{p:.0%}</text>" for p in (0, 0.5, 1))
+        marks = "".join(f"<text x='{left + i * step:.1f}' y='{height - 10}' "
+                        f"text-anchor='middle'>{d.ply + 1}</text>"
+                        for i, d in enumerate(rated))
+        self.chart.value = MARKUP("chart", width=width, height=height, grid=Html(grid),
+                                  marks=Html(marks), played=played, best=best)
 
     def _show_position(self) -> None:
         index = self.picker.value
