@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 def main() -> None:
     import crazylab as cl
     from crazylab.bots import make_bot
-    from crazylab.review import review_moves
+    from crazylab.playout import play_hand
+    from crazylab.review import hand_record, review_moves
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=5)
@@ -32,13 +33,9 @@ def main() -> None:
     for rules in ("crazy-eights", "crazy-eights-classic"):
         times, per_mc, decisions = [], [], []
         for seed in range(args.hands):
-            game = cl.Game.new(rules, players=2, seed=seed)
-            start = game.copy()
-            bots, rng, moves = [make_bot("rules"), make_bot("random")], random.Random(seed), []
-            while game.result is None:
-                move = bots[game.to_play].choose(game.observation(game.to_play), rng)
-                moves.append(str(move))
-                game.push(move)
+            start, moves = hand_record(play_hand(
+                cl.Game.new(rules, players=2, seed=seed), [make_bot("rules"), make_bot("random")],
+                [random.Random(seed), random.Random(seed + 1)]))
             began = time.perf_counter()
             out = review_moves(start, moves, 1, seed=seed)
             times.append(time.perf_counter() - began)

@@ -89,14 +89,14 @@ def test_the_command_prints_each_decision_and_why(capsys):
 
 
 def _played_hand(rules: str, seed: int) -> tuple[cl.Game, list[str]]:
-    game = cl.Game.new(rules, players=2, seed=seed)
-    start = game.copy()
-    bots, rng, moves = [make_bot("rules"), make_bot("random")], random.Random(seed), []
-    while game.result is None:
-        move = bots[game.to_play].choose(game.observation(game.to_play), rng)
-        moves.append(str(move))
-        game.push(move)
-    return start, moves
+    """A hand the rules of thumb play against a random bot: its start and its moves."""
+    from crazylab.playout import play_hand
+    from crazylab.review import hand_record
+
+    game = play_hand(cl.Game.new(rules, players=2, seed=seed),
+                     [make_bot("rules"), make_bot("random")],
+                     [random.Random(seed), random.Random(seed + 1)])
+    return hand_record(game)
 
 
 def test_the_review_panel_beside_a_table_reviews_the_hand_just_played():
