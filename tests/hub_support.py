@@ -65,7 +65,8 @@ c.JupyterHub.services = [
       "command": [sys.executable, "-m", "crazylab", "tables", "--hub", "--port",
                   "{service_port}", "--delay", "0"],
       "environment": {{"CRAZYLAB_DB": "{folder}/service/class.db",
-                       "PATH": {path!r}}}}},
+                       "PATH": {path!r}}},
+      "oauth_no_confirm": True}},
     {{"name": "tester", "api_token": {tester_token!r}}},
 ]
 c.JupyterHub.load_roles = [
@@ -87,6 +88,7 @@ class Hub:
     port: int
     tester_token: str
     process: subprocess.Popen[bytes]
+    password: str = ""  # every user's, at the hub's login page (DummyAuthenticator)
     tokens: dict[str, str] = field(default_factory=dict)  # user -> a token for their server
 
     @property
@@ -227,10 +229,11 @@ def start_hub(folder: Path) -> Hub:
     (folder / "service").mkdir()
     port = free_port()
     tester_token = secrets.token_hex(32)
+    password = secrets.token_hex(8)
     config = CONFIG.format(
         port=port, hub_port=free_port(), proxy=proxy, proxy_api_port=free_port(),
         proxy_token=secrets.token_hex(32), folder=folder, cookie=secrets.token_hex(32),
-        password=secrets.token_hex(8), service=SERVICE, service_port=free_port(),
+        password=password, service=SERVICE, service_port=free_port(),
         path=os.environ.get("PATH", ""), tester_token=tester_token)
     (folder / "jupyterhub_config.py").write_text(config)
     log = open(folder / "hub.log", "wb")  # noqa: SIM115 - kept open for the hub's life
@@ -238,7 +241,7 @@ def start_hub(folder: Path) -> Hub:
     process = subprocess.Popen(
         [sys.executable, "-m", "jupyterhub", "-f", str(folder / "jupyterhub_config.py")],
         cwd=folder, stdout=log, stderr=subprocess.STDOUT, env=env)
-    hub = Hub(folder, port, tester_token, process)
+    hub = Hub(folder, port, tester_token, process, password=password)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -296,7 +296,7 @@ print(json.dumps(out))
 print(json.dumps(tables("tables", headers={{"X-Crazylab-Key": {made["key"]!r}}})))
 """)
     assert watched[0] == 200 and [t["code"] for t in watched[1]["tables"]] == [code]
-    assert watched[1]["tables"][0]["names"] == ["Ana", "Ben"]
+    assert watched[1]["tables"][0]["names"] == ["ana", "ben"]  # as the hub names them
 
 
 def hub_post(hub: Hub, path: str, body: Any) -> Any:
@@ -308,3 +308,70 @@ def hub_post(hub: Hub, path: str, body: Any) -> Any:
         data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=20) as resp:
         return json.loads(resp.read())
+
+
+def test_the_tables_pages_are_behind_the_hubs_login(hub: Hub, browser, screenshot) -> None:
+    """In Chromium: a visitor who has not logged in to the hub is sent to its login page; Ana
+    logs in, comes back to the tables' lobby through the hub's OAuth, sits down under the name
+    the hub gives her (the name field shows it, locked; a name she types is not taken) and the
+    table is hers. Without the hub's login nobody opens or joins a table."""
+    lobby = hub.service_url + "crazylab/tables/"
+    stranger = browser.new_context()
+    try:
+        page = stranger.new_page()
+        page.goto(lobby)
+        page.wait_for_url(re.compile(r"/hub/login"), timeout=30_000)
+        assert page.locator('input[name="username"]').count() == 1
+    finally:
+        stranger.close()
+    for path, body in (("create", {"rules": "crazy-eights", "seats": 2, "name": "Ana"}),
+                       ("join", {"code": "ABCDEFGH", "name": "Ana"})):
+        status, answer = _post(hub, path, body)
+        assert status == 401 and "log in to the hub" in answer["error"], (path, answer)
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{hub.url}/hub/login")
+        page.fill('input[name="username"]', "ana")
+        page.fill('input[name="password"]', hub.password)
+        page.click('input[type="submit"], button[type="submit"]')
+        page.wait_for_url(re.compile(r"/user/ana/|/hub/(home|spawn)"), timeout=60_000)
+        page.goto(lobby)  # → the hub's OAuth → oauth_callback → back to the lobby
+        page.wait_for_url(re.compile(r"/crazylab/tables/$"), timeout=60_000)
+        name = page.locator('#create input[name="name"]')
+        page.wait_for_function(
+            "() => document.querySelector('#create input[name=\"name\"]').value === 'ana'",
+            timeout=30_000)
+        assert name.get_attribute("readonly") is not None
+        page.evaluate("() => { const i = document.querySelector('#create input[name=\"name\"]');"
+                      " i.readOnly = false; i.value = 'Ben'; }")  # a forged name is not taken
+        page.select_option('#create select[name="seats"]', "2")
+        screenshot(page, "hub-tables-lobby")
+        page.click('#create button[type="submit"]')
+        page.wait_for_url(re.compile(r"/crazylab/tables/t/[A-Z0-9]+$"), timeout=30_000)
+        code = page.url.rsplit("/", 1)[1]
+        page.wait_for_selector(".st-lobby", timeout=30_000)
+        screenshot(page, "hub-tables-table")
+        stored = page.evaluate(f"() => JSON.parse(localStorage.getItem("
+                               f"Object.keys(localStorage).find(k => k.endsWith({code!r}))))")
+        assert stored["name"] == "ana", stored
+        seat = hub_post(hub, "seat", {"token": stored["token"]})
+        assert (seat["code"], seat["seat"], seat["name"]) == (code, 0, "ana")
+    finally:
+        context.close()
+
+
+def _post(hub: Hub, path: str, body: Any) -> tuple[int, Any]:
+    """POST to the tables' API through the hub's proxy with no identity: (status, answer)."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{hub.service_url}crazylab/tables/api/{path}", method="POST",
+        data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")

@@ -147,7 +147,7 @@ async def open_table(server: Server, learners: int = 3, seats: int = 4,
     status, host, _ = await server.post("create?delay=0.05", {
         "rules": RULES, "seats": seats, "name": "Ada", **({"class": klass} if klass else {})})
     assert status == 200, host
-    assert set(host) == {"code", "seat", "token", "link"}
+    assert set(host) == {"code", "seat", "token", "name", "link"}
     assert host["link"].endswith(f"/crazylab/tables/t/{host['code']}")
     tickets = [host]
     for name in ("Bo", "Cy", "Di")[:learners - 1]:
@@ -476,6 +476,9 @@ def test_pages_and_static_files_by_name_only(db: Path) -> None:
                          "static/table.py"):
                 resp = await client.fetch(server.base + path, raise_error=False)
                 assert resp.code == 404, path
+            # off a hub nobody is named by the server: the lobby keeps its name fields
+            resp = await client.fetch(server.base + "api/me")
+            assert json.loads(resp.body) == {"hub": False, "name": None}
         finally:
             await server.stop()
 

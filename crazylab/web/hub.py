@@ -8,6 +8,12 @@ hub gave that learner's server); the service asks the hub whose it is
 (the scope ``access:services!service=<name>``). Nothing a caller sends about itself (a name, a
 header, an environment variable) is believed.
 
+In a browser, the tables' pages sit behind the hub's login (:mod:`crazylab.web.hub_pages`,
+JupyterHub's OAuth): the hub's login cookie, set for the service's prefix, names the user of the
+page's own requests too (:meth:`HubIdentity.user_of`); those requests are JSON from this site's
+own origin (checked by every route that changes something), so a cookie sent by another site's
+page is never believed.
+
 A **teacher** is a hub admin or a member of the configured group (``--teacher-group``, default
 ``teachers``), read from the hub with the service's own token (it needs the ``read:users`` and
 ``read:groups`` scopes, granted by the hub's ``load_roles``).
@@ -39,14 +45,14 @@ class HubUnavailable(Exception):
 
 
 class HubIdentity:
-    """Identifies requests with the hub (``auth``: a configured ``HubAuth``, by default from
+    """Identifies requests with the hub (``auth``: a configured ``HubOAuth``, by default from
     the environment JupyterHub gives a managed service)."""
 
     def __init__(self, auth: Any = None, teacher_group: str = TEACHER_GROUP) -> None:
         if auth is None:
-            from jupyterhub.services.auth import HubAuth
+            from jupyterhub.services.auth import HubOAuth
 
-            auth = HubAuth()
+            auth = HubOAuth()
         if not auth.api_token:
             raise ValueError("not a JupyterHub service: $JUPYTERHUB_API_TOKEN is not set")
         self.auth = auth
@@ -55,6 +61,11 @@ class HubIdentity:
     def token_of(self, handler: Any) -> str:
         """The hub token a request carries in its Authorization header ("" if none)."""
         return str(self.auth.get_token(handler, in_cookie=False) or "")
+
+    async def user_of(self, handler: Any) -> HubUser | None:
+        """The user a request comes from: its hub token (a kernel's ``Authorization``
+        header) or, from a page behind the hub's login, the login cookie."""
+        return await self.who(str(self.auth.get_token(handler) or ""))
 
     async def who(self, token: str) -> HubUser | None:
         """The user whose token this is, if the hub knows it and lets it reach this service."""

@@ -30,6 +30,25 @@ export function saveSeat(code, seat) {
   localStorage.setItem(STORE(code), JSON.stringify(seat));
 }
 
+/** On a JupyterHub, the name the hub gave the visitor (a seat takes it, whatever is typed);
+ * null elsewhere. Fills and locks the given name fields with it. */
+export async function hubName(base, inputs = []) {
+  let name = null;
+  try {
+    const resp = await fetch(new URL("api/me", base), { cache: "no-store" });
+    if (resp.ok) name = (await resp.json()).name || null;
+  } catch {
+    name = null;
+  }
+  for (const input of inputs) {
+    if (!name) continue;
+    input.value = name;
+    input.readOnly = true;
+    input.title = "Your name on the hub";
+  }
+  return name;
+}
+
 /** POST a JSON body to the tables API; resolves the JSON answer or throws its one-line error. */
 export async function api(base, path, body, headers = {}) {
   const resp = await fetch(new URL(`api/${path}`, base), {
@@ -352,6 +371,7 @@ export function start(el, tableModule, opts = {}) {
   function showJoin() {
     $(".st-join").hidden = false;
     $(".st-join input").focus();
+    hubName(base, [$(".st-join input")]);  // on a hub the seat takes the hub's name
   }
 
   $(".st-join-form").addEventListener("submit", async (ev) => {
@@ -359,7 +379,7 @@ export function start(el, tableModule, opts = {}) {
     const name = $(".st-join input").value.trim();
     try {
       const t = await api(base, "join", { code, name });
-      saveSeat(code, { token: t.token, seat: t.seat, name });
+      saveSeat(code, { token: t.token, seat: t.seat, name: t.name || name });
       $(".st-join").hidden = true;
       refused("");
       connect();

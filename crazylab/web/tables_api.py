@@ -46,33 +46,21 @@ import json
 import math
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from tornado import web, websocket
 from tornado.ioloop import IOLoop, PeriodicCallback
 
-from crazylab.seat import RENDERER
 from crazylab.store.limits import Window
 
 from .class_api import ApiError, JsonApiHandler, StoreHolder
+from .pages import PAGES, FileHandler
 
 TABLES_PREFIX = "crazylab/tables/"
 BODY_LIMIT = 16 * 1024
 MESSAGE_LIMIT = 4 * 1024  # a browser's websocket message
-HERE = Path(__file__).parent
-#: the files ``static/<file>`` serves (nothing else of the package is reachable): the seat
-#: view's renderer and this page's own code
-STATIC_FILES = {"table.js": RENDERER / "table.js", "table.css": RENDERER / "table.css",
-                "shared_table.js": HERE / "shared_table.js",
-                "shared_table.css": HERE / "shared_table.css"}
-PAGES = {"lobby": "tables_lobby.html", "table": "shared_table.html",
-         "watch": "shared_table.html", "tournament": "tournament.html",
-         "class": "tables_class.html"}
 #: the lines of a table's public log the teacher's overview shows
 OVERVIEW_LOG = 3
-CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-                 ".html": "text/html; charset=utf-8"}
 BOT_DELAY = 0.7
 HELLO_TIMEOUT = 10.0  # seconds a socket may wait before saying who it is
 PING_INTERVAL = 20.0  # seconds between pings (unless the server's settings say)
@@ -399,26 +387,38 @@ class JsonHandler(JsonApiHandler):
         """The client's address (:func:`client_address`)."""
         return client_address(self.hub, self.request)
 
-    async def client(self) -> dict[str, str]:
-        """Who asks, for the join limits (``who``/``address`` of the service's calls): a hub
-        user (their hub token, checked with the hub) or a learner of the class store (the
-        ``X-Crazylab-Token`` header, checked there) counts alone; anyone else counts with
-        everyone at the same address."""
+    async def hub_user(self) -> Any:
+        """On a JupyterHub, the hub user asking (a kernel's hub token or a page's login
+        cookie), checked with the hub; ``None`` off a hub or for no one the hub knows."""
+        if self.hub.identity is None:
+            return None
+        from .hub import HubUnavailable
+
+        try:
+            return await self.hub.identity.user_of(self)
+        except HubUnavailable:
+            raise ApiError(503, "the hub did not answer; try again") from None
+
+    async def player(self, data: dict[str, Any]) -> tuple[str, dict[str, str]]:
+        """The name a new seat takes and who asks, for the join limits (``who``/``address``
+        of the service's calls). On a JupyterHub only a user the hub logged in sits down, as
+        the hub names them (the name sent is ignored) and counting alone. Elsewhere the name
+        is the one sent; a learner of the class store (the ``X-Crazylab-Token`` header,
+        checked there) counts alone; anyone else counts with everyone at their address."""
         address = self.who()
         if self.hub.identity is not None:
-            from .hub import HubUnavailable
-
-            token = self.hub.identity.token_of(self)
-            with contextlib.suppress(HubUnavailable):
-                user = await self.hub.identity.who(token) if token else None
-                if user is not None:
-                    return {"who": f"hub:{user.name}", "address": address}
+            user = await self.hub_user()
+            if user is None:
+                raise ApiError(401, "log in to the hub first: open the tables page from "
+                                    "the hub, or send your hub token")
+            return user.name[:40], {"who": f"hub:{user.name}", "address": address}
+        name = text(data.get("name"), "name", 40)
         token = self.request.headers.get(TOKEN_HEADER, "").strip()
         if token and len(token) <= 200 and await known_learner(self.hub, token):
             from crazylab.store import secret_hash
 
-            return {"who": f"learner:{secret_hash(token)[:24]}", "address": address}
-        return {"who": "", "address": address}
+            return name, {"who": f"learner:{secret_hash(token)[:24]}", "address": address}
+        return name, {"who": "", "address": address}
 
     async def guard(self, check: Callable[[], Any]) -> None:
         """Await ``check()``: a false answer (a wrong key, a code not of the key's class) is
@@ -495,20 +495,20 @@ class CreateHandler(JsonHandler):
         data = self.body()
         rules = rule_set(data.get("rules"), data.get("options"))
         seats = number(data.get("seats"), "number of seats", 2, 5)
-        name = text(data.get("name"), "name", 40)
         klass = data.get("class") or None
         if klass is not None:
             klass = text(klass, "class code", 40)
         delay = bot_delay(self.get_query_argument("delay", None))
+        name, client = await self.player(data)
         service = await self.service()
         ticket = await self.hub.call(service.create, rules, seats, name, class_code=klass,
-                                     **await self.client())
+                                     **client)
         if delay is not None:
             self.hub.delays[ticket.code] = delay
         self.hub.watch(ticket.code)
         await self.hub.push(ticket.code)
         self.send_json({"code": ticket.code, "seat": ticket.seat, "token": ticket.token,
-                        "link": f"{self.base}t/{ticket.code}"})
+                        "name": name, "link": f"{self.base}t/{ticket.code}"})
 
 
 class JoinHandler(JsonHandler):
@@ -517,12 +517,23 @@ class JoinHandler(JsonHandler):
     async def post(self) -> None:
         data = self.body()
         code = text(data.get("code"), "join code", 20).upper()
-        name = text(data.get("name"), "name", 40)
+        name, client = await self.player(data)
         service = await self.service()
-        ticket = await self.hub.call(service.join, code, name, **await self.client())
+        ticket = await self.hub.call(service.join, code, name, **client)
         self.hub.watch(ticket.code)
         await self.hub.push(ticket.code)
-        self.send_json({"code": ticket.code, "seat": ticket.seat, "token": ticket.token})
+        self.send_json({"code": ticket.code, "seat": ticket.seat, "token": ticket.token,
+                        "name": name})
+
+
+class MeHandler(JsonHandler):
+    """Who the pages' visitor is: on a JupyterHub the hub's name, which the lobby shows in
+    place of a name field; elsewhere nobody (``name`` is null)."""
+
+    async def get(self) -> None:
+        user = await self.hub_user()
+        self.send_json({"hub": self.hub.identity is not None,
+                        "name": None if user is None else user.name})
 
 
 class SeatHandler(JsonHandler):
@@ -560,35 +571,6 @@ class HostHandler(JsonHandler):
 class NotFoundHandler(JsonHandler):
     def prepare(self) -> None:
         raise ApiError(404, "no such crazylab tables route")
-
-
-class FileHandler(web.RequestHandler):
-    """A page or a static file of the package, by a fixed name (nothing else is served)."""
-
-    def initialize(self, name: str | None = None, cache: str = "no-store") -> None:
-        self.name, self.cache = name, cache
-
-    def set_default_headers(self) -> None:
-        self.set_header("X-Content-Type-Options", "nosniff")
-        self.set_header("Referrer-Policy", "no-referrer")
-        # no other site may frame the tables' pages (a click there would be a click here)
-        self.set_header("X-Frame-Options", "SAMEORIGIN")
-        self.set_header("Content-Security-Policy", "frame-ancestors 'self'")
-
-    def get(self, *args: str) -> None:
-        name = self.name or (args[0] if args else "")
-        if name not in STATIC_FILES and name not in PAGES.values():
-            raise web.HTTPError(404)
-        path = STATIC_FILES.get(name) or HERE / name
-        if not path.is_file():
-            raise web.HTTPError(404)
-        self.set_header("Content-Type", CONTENT_TYPES.get(path.suffix, "text/plain"))
-        self.set_header("Cache-Control", self.cache)
-        self.finish(path.read_bytes())  # tornado's ETag answers 304 when nothing changed
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish("not found" if status_code == 404 else "the server could not answer")
 
 
 # -- the websocket ----------------------------------------------------------------------------
@@ -935,6 +917,16 @@ def handlers(server_url: str = "/", service_factory: ServiceFactory | None = Non
                            identity=identity)
     api = {"hub": hub, "base": base}
     no_cache = {"cache": "no-cache"}
+    page: type[web.RequestHandler] = FileHandler
+    hub_login: list[tuple[str, type, dict]] = []
+    if identity is not None:  # on a JupyterHub: the pages are behind the hub's login
+        from .hub_pages import HubPage, login_routes
+
+        page, hub_login = HubPage, login_routes(identity)
+
+    def shows(name: str) -> dict[str, Any]:
+        return {"name": PAGES[name], **({"identity": identity} if hub_login else {})}
+
     return [
         (base + "api/create", CreateHandler, api),
         (base + "api/join", JoinHandler, api),
@@ -943,16 +935,18 @@ def handlers(server_url: str = "/", service_factory: ServiceFactory | None = Non
         (base + "api/start", HostHandler, {**api, "what": "start"}),
         (base + "api/new_hand", HostHandler, {**api, "what": "new_hand"}),
         (base + "api/tables", OverviewHandler, api),
+        (base + "api/me", MeHandler, api),
         *tournament_routes(base, api),
         (base + "api/.*", NotFoundHandler, api),
         (base + "ws/([^/]+)", TableSocket, {"hub": hub}),
         (base.rstrip("/"), web.RedirectHandler, {"url": base}),
-        (base, FileHandler, {"name": PAGES["lobby"]}),
-        (base + "t/[^/]+", FileHandler, {"name": PAGES["table"]}),
-        (base + "watch/", FileHandler, {"name": PAGES["class"]}),
-        (base + "watch/[^/]+", FileHandler, {"name": PAGES["watch"]}),
-        (base + "tournament/[^/]+", FileHandler, {"name": PAGES["tournament"]}),
+        (base, page, shows("lobby")),
+        (base + "t/[^/]+", page, shows("table")),
+        (base + "watch/", page, shows("class")),
+        (base + "watch/[^/]+", page, shows("watch")),
+        (base + "tournament/[^/]+", page, shows("tournament")),
         (base + "static/([^/]+)", FileHandler, no_cache),
+        *hub_login,
     ]
 
 
@@ -1154,8 +1148,17 @@ def main(db: str | None = None, port: int = 8870, host: str = "127.0.0.1",
             from .tls import tls_context
 
             tls = tls_context(certfile, keyfile)
-        server = HTTPServer(web.Application(routes, websocket_max_message_size=MESSAGE_LIMIT),
-                            max_body_size=BODY_LIMIT, ssl_options=tls)
+        settings: dict[str, Any] = {"websocket_max_message_size": MESSAGE_LIMIT}
+        if identity is not None:  # the hub's login cookie, signed with the server's secret
+            from crazylab.store import keyed
+
+            store = open_store(db)
+            try:
+                settings["cookie_secret"] = keyed(store.db.secret, "hub login cookies")
+            finally:
+                store.close()
+        server = HTTPServer(web.Application(routes, **settings), max_body_size=BODY_LIMIT,
+                            ssl_options=tls)
         server.listen(port, host)
         n = len((await hub.service()).tables())
         scheme = "https" if tls else "http"
