@@ -181,13 +181,23 @@ def determinize(obs: Observation, rng: random.Random) -> Game | None:
     sizes) and to the stock. Where the rules force a player to play when they can, a draw or
     a pass in the public log shows that the player held nothing playable then, and the
     cards dealt to that player respect it (:func:`hand_constraints`). ``None`` where the
-    observation cannot be rebuilt (effect phases of Crazy Breens, whose pending hits are not
-    modelled here). Built on :meth:`Game.from_position`; a variant's state (the direction of
-    play after a reverse) is rebuilt from what the seat sees by ``Variant.restore``."""
+    observation cannot be rebuilt (a variant whose state the seat cannot see whole). Built
+    on :meth:`Game.from_position`; a variant's state (the direction of play after a reverse,
+    Crazy Breens' open hits, in the variant's own phases too) is rebuilt from what the seat
+    sees by ``Variant.restore``."""
     check_choice(obs, rng, need_legal=False)
-    if obs.phase not in (PHASE_PLAY, PHASE_CHAIN) or obs.over:
+    if obs.over or obs.phase not in (PHASE_PLAY, PHASE_CHAIN, *_variant_phases(obs.rules)):
         return None
     return _deal_world(obs, rng, hand_constraints(obs))
+
+
+def _variant_phases(rules: RuleSet) -> tuple[str, ...]:
+    """The phases of a rule set's variant (Crazy Breens' hits, drops and calls), which a
+    world rebuilds through ``Variant.restore``."""
+    from .engine.variants import variant_for
+
+    variant = variant_for(rules)
+    return () if variant is None else tuple(variant.phases)
 
 
 def _deal_world(obs: Observation, rng: random.Random,
@@ -223,20 +233,25 @@ def _deal_world(obs: Observation, rng: random.Random,
         game = like.copy()
         game.redeal_hidden(hands, pool[:obs.stock_size])
         return game
+    # a wild card whose call is still to be made (a declare phase): built with a call, which
+    # the restored turn takes back
+    calling = [c is None and obs.phase == PHASE_DECLARE and r.calls_on_play(p[-1])
+               for p, c in zip(obs.piles, obs.calls, strict=True)]
+    calls = [r.call_texts[0] if pending else c
+             for pending, c in zip(calling, obs.calls, strict=True)]
     game = Game.from_position(r, obs.players, hands=hands, stock=pool[:obs.stock_size][::-1],
                               piles=[list(p) for p in obs.piles], to_play=obs.to_play,
-                              calls=list(obs.calls), seed=rng.randrange(2**62),
-                              keep_undo=False)
-    if not game.hooks.restore(game, dict(obs.extra)):
-        return None  # a variant whose state the seat cannot see whole (Crazy Breens)
+                              calls=calls, seed=rng.randrange(2**62), keep_undo=False)
     game.restore_turn(obs.phase, obs.turn_draws, obs.turn_plays, obs.drawn, obs.reshuffles,
-                      _trailing_passes(obs))
+                      _trailing_passes(obs), uncalled=[p for p, c in enumerate(calling) if c])
+    if not game.hooks.restore(game, dict(obs.extra)):
+        return None  # a variant whose state the seat cannot see whole
     return game
 
 
 def worlds(obs: Observation, rng: random.Random) -> Iterator[Game]:
     """Worlds consistent with ``obs`` (:func:`determinize`), one after another, endlessly;
-    nothing when the observation cannot be rebuilt (Crazy Breens effect phases). The log's
+    nothing when the observation cannot be rebuilt. The log's
     constraints are worked out once, and each world after the first is dealt on a copy."""
     first = determinize(obs, rng)
     if first is None:

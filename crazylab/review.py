@@ -27,17 +27,20 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
-from .bots import play_out, worlds
+from .bots import determinize, play_out, worlds
 from .engine.cards import EIGHT
 from .engine.game import Game
 from .engine.moves import DRAW, PASS, PLAY, Move
 from .engine.observe import Observation
+from .engine.phases import PHASE_CHAIN, PHASE_PLAY
 from .errors import CrazylabError, quote
 
-__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "Decision", "MoveChance", "ReviewError",
-           "hand_record", "review_game", "review_moves", "verdict"]
+__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "SITUATIONS", "Decision", "MoveChance",
+           "ReviewError", "explain_move", "hand_record", "review_game", "review_moves",
+           "verdict"]
 
 #: win-chance points lost from which a move is an inaccuracy, a mistake, a blunder
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
@@ -78,10 +81,25 @@ class Decision:
     verdict: str  # good, inaccuracy, mistake, blunder; forced; unrated
     worlds: int
     why: str = ""
+    situation: str = ""  # what kind of costly choice (:data:`SITUATIONS`); "" if none
+    rules: tuple[str, ...] = ()  # the rule ids that decide it, where a rule does
 
     def chance(self, move: str) -> MoveChance:
         """The win chance of ``move`` (as played or listed)."""
         return next(m for m in self.moves if m.move == move)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The decision as JSON-ready data (an unrated chance is ``None``, not NaN)."""
+        def number(x: float) -> float | None:
+            return None if math.isnan(x) else round(x, 4)
+
+        return {"ply": self.ply, "seat": self.seat, "played": self.played, "best": self.best,
+                "moves": [{"move": m.move, "display": m.display, "win": number(m.win),
+                           "low": number(m.low), "high": number(m.high)} for m in self.moves],
+                "loss": number(self.loss), "loss_low": number(self.loss_low),
+                "loss_high": number(self.loss_high), "verdict": self.verdict,
+                "worlds": self.worlds, "why": self.why, "situation": self.situation,
+                "rules": list(self.rules)}
 
 
 def verdict(loss: float, loss_low: float) -> str:
@@ -144,27 +162,60 @@ def _weigh(obs: Observation, rng: random.Random, played: int
             return rewards, n
 
 
+#: the kinds of costly choice a review names (``Decision.situation``), for a teacher's tally
+SITUATIONS = {"out": "did not go out when they could",
+              "hit": "took a hit they could answer",
+              "draw": "drew or passed with a card to play",
+              "eight": "spent a wild card a plain card would do",
+              "call": "called a suit the others were more likely to hold",
+              "card": "played a card a better one would beat"}
+
+
 def _words(game: Game, legal: Sequence[Move], played: int, best: int, win: list[float]
-           ) -> str:
-    """Why the best move beats the move played, in a learner's words."""
+           ) -> tuple[str, str, tuple[str, ...]]:
+    """Why the best move beats the move played, in a learner's words: the situation
+    (:data:`SITUATIONS`), the sentence and the rule ids that decide it."""
     p, b = legal[played], legal[best]
     odds = (f"{b.display} wins {win[best]:.0%} of the deals sampled, {p.display} "
             f"{win[played]:.0%}.")
     after = game.copy()
     after.push(b)
     if after.result is not None and game.to_play in after.winners:
-        return f"{b.display} goes out now: the hand was yours. " + odds
+        return "out", f"{b.display} goes out now: the hand was yours. " + odds, ()
+    if p.kind == DRAW and b.kind == PLAY and game.phase not in (PHASE_PLAY, PHASE_CHAIN):
+        taken = _hit_drawn(game, p)  # a hit: the cards the draw began (a public count)
+        if taken > 1:
+            rules = tuple(after.events[-1].rules) if after.events else ()
+            cite = f" ({', '.join(rules)})" if rules else ""
+            return "hit", (f"{b.display} would have answered the hit{cite}; drawing, you "
+                           f"took {taken} cards instead. " + odds), rules
     if p.kind in (DRAW, PASS) and b.kind == PLAY:
-        return f"You could play {b.display} instead of {p.display}: a card gone is a card " \
-               "you cannot be stuck with. " + odds
+        return "draw", (f"You could play {b.display} instead of {p.display}: a card gone is "
+                        "a card you cannot be stuck with. " + odds), ()
     if p.kind == PLAY and b.kind == PLAY and p.cards[0].rank == EIGHT \
             and b.cards[0].rank != EIGHT and not p.cards[0].is_joker:
-        return f"Playing {p.display} spends your wild card; keeping it answers a suit you " \
-               "lack later. " + odds
+        return "eight", (f"Playing {p.display} spends your wild card; keeping it answers a "
+                         "suit you lack later. " + odds), ()
     if p.kind == PLAY and b.kind == PLAY and p.cards == b.cards and p.call != b.call:
-        return f"The same card, another call: {b.display} leaves the others a suit they " \
-               "are less likely to hold, and you one you hold. " + odds
-    return odds
+        return "call", (f"The same card, another call: {b.display} leaves the others a suit "
+                        "they are less likely to hold, and you one you hold. " + odds), ()
+    return "card", odds, ()
+
+
+def _hit_drawn(game: Game, draw: Move) -> int:
+    """The cards the seat to play takes by ``draw`` and the hit's draws it is then held to,
+    drawing on (their number, which every seat sees), counted in a world dealt from the
+    seat's own observation."""
+    seat = game.to_play
+    world = determinize(game.observation(seat), random.Random(0))
+    if world is None:
+        return 0
+    taken = 0
+    while (world.result is None and world.to_play == seat and taken < len(world.rules.deck)
+           and world.phase not in (PHASE_PLAY, PHASE_CHAIN) and draw in world.legal_moves()):
+        world.push(draw)
+        taken += 1
+    return taken
 
 
 def review_moves(start: Game, moves: Sequence[str], seat: int, *, seed: int = 0,
@@ -219,9 +270,43 @@ def _decision(before: Game, seat: int, ply: int, move: str, rng: random.Random) 
     order = [best, *sorted((i for i in range(len(legal)) if i != best), key=lambda i: -win[i])]
     chances = tuple(MoveChance(str(legal[i]), legal[i].display, win[i],
                                max(0.0, stats[i][1]), min(1.0, stats[i][2])) for i in order)
-    why = "" if rated == "good" else _words(before, legal, played, best, win)
+    situation, why, rules = ("", "", ()) if rated == "good" else \
+        _words(before, legal, played, best, win)
     return Decision(ply, seat, shown, str(legal[best]), chances, max(loss, 0.0), low, high,
-                    rated, n, why)
+                    rated, n, why, situation, rules)
+
+
+def explain_move(start: Game, moves: Sequence[str], ply: int, *, seed: int = 0) -> Decision:
+    """Why move ``ply`` of a hand (``moves`` played from ``start``) was played, as its
+    player could see it — a bot's move too ("why did Bot 1 play that?"): the move rated
+    among that player's legal moves, with a sentence (:attr:`Decision.why`) even when it was
+    the best one."""
+    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply < len(moves):
+        raise ReviewError(f"ply must be a move of the hand, 0 to {len(moves) - 1}, not "
+                          f"{quote(ply)}")
+    game = start.copy()
+    for k, move in enumerate(moves[:ply]):
+        try:
+            game.push(move)
+        except (ValueError, CrazylabError) as e:
+            raise ReviewError(f"move {k + 1} ({quote(move)}) is refused: {e}") from None
+    if game.result is not None:
+        raise ReviewError(f"move {ply + 1} comes after the hand ended")
+    d = _decision(game, game.to_play, ply, moves[ply], random.Random(seed))
+    if d.why:
+        return d
+    played = d.chance(d.played)
+    if d.verdict == "forced":
+        why = f"{played.display} was the only move."
+    elif d.verdict == "unrated":
+        why = f"{played.display}: this moment cannot be weighed from what the player saw."
+    else:
+        best = "the best" if d.best == d.played else "as good as the best"
+        others = ", ".join(f"{m.display} {m.win:.0%}" for m in d.moves if m.move != d.played)
+        why = (f"{played.display} was {best} of the {len(d.moves)} moves: it wins "
+               f"{played.win:.0%} of the deals sampled from what the player could see "
+               f"(the others: {others}).")
+    return replace(d, why=why)
 
 
 def hand_record(game: Game) -> tuple[Game, list[str]]:

@@ -262,6 +262,50 @@ def test_determinized_world_matches_the_observation(seed: int, moves: int, name:
             truth.remove(fit)
 
 
+VARIANT_RULES = [("crazy-breens", {}),
+                 ("crazy-eights-classic", {"action_cards": "2=draw2,A=skip,Q=reverse,J=wild"}),
+                 ("crazy-eights-classic", {"action_cards": "2=draw2,Q=reverse", "jump_in": True})]
+
+
+@pytest.mark.skipif("crazy-breens" not in PLAYABLE, reason="Crazy Breens effects unavailable")
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), moves=st.integers(0, 80), which=st.integers(0, 2),
+       players=st.integers(2, 4))
+def test_a_world_rebuilds_a_variants_state_in_every_phase(seed: int, moves: int, which: int,
+                                                           players: int) -> None:
+    """In every phase of Crazy Breens (hits, the mid-draw Jack, Queen drops, calls) and of
+    the house rules (draw hits, jump-in), a world rebuilt from the seat's observation has the
+    game's own variant state, phase, calls and legal moves: the hidden cards are the only
+    thing a world makes up."""
+    name, options = VARIANT_RULES[which]
+    game = Game.new(cl.rules(name, **options), players, seed=seed)
+    rng = random.Random(seed)
+    _advance(game, rng, moves)
+    if game.over:
+        return
+    world = determinize(game.observation(game.to_play), random.Random(seed))
+    assert world is not None, game.phase
+    assert world.phase == game.phase and world.calls == game.calls and world.refs == game.refs
+    assert world.direction == game.direction
+    assert world.variant_state == game.variant_state
+    assert world.legal_moves() == game.legal_moves()
+
+
+def test_a_world_keeps_the_jack_just_drawn_that_may_counter() -> None:
+    """BR-26: hit by a two, seat 1 draws a Jack as its first penalty card; only seat 1 sees
+    it, and a world rebuilt from seat 1's view still offers it as a counter."""
+    game = Game.from_position("crazy-breens", 2, hands=[["2H", "5C", "9C"], ["4D", "6C"]],
+                              stock=["JS", "3C", "3D", "3S", "4C", "4S"], discard=["9H"],
+                              seed=2)
+    game.push("2H")
+    game.push("draw")
+    assert game.phase == "penalty" and game.to_play == 1
+    assert "JS" in {str(m) for m in game.legal_moves()}
+    world = determinize(game.observation(1), random.Random(0))
+    assert world is not None and world.variant_state == game.variant_state
+    assert world.legal_moves() == game.legal_moves()
+
+
 def test_hand_constraints_read_a_forced_draw() -> None:
     """AP-9/AP-11 (quick rule): a player draws only when nothing fits, so after seat 1 draws
     on 9H no card it held then is a heart, a nine or an eight."""

@@ -424,7 +424,7 @@ def test_an_older_database_is_upgraded_in_place(db_url: str) -> None:
     store = open_store(db_url, catalog=CATALOG)
     try:
         with store.db.engine.connect() as conn:
-            assert schema.current_version(conn) == schema.VERSION == 6
+            assert schema.current_version(conn) == schema.VERSION == 7
             inspector = sa.inspect(conn)
             for table in schema.metadata.sorted_tables:  # the same schema as a new database
                 assert [c["name"] for c in inspector.get_columns(table.name)] == [

@@ -48,6 +48,62 @@ def test_a_forced_move_is_not_rated_and_a_review_is_reproducible():
             assert d.chance(d.played).win <= d.moves[0].win
 
 
+def test_a_counter_that_saves_four_cards_is_found_and_drawing_is_a_mistake():
+    """Crazy Breens: seat 0's joker hits seat 1 for four cards (BR-M4); seat 1's J♠ counters
+    it (BR-22). The review weighs the counter against the draw in worlds rebuilt from seat
+    1's own view of the open hit, finds the counter and says what the draw cost."""
+    start = cl.Game.from_position(
+        "crazy-breens", 2, hands=[["JK", "5C", "7D", "9D", "KC", "3H", "6H"], ["JS", "4D"]],
+        stock=["3C", "3D", "3S", "4C", "4S", "5D", "6D", "6S", "7C", "9C", "10C", "10D"],
+        discard=["9H"], seed=2)
+    hit = ["JK:C"]
+    drew = review_moves(start, [*hit, "draw", "draw", "draw", "draw"], 1, seed=5)
+    choice, *forced = drew
+    assert choice.best == "JS" and choice.played == "draw"
+    assert choice.verdict in ("mistake", "blunder") and choice.loss_low > 0, choice
+    assert choice.worlds >= 24 and choice.chance("JS").win > choice.chance("draw").win
+    assert "answered the hit" in choice.why and "4 cards" in choice.why
+    assert "BR-22" in choice.why and "J♠" in choice.why
+    assert [d.verdict for d in forced] == ["forced"] * 3  # the rest of the hit's draws
+    [countered] = review_moves(start, [*hit, "JS"], 1, seed=5)
+    assert countered.best == "JS" and countered.verdict == "good"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_decision_of_a_crazy_breens_hand_is_rated(seed):
+    """Hits, counters, Queen drops and calls: every decision with a choice gets a verdict
+    (worlds rebuilt in the variant's own phases), none is left unrated."""
+    game, moves = _played_hand("crazy-breens", seed=seed)
+    decisions = review_moves(game, moves, 0, seed=seed)
+    assert decisions and all(d.verdict != "unrated" for d in decisions)
+    rated = [d for d in decisions if d.verdict != "forced"]
+    assert rated and all(d.worlds >= 24 for d in rated)
+
+
+def test_why_a_bot_played_its_move_is_said_from_what_it_could_see():
+    """A bot's move explained (issue 32 item 3): the best of its moves with its win chance
+    and the others'; a forced one said as such; an explanation reads only the mover's view
+    (the other hand's cards differ, the words do not)."""
+    from crazylab.review import explain_move
+
+    base = dict(discard=["7C"], to_play=1)
+    one = cl.Game.from_position("crazy-eights", 2, hands=[["2D", "3D", "4S", "9S", "QD"],
+                                                          ["7H", "8S", "KC"]],
+                                stock=["5H", "6H", "JS", "QH", "10S", "AH"], **base)
+    two = cl.Game.from_position("crazy-eights", 2, hands=[["QH", "10S", "AH", "5H", "6H"],
+                                                          ["7H", "8S", "KC"]],
+                                stock=["QD", "9S", "4S", "3D", "2D", "JS"], **base)
+    said = explain_move(one, ["7H"], 0, seed=2)
+    assert said.seat == 1 and said.played == "7H" and said.verdict != "forced"
+    assert said.why.startswith("7♥ was") and "moves: it wins" in said.why and "%" in said.why
+    assert said == explain_move(two, ["7H"], 0, seed=2)
+    forced = cl.Game.from_position("crazy-eights-classic", 2, hands=[["2C", "9H"], ["3D"]],
+                                   stock=["5S", "6C", "JD"], discard=["7C"], to_play=0)
+    assert explain_move(forced, ["2C"], 0).why == "2♣ was the only move."
+    with pytest.raises(ReviewError, match="ply must be"):
+        explain_move(one, ["7H"], 3)
+
+
 def test_two_hands_that_differ_only_in_hidden_cards_get_the_same_review():
     """The review reads the seat's observation only: the other hand and the stock's order
     (cards seat 0 cannot see) differ, what seat 0 sees and does is the same."""
@@ -88,14 +144,14 @@ def test_the_command_prints_each_decision_and_why(capsys):
     assert "seat 0: 1 decisions" in out and "best" in out and "%" in out
 
 
-def _played_hand(rules: str, seed: int) -> tuple[cl.Game, list[str]]:
-    """A hand the rules of thumb play against a random bot: its start and its moves."""
+def _played_hand(rules: str, seed: int, players: int = 2) -> tuple[cl.Game, list[str]]:
+    """A hand the rules of thumb (seat 0) play against random bots: its start and moves."""
     from crazylab.playout import play_hand
     from crazylab.review import hand_record
 
-    game = play_hand(cl.Game.new(rules, players=2, seed=seed),
-                     [make_bot("rules"), make_bot("random")],
-                     [random.Random(seed), random.Random(seed + 1)])
+    game = play_hand(cl.Game.new(rules, players=players, seed=seed),
+                     [make_bot("rules")] + [make_bot("random")] * (players - 1),
+                     [random.Random(seed + k) for k in range(players)])
     return hand_record(game)
 
 
@@ -129,6 +185,12 @@ def test_the_review_panel_beside_a_table_reviews_the_hand_just_played():
         assert panel.chart.value.count("<polyline") == 2 and "Win chance" in panel.chart.value
     panel.picker.value = len(panel.decisions) - 1
     assert "your hand" in panel.position.value and "<svg" in panel.position.value
+    # "why did the bot play that?": each of its choices, explained as it could see them
+    bot_choices = [v for _label, v in panel.others.options if v is not None]
+    assert bot_choices and all(panel._moves and v < len(panel._moves) for v in bot_choices)
+    panel.others.value = bot_choices[0]
+    assert not panel.errors, panel.errors
+    assert "of the" in panel.other_why.value and "%" in panel.other_why.value
     table.new_hand()
     panel.button.click()  # the next hand, not over: the last one's review goes
     assert panel.decisions == [] and panel.listing.value == ""

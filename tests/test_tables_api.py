@@ -40,10 +40,12 @@ BOT_DELAY = 0.05
 class Server:
     """The tables' routes on a free port of 127.0.0.1, on the SQLite file ``db``."""
 
-    def __init__(self, db: Path, delay: float = BOT_DELAY, idle_after: float = 60.0) -> None:
+    def __init__(self, db: Path, delay: float = BOT_DELAY, idle_after: float = 60.0,
+                 review_hands: bool = False) -> None:
+        # the class tables' background reviews (seconds of CPU a hand) where a test wants them
         routes = tables_api.handlers(
             "/", lambda: TableService.restore(str(db), idle_after=idle_after), delay=delay,
-            store_factory=lambda: open_store(str(db)))
+            store_factory=lambda: open_store(str(db)), review_hands=review_hands)
         self.hub: tables_api.TablesHub = routes[0][2]["hub"]
         self.http = httpserver.HTTPServer(web.Application(routes))
         sockets = bind_sockets(0, "127.0.0.1")
@@ -854,3 +856,145 @@ def test_crazylab_tables_as_a_jupyterhub_service_serves_under_its_prefix(tmp_pat
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_each_learner_reviews_their_own_seat_after_the_hand(db: Path) -> None:
+    """Issue 32: at a table of two learners and a bot, "Review my hand" answers each learner
+    with their own seat's decisions only, after the hand (refused while it is played): the
+    hand shown at each decision is the learner's own, nothing names another seat's hidden
+    card, and a seat token that is not a seat's gets nothing."""
+    async def main() -> None:
+        server = Server(db)
+        try:
+            code, tickets = await open_table(server, learners=2, seats=3)
+            seats = [Seat(server, code, t["token"]) for t in tickets]
+            for s in seats:
+                await s.connect()
+            await server.post("start", {"token": tickets[0]["token"]})
+            for s in seats:
+                await s.until(lambda m: m["type"] == "welcome" and m["snapshot"])
+            status, early, _ = await server.post("review", {"token": tickets[1]["token"]})
+            assert status == 400 and "finish the hand first" in early["error"]
+            await play_out(server, code, seats)
+            from crazylab.review import hand_record
+
+            game = server.hub._service.state(code).match.game
+            start, moves = hand_record(game)
+            for ticket in tickets:
+                seat = ticket["seat"]
+                status, review, _ = await server.post("review", {"token": ticket["token"]})
+                assert status == 200, review
+                assert review["seat"] == seat and review["code"] == code
+                mine = [k for k in range(len(moves)) if _to_play(start, moves, k) == seat]
+                assert [d["ply"] for d in review["decisions"]] == mine
+                replay = start.copy()
+                for k, move in enumerate(moves):
+                    for d in review["decisions"]:
+                        if d["ply"] == k:
+                            assert d["seat"] == seat
+                            assert sorted(d["hand"]) == sorted(c.display
+                                                               for c in replay.hand(seat))
+                            assert d["verdict"] in ("good", "inaccuracy", "mistake",
+                                                    "blunder", "forced")
+                            others = {c.display for o in range(replay.n) if o != seat
+                                      for c in replay.hand(o)}
+                            shown = {m["display"] for m in d["moves"]} | set(d["hand"])
+                            assert not shown & others - set(d["hand"])
+                    replay.push(move)
+                again = await server.post("review", {"token": ticket["token"]})
+                assert again[1] == review  # kept: asked again, the same review at once
+            status, answer, _ = await server.post("review", {"token": "f" * 40})
+            assert status == 403
+            for s in seats:
+                s.close()
+        finally:
+            await server.stop()
+
+    run(main())
+
+
+def test_a_class_tables_hands_are_reviewed_for_the_teacher(db: Path) -> None:
+    """Issue 32: a hand played at a class's table is reviewed by the server for each learner
+    seat (not the bot's) without anyone asking; the rated choices are kept with the class
+    (schema 7's ``hand_reviews``), the class report and CSV carry them, the teacher's
+    dashboard tallies the costly ones by kind of choice, and a learner's own "Review my hand"
+    is the same review."""
+    from crazylab.widgets.dashboard import costly_choices
+
+    store = open_store(str(db))
+    made = store.create_class("8B")
+
+    async def main() -> list[dict[str, Any]]:
+        server = Server(db, review_hands=True)
+        try:
+            code, tickets = await open_table(server, learners=2, seats=3, klass=made.code)
+            seats = [Seat(server, code, t["token"]) for t in tickets]
+            for s in seats:
+                await s.connect()
+            await server.post("start", {"token": tickets[0]["token"]})
+            for s in seats:
+                await s.until(lambda m: m["type"] == "welcome" and m["snapshot"])
+            await play_out(server, code, seats)
+            deadline = asyncio.get_running_loop().time() + TIMEOUT
+            while {r["seat"] for r in store.class_report(made.code, made.teacher_key).reviews
+                   } != {0, 1}:  # the server reviews both learners' seats by itself
+                assert asyncio.get_running_loop().time() < deadline, "no review was kept"
+                await asyncio.sleep(0.2)
+            mine = []
+            for ticket in tickets:
+                status, review, _ = await server.post("review", {"token": ticket["token"]})
+                assert status == 200
+                mine.append(review)
+            for s in seats:
+                s.close()
+            return mine
+        finally:
+            await server.stop()
+
+    reviews = run(main())
+    rows = store.class_report(made.code, made.teacher_key).reviews
+    for review in reviews:  # what the learner sees is what the teacher's tally counts
+        rated = [d for d in review["decisions"] if d["verdict"] not in ("forced", "unrated")]
+        kept = [r for r in rows if r["seat"] == review["seat"]]
+        assert [(r["ply"], r["verdict"], r["situation"]) for r in kept] == [
+            (d["ply"], d["verdict"], d["situation"]) for d in rated]
+        assert {r["name"] for r in kept} == {("Ada", "Bo")[review["seat"]]}
+    assert all(r["table"] == reviews[0]["code"] and r["hand"] == reviews[0]["hand"]
+               for r in rows)
+    tally = costly_choices(rows)
+    assert int(tally["times"].sum()) == sum(r["verdict"] in ("mistake", "blunder")
+                                            for r in rows)
+    csv = store.export_rows(made.code, made.teacher_key, "reviews")
+    assert csv == rows
+    assert store.reset_class(made.code, made.teacher_key, confirm=made.code) >= len(rows)
+    assert store.class_report(made.code, made.teacher_key).reviews == []
+    store.close()
+
+
+def test_the_costly_choices_tally_ranks_kinds_by_the_win_chance_they_lost() -> None:
+    from crazylab.review import SITUATIONS
+    from crazylab.widgets.dashboard import costly_choices
+
+    rows = [{"name": "Ana", "situation": "hit", "verdict": "blunder", "loss": 0.3,
+             "rules": "BR-22 BR-27"},
+            {"name": "Ben", "situation": "hit", "verdict": "mistake", "loss": 0.1,
+             "rules": "BR-22"},
+            {"name": "Ana", "situation": "draw", "verdict": "mistake", "loss": 0.12, "rules": ""},
+            {"name": "Ben", "situation": "draw", "verdict": "inaccuracy", "loss": 0.06,
+             "rules": ""},
+            {"name": "Ben", "situation": "", "verdict": "good", "loss": 0.0, "rules": ""}]
+    tally = costly_choices(rows)
+    assert list(tally["choice"]) == [SITUATIONS["hit"], SITUATIONS["draw"]]
+    assert list(tally["times"]) == [2, 1]
+    assert tally["learners"][0] == "Ana (1), Ben (1)"
+    assert list(tally["win chance lost"]) == ["20%", "12%"]
+    assert tally["rules"][0] == "BR-22 BR-27"
+    assert len(costly_choices([])) == 0
+
+
+def _to_play(start: Any, moves: list[str], k: int) -> int:
+    """The seat to play before move ``k`` of a hand."""
+    game = start.copy()
+    for move in moves[:k]:
+        game.push(move)
+    return game.to_play

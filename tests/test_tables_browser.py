@@ -364,6 +364,24 @@ def test_three_learners_and_a_bot_play_a_hand(server: Server, browser, screensho
     screenshot(overview, "tables_teacher_overview")
     overview.close()
 
+    # each learner reviews the hand: their own seat's choices only (issue 32); the review's
+    # page goes through the hidden-card check below with the rest of the learner's pages
+    rated = 0
+    for lr in (ann, ben):
+        lr.page.click('.st-review [data-do="review"]')
+        lr.page.wait_for_selector(".st-review-summary", timeout=120_000)
+        assert "moves of yours" in lr.page.locator(".st-review-summary").inner_text()
+        steps = lr.page.locator(".st-rv-step")
+        rated += steps.count()
+        if steps.count():
+            assert lr.page.locator(".st-review-chart").count() == 1
+            steps.first.click()
+            lr.page.wait_for_function("() => document.querySelector('.st-review-position')"
+                                      ".textContent.includes('your hand')")
+        lr.dom()
+    assert rated, "neither learner had a choice to review"
+    screenshot(ann.page, "tables_review")
+
     left = end_hands(ann)
     assert sorted(left) == [0, 1, 2, 3]
     assert end_hands(ben) == left == end_hands(cat)

@@ -654,7 +654,7 @@ def test_an_old_class_database_is_upgraded(tmp_path, clock):
     service = TableService(url, clock=clock)
     try:
         with service.store.db.engine.connect() as conn:
-            assert schema.current_version(conn) == schema.VERSION == 6
+            assert schema.current_version(conn) == schema.VERSION == 7
         host = service.create("crazy-eights", 2, "Ana")
         assert service.state(host.code).version == 1
     finally:

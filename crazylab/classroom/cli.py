@@ -21,8 +21,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .records import EXPORTS
+
 KEY_ENV = "CRAZYLAB_TEACHER_KEY"
-EXPORTS = ("attempts", "practice", "hands", "learners")
 
 
 def add_class_parser(subparsers: Any) -> argparse.ArgumentParser:

@@ -4,13 +4,14 @@ site and the class service's client use these too)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ..errors import CrazylabError
 
-__all__ = ["Assigned", "Assignment", "Attempt", "ClassError", "ClassInfo", "ClassReport",
+__all__ = ["EXPORTS", "Assigned", "Assignment", "Attempt", "ClassError", "ClassInfo",
+           "ClassReport",
            "Learner", "LessonProgress", "NewClass", "PracticeItem", "StoreUnavailable",
            "UnknownLearner"]
 
@@ -122,6 +123,10 @@ class LessonProgress:
     total: int
 
 
+#: the kinds of row a class's teacher may export (``Store.export_rows``, the CSV files)
+EXPORTS = ("attempts", "practice", "hands", "learners", "reviews")
+
+
 @dataclass(frozen=True)
 class ClassReport:
     """A class's rows as :meth:`Store.export_rows` gives them (plain str/int/bool values,
@@ -133,3 +138,5 @@ class ClassReport:
     attempts: list[dict[str, Any]]
     practice: list[dict[str, Any]]
     hands: list[dict[str, Any]]
+    #: each rated choice of a learner's seat at the class's tables (the server's reviews)
+    reviews: list[dict[str, Any]] = field(default_factory=list)

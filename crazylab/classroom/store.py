@@ -75,6 +75,7 @@ from ..store import (
 from .catalog import Catalog
 from .catalog import load as load_catalog
 from .records import (
+    EXPORTS,
     Assigned,
     Assignment,
     Attempt,
@@ -104,7 +105,6 @@ ANSWER_MAX = 500
 QUESTION_MAX = 1000
 FEEDBACK_MAX = 4000
 PRACTICE_KINDS = frozenset({"legal", "score", "next_top", "pile"})
-EXPORTS = ("attempts", "practice", "hands", "learners")
 RECORD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: class codes: 13 characters of 32 (no 0/O, 1/I) = 65 random bits
@@ -578,6 +578,8 @@ class Store:
                 deleted += conn.execute(sa.delete(table).where(
                     table.c.learner_id.in_(ids))).rowcount
             deleted += conn.execute(sa.delete(lr).where(lr.c.class_code == cls.code)).rowcount
+            deleted += conn.execute(sa.delete(schema.hand_reviews).where(
+                schema.hand_reviews.c.class_code == cls.code)).rowcount
             return deleted
 
     def import_progress(self, code: str, key: str, data: Mapping[str, Any]) -> int:
@@ -773,6 +775,13 @@ class Store:
                                 .where(lr.c.class_code == code).order_by(lr.c.id))
             return [{"learner": r.id, "name": r.name, "joined": _iso(r.created_at)}
                     for r in rows]
+        if what == "reviews":  # by seat name: a table's seat is not a learner's row
+            rv = schema.hand_reviews
+            found = conn.execute(sa.select(rv).where(rv.c.class_code == code)
+                                 .order_by(rv.c.at, rv.c.id))
+            return [{"name": x.name, "table": x.table_code, "hand": x.hand, "seat": x.seat,
+                     "ply": x.ply, "situation": x.situation, "verdict": x.verdict,
+                     "loss": x.loss, "rules": x.rules, "at": _iso(x.at)} for x in found]
         table = getattr(schema, what)
         query = (sa.select(lr.c.id.label("learner_no"), lr.c.name.label("learner_name"), table)
                  .select_from(table.join(lr, lr.c.id == table.c.learner_id))
@@ -905,4 +914,6 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
     "practice": ("learner", "name", "attempt_id", "lesson", "kind", "rules", "seed",
                  "question", "answer", "verdict", "rule_ids", "feedback", "at"),
     "hands": ("learner", "name", "hand_id", "rules", "seats", "moves", "result", "at"),
+    "reviews": ("name", "table", "hand", "seat", "ply", "situation", "verdict", "loss",
+                "rules", "at"),
 }

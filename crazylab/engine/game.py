@@ -1231,11 +1231,14 @@ class Game:
         self._legal_cache = None
 
     def restore_turn(self, phase: Given, turn_draws: SupportsIndex, turn_plays: SupportsIndex,
-                     drawn: Given, reshuffles: SupportsIndex, passes: SupportsIndex) -> None:
+                     drawn: Given, reshuffles: SupportsIndex, passes: SupportsIndex,
+                     uncalled: Sequence[int] = ()) -> None:
         """Set the turn's state as a seat observed it (a bot's world built with
         :meth:`from_position`): the phase, the turn's draws, plays and drawn cards, the
         reshuffles so far, and ``passes``, the turns in a row that ended without a play
-        (they count towards a blocked hand only while nothing can be drawn, C-13)."""
+        (they count towards a blocked hand only while nothing can be drawn, C-13);
+        ``uncalled``: the piles whose wild top still waits for its call (a declare phase:
+        :meth:`from_position` needed one to build the position)."""
         counts = [whole_number(v) for v in (turn_draws, turn_plays, reshuffles, passes)]
         if not isinstance(phase, str) or any(v is None or v < 0 for v in counts):
             raise SetupError(f"restore_turn takes a phase and whole numbers of at least 0, "
@@ -1244,7 +1247,13 @@ class Game:
             cards = self._parse_cards(list(drawn), "drawn", len(self.rules.deck))
         except (SetupError, TypeError) as e:
             raise SetupError(f"restore_turn takes the drawn cards: {e}") from None
+        if not all(isinstance(p, int) and 0 <= p < self.rules.piles for p in uncalled):
+            raise SetupError(f"restore_turn's uncalled are piles 0 to {self.rules.piles - 1}, "
+                             f"not {quote(uncalled)}")
         draws, plays, shuffles, stuck = [v or 0 for v in counts]
+        for pile in uncalled:
+            self.calls[pile] = None
+            self.update_reference(pile)
         self.phase = phase
         self.turn_draws, self.turn_plays = draws, plays
         self.drawn = cards

@@ -26,7 +26,10 @@ made by an older crazylab is upgraded in place when it is opened; one newer than
   may watch it; a tournament's tables take their tournament's class) and
   ``game_tables.active_at`` (the table's last change: a table quiet for longer than the
   service's ``retire_after`` is retired, and not replayed at a start); ``assignments``
-  (lessons a teacher set the class, with a due date).
+  (lessons a teacher set the class, with a due date);
+* version 7: ``hand_reviews``: each rated choice of a learner's seat in a hand played at one
+  of the class's tables, as the server's review of that hand rated it (the situation, the
+  verdict, the win chance lost and the rule ids), for the teacher's tally of costly choices.
 
 :data:`metadata` describes the current version; the steps create what they add with their
 own table definitions, so an old step never creates a newer column.
@@ -38,7 +41,7 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-VERSION = 6
+VERSION = 7
 
 metadata = sa.MetaData()
 
@@ -77,6 +80,25 @@ def _assignments_table(md: sa.MetaData) -> sa.Table:
         sa.Column("lessons", sa.Text, nullable=False),   # JSON: the lesson ids assigned
         sa.Column("due", sa.String(10), nullable=False),  # YYYY-MM-DD
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+def _reviews_table(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "hand_reviews", md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("class_code", sa.String(32),
+                  sa.ForeignKey("classes.code", ondelete="CASCADE"), nullable=False),
+        sa.Column("table_code", sa.String(16), nullable=False),
+        sa.Column("hand", sa.Integer, nullable=False),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("ply", sa.Integer, nullable=False),
+        sa.Column("situation", sa.String(16), nullable=False),  # "" for a good choice
+        sa.Column("verdict", sa.String(12), nullable=False),
+        sa.Column("loss", sa.Float, nullable=False),
+        sa.Column("rules", sa.String(200), nullable=False),  # rule ids, space separated
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     )
 
 
@@ -231,6 +253,10 @@ practice = _tables["practice"]
 hands = _hands_table(metadata)
 reveals = _reveals_table(metadata)
 assignments = _assignments_table(metadata)
+hand_reviews = _reviews_table(metadata)
+sa.Index("ix_hand_reviews_class", hand_reviews.c.class_code)
+sa.Index("ix_hand_reviews_hand", hand_reviews.c.table_code, hand_reviews.c.hand,
+         hand_reviews.c.seat)
 sa.Index("ix_attempts_learner_lesson", attempts.c.learner_id, attempts.c.lesson)
 sa.Index("ix_learners_class_import", learners.c.class_code, learners.c.import_id, unique=True)
 sa.Index("ix_practice_learner_lesson", practice.c.learner_id, practice.c.lesson)
@@ -308,9 +334,17 @@ def _v6(conn: sa.Connection) -> None:
     _assignments_table(md).create(conn)
 
 
+def _v7(conn: sa.Connection) -> None:
+    md = sa.MetaData()
+    _base_tables(md, with_import_id=True)
+    _reviews_table(md).create(conn)
+    for index in sorted(hand_reviews.indexes, key=lambda i: str(i.name)):
+        index.create(conn)
+
+
 #: MIGRATIONS[n] upgrades a version n-1 database to version n
 MIGRATIONS: dict[int, Callable[[sa.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4,
-                                                          5: _v5, 6: _v6}
+                                                          5: _v5, 6: _v6, 7: _v7}
 
 
 class SchemaTooNew(Exception):

@@ -37,6 +37,7 @@ import random
 import secrets
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -77,6 +78,8 @@ ADDRESS_JOINS_PER_MINUTE = 120
 MAX_TABLES = 10_000
 #: moves (refused ones too) a seat token may send in a second
 MOVES_PER_SECOND = 10
+#: hands' reviews kept (a review takes seconds; a seat asks again after a reload)
+REVIEWS_KEPT = 256
 #: seconds a table may stay unchanged (finished or abandoned) before it is retired
 RETIRE_AFTER = 7 * 24 * 3600.0
 #: the bot that plays a learner's seat while the learner is away
@@ -229,6 +232,7 @@ class TableService:
         self._clock = clock
         self._tables: dict[str, _Table] = {}
         self._tokens: dict[str, tuple[str, int]] = {}  # token hash -> (code, seat)
+        self._reviews: dict[tuple[str, int, int, int], dict[str, Any]] = {}
         self._lock = threading.Lock()  # the two dicts above
         self._joins = Window(JOINS_PER_MINUTE, 60.0, "joins", RateLimited)
         self._address_joins = Window(ADDRESS_JOINS_PER_MINUTE, 60.0, "joins from this address",
@@ -447,6 +451,68 @@ class TableService:
         """The seat of ``token`` (a browser back after a reload)."""
         table, seat, _ = self._seat(token)
         return SeatTicket(code=table.code, seat=seat, token=token, name=table.seats[seat].name)
+
+    def review(self, token: str) -> dict[str, Any]:
+        """The review of the hand just finished at the table of ``token``, for its seat
+        only (:mod:`crazylab.review`: each decision rated from what that seat could see),
+        with the seat's own hand and the top card at each decision. Refused while the hand
+        is being played."""
+        table, seat, _ = self._seat(token)
+        return self._review(table, seat)
+
+    def reviews_due(self, code: str) -> list[int]:
+        """The learners' seats of table ``code`` whose finished hand is not reviewed yet
+        (a class's table: their reviews are kept for the teacher); none while it is played."""
+        table = self._table(code)
+        with table.lock:
+            game = table.match.game
+            if table.class_code is None or not game.over:
+                return []
+            return [s for s, seat in enumerate(table.seats) if seat.kind == LEARNER
+                    and self._review_key(table, s) not in self._reviews]
+
+    def review_seat(self, code: str, seat: int) -> None:
+        """Review seat ``seat``'s finished hand at table ``code`` (see :meth:`reviews_due`)."""
+        self._review(self._table(code), seat)
+
+    @staticmethod
+    def _review_key(table: _Table, seat: int) -> tuple[str, int, int, int]:
+        return (table.code, table.match.games_played, seat, len(table.match.game.moves))
+
+    def _review(self, table: _Table, seat: int) -> dict[str, Any]:
+        """Worked out once per hand and seat (slow: seconds), and kept with the class's
+        rows when the table is a class's."""
+        from crazylab.review import hand_record, review_moves
+
+        with table.lock:
+            game = table.match.game
+            if not game.over:
+                raise TableError("finish the hand first: its review comes after it")
+            key = self._review_key(table, seat)
+            if key in self._reviews:
+                return self._reviews[key]
+            start, moves = hand_record(game)
+            name, klass = table.seats[seat].name, table.class_code
+        # the worlds' seed: the table's code and hand (never the deal's own seed)
+        decisions = review_moves(start, moves, seat,
+                                 seed=zlib.crc32(f"{key[0]}:{key[1]}".encode()))
+        replay, at, shown = start.copy(), 0, []
+        for d in decisions:
+            while at < d.ply:
+                replay.push(moves[at])
+                at += 1
+            top = replay.top
+            shown.append({**d.as_dict(), "hand": [c.display for c in replay.hand(seat)],
+                          "top": top.display if top is not None else ""})
+        review = {"code": table.code, "seat": seat, "hand": key[1], "decisions": shown}
+        if klass is not None:
+            rated = [d for d in shown if d["verdict"] not in ("forced", "unrated")]
+            self.store.keep_review(klass, table.code, key[1], seat, name, rated)
+        with self._lock:
+            while len(self._reviews) >= REVIEWS_KEPT:
+                self._reviews.pop(next(iter(self._reviews)))
+            self._reviews[key] = review
+        return review
 
     def set_bot(self, token: str, seat: int, level: str | None) -> None:
         """The host puts a bot of ``level`` on an empty or bot seat (``None``: empties it)."""

@@ -162,6 +162,22 @@ class TableStore:
 
     # ------------------------------------------------------------------ reads
 
+    def keep_review(self, class_code: str, code: str, hand: int, seat: int, name: str,
+                    choices: list[dict[str, Any]]) -> None:
+        """The rated choices of one seat's hand at a class's table (``ply``, ``situation``,
+        ``verdict``, ``loss``, ``rules``), in place of any kept before for that hand."""
+        r = schema.hand_reviews
+        at = _now()
+        with self.write() as conn:
+            conn.execute(sa.delete(r).where((r.c.table_code == code) & (r.c.hand == hand)
+                                            & (r.c.seat == seat)))
+            if choices:
+                conn.execute(sa.insert(r), [
+                    {"class_code": class_code, "table_code": code, "hand": hand, "seat": seat,
+                     "name": name, "ply": c["ply"], "situation": c["situation"],
+                     "verdict": c["verdict"], "loss": float(c["loss"]),
+                     "rules": " ".join(c["rules"])[:200], "at": at} for c in choices])
+
     def class_named(self, code: str) -> str | None:
         """The class code ``code`` as stored (``None``: no class has it)."""
         if not isinstance(code, str) or not 0 < len(code.strip()) <= 40:

@@ -109,6 +109,45 @@ class ModelShim {
   }
 }
 
+const pct = (x) => (x === null || x === undefined ? "—" : `${Math.round(x * 100)}%`);
+
+/** The win chance of the move played and of the best move at each choice, as inline SVG. */
+function reviewChart(rated) {
+  if (!rated.length) return "";
+  const [width, height, left, top] = [520, 170, 44, 12];
+  const [innerW, innerH] = [width - left - 12, height - top - 30];
+  const step = innerW / Math.max(1, rated.length - 1);
+  const y = (p) => (top + (1 - p) * innerH).toFixed(1);
+  const point = (i, p) => `${(left + i * step).toFixed(1)},${y(p)}`;
+  const win = (d, move) => (d.moves.find((m) => m.move === move) || {}).win || 0;
+  const grid = [0, 0.5, 1].map((p) => `<line x1="${left}" x2="${left + innerW}" y1="${y(p)}" y2="${y(p)}" stroke="#e3e7ee"/>`
+    + `<text x="${left - 6}" y="${(+y(p) + 4).toFixed(1)}" text-anchor="end">${p * 100}%</text>`).join("");
+  const marks = rated.map((d, i) => `<text x="${(left + i * step).toFixed(1)}" y="${height - 10}" text-anchor="middle">${d.ply + 1}</text>`).join("");
+  return `<svg class="st-review-chart" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}"
+    aria-label="Your win chance at each choice: the move you played, and the best move">${grid}${marks}
+    <polyline fill="none" stroke="#7a8aa6" stroke-width="2" stroke-dasharray="4 3" points="${rated.map((d, i) => point(i, win(d, d.best))).join(" ")}"/>
+    <polyline fill="none" stroke="#1a5fb4" stroke-width="2.5" points="${rated.map((d, i) => point(i, win(d, d.played))).join(" ")}"/>
+    </svg><p class="st-review-key"><span class="st-key-played">── the move you played</span> <span class="st-key-best">┄┄ the best move</span></p>`;
+}
+
+/** A finished hand's review (the server's, of this seat only): a summary, the chart, each
+ * choice with its verdict and why, and a button per choice that shows its position. */
+function reviewHtml(review) {
+  const rated = review.decisions.filter((d) => d.verdict !== "forced" && d.verdict !== "unrated");
+  const costly = rated.filter((d) => d.verdict !== "good");
+  const items = rated.map((d) => {
+    const played = d.moves.find((m) => m.move === d.played) || d.moves[0];
+    const best = d.moves[0];
+    return `<li class="st-verdict-${esc(d.verdict)}"><button class="st-btn st-rv-step" data-ply="${d.ply}">Move ${d.ply + 1}</button>
+      you played <b>${esc(played.display)}</b> (${pct(played.win)}); best <b>${esc(best.display)}</b> (${pct(best.win)}):
+      <span class="st-verdict">${esc(d.verdict)}</span>${d.why ? `<br><small>${esc(d.why)}</small>` : ""}</li>`;
+  }).join("");
+  return `<p class="st-review-summary">${review.decisions.length} moves of yours, ${rated.length} with a choice:
+    ${rated.length - costly.length} good, ${costly.length} costly (win chance over the deals the engine
+    sampled from what you could see).</p>${reviewChart(rated)}<ol class="st-review-list">${items}</ol>
+    <p class="st-review-position" aria-live="polite"></p>`;
+}
+
 function lobbyHtml(st) {
   const lob = st.lobby || {};
   const names = lob.names || [];
@@ -254,6 +293,11 @@ export function start(el, tableModule, opts = {}) {
         <form class="st-join-form"><label>Your name <input name="name" maxlength="40" required autocomplete="nickname"></label>
         <button class="st-btn st-primary" type="submit">Take a seat</button></form></section>
       <div class="st-game"></div>
+      <section class="st-review" aria-label="Review of your hand" hidden>
+        <button class="st-btn" data-do="review">Review my hand</button>
+        <progress class="st-review-busy" hidden aria-label="Reviewing"></progress>
+        <div class="st-review-out"></div>
+      </section>
       <p class="st-refused" role="alert" aria-live="assertive"></p>
       <p class="st-conn" role="status" aria-live="polite"></p>
     </div>`;
@@ -315,6 +359,7 @@ export function start(el, tableModule, opts = {}) {
       st.version = msg.version ?? st.version;
       if (msg.lobby) st.lobby = msg.lobby;
       page.dataset.seat = msg.seat;
+      $(".st-review").hidden = msg.seat === null || msg.seat === undefined;
       setConn("");
       drawLobby();
       if (msg.snapshot && msg.snapshot.view) mountTable(msg.snapshot);
@@ -385,6 +430,32 @@ export function start(el, tableModule, opts = {}) {
       connect();
     } catch (err) {
       refused(err.message);
+    }
+  });
+
+  // the review of the hand just played: this seat's own, after the hand (the server says
+  // so while it is still being played)
+  let reviewed = null;
+  $(".st-review").addEventListener("click", async (ev) => {
+    const step = ev.target.closest(".st-rv-step");
+    if (step && reviewed) {
+      const d = reviewed.decisions.find((x) => x.ply === Number(step.dataset.ply));
+      $(".st-review-position").textContent =
+        `Before move ${d.ply + 1}: ${d.top} on top; your hand ${d.hand.join(" ")}.`;
+      return;
+    }
+    if (!ev.target.closest('[data-do="review"]')) return;
+    const busy = $(".st-review-busy");
+    busy.hidden = false;
+    try {
+      reviewed = await api(base, "review", { token: loadSeat(code).token });
+      $(".st-review-out").innerHTML = reviewHtml(reviewed);
+      refused("");
+    } catch (err) {
+      $(".st-review-out").innerHTML = "";
+      refused(err.message);
+    } finally {
+      busy.hidden = true;
     }
   });
 

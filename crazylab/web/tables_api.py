@@ -50,6 +50,7 @@ from typing import Any
 
 from tornado import web, websocket
 from tornado.ioloop import IOLoop, PeriodicCallback
+from tornado.log import gen_log
 
 from crazylab.store.limits import Window
 
@@ -65,6 +66,7 @@ BOT_DELAY = 0.7
 HELLO_TIMEOUT = 10.0  # seconds a socket may wait before saying who it is
 PING_INTERVAL = 20.0  # seconds between pings (unless the server's settings say)
 RETRY_AFTER = 5
+REVIEWS_AT_ONCE = 2
 #: wrong teacher keys (or codes no table of the key's class has) an address may send a minute
 KEY_FAILURES_PER_MINUTE = 10
 #: the one answer to a wrong key and to a code that is no table of the key's class
@@ -113,8 +115,10 @@ class TablesHub:
 
     def __init__(self, factory: ServiceFactory | None = None, *, delay: float = BOT_DELAY,
                  store: StoreHolder | None = None, behind_proxy: bool = False,
-                 identity: Any = None) -> None:
+                 identity: Any = None, review_hands: bool = True) -> None:
         self.factory = factory or default_factory()
+        #: a class's tables have each finished hand reviewed for the teacher (:meth:`review_soon`)
+        self.review_hands = review_hands
         self.delay = delay
         #: on a JupyterHub, who a request's hub token belongs to (``web.hub.HubIdentity``)
         self.identity = identity
@@ -133,6 +137,9 @@ class TablesHub:
         self._timers: dict[str, tuple[float, object]] = {}
         self._sent: dict[str, tuple[int, Any]] = {}  # code -> (version, lobby) pushed
         self.delays: dict[str, float] = {}  # a table's own bot delay (``?delay=``)
+        #: hands reviewed at once (each is seconds of CPU; the rest wait their turn)
+        self.reviewing = asyncio.Semaphore(REVIEWS_AT_ONCE)
+        self._reviewing: set[str] = set()  # tables whose hand is being reviewed
         self._not_before: dict[str, float] = {}  # no bot turn before (a turn found none)
         self._loop: IOLoop | None = None
         self._retiring: PeriodicCallback | None = None
@@ -268,6 +275,30 @@ class TablesHub:
             except websocket.WebSocketClosedError:
                 self.left(sock)
         self.schedule_bots(code)
+        if state.match.game.over and self.review_hands:
+            self.review_soon(code)
+
+    def review_soon(self, code: str) -> None:
+        """A hand ended: a class's table has its learners' seats reviewed in the background
+        (a few at a time), so the teacher's tally has every hand and a learner's "Review my
+        hand" answers at once."""
+        if code in self._reviewing or self.closed or self._service is None:
+            return
+        self._reviewing.add(code)
+        service = self._service
+
+        async def run() -> None:
+            try:
+                for seat in await self.call(service.reviews_due, code):
+                    async with self.reviewing:
+                        if not self.closed:
+                            await self.call(service.review_seat, code, seat)
+            except Exception as e:  # noqa: BLE001 - a retired table, a database away
+                gen_log.warning("crazylab tables: table %s's review failed: %s", code, e)
+            finally:
+                self._reviewing.discard(code)
+
+        asyncio.ensure_future(run())
 
     # -- bots ---------------------------------------------------------------------------------
 
@@ -524,6 +555,17 @@ class JoinHandler(JsonHandler):
         await self.hub.push(ticket.code)
         self.send_json({"code": ticket.code, "seat": ticket.seat, "token": ticket.token,
                         "name": name})
+
+
+class ReviewHandler(JsonHandler):
+    """The review of the hand just finished, for the seat of the token only (the service's
+    :meth:`~crazylab.tables.TableService.review`); a few at a time, each in a thread."""
+
+    async def post(self) -> None:
+        token = text(self.body().get("token"), "token", 200)
+        service = await self.service()
+        async with self.hub.reviewing:
+            self.send_json(await self.hub.call(service.review, token))
 
 
 class MeHandler(JsonHandler):
@@ -907,14 +949,14 @@ def handlers(server_url: str = "/", service_factory: ServiceFactory | None = Non
              delay: float = BOT_DELAY, store: Any = None,
              store_factory: Callable[[], Any] | None = None,
              hub: TablesHub | None = None, behind_proxy: bool = False,
-             identity: Any = None) -> list[tuple[str, type, dict]]:
+             identity: Any = None, review_hands: bool = True) -> list[tuple[str, type, dict]]:
     """The tables' tornado routes under ``server_url`` (one hub, one service per server:
     ``service_factory()`` or the service restored from ``$CRAZYLAB_DB``, opened on first
     use). The hub is ``handlers(...)[0][2]["hub"]``."""
     base = server_url.rstrip("/") + "/" + TABLES_PREFIX
     hub = hub or TablesHub(service_factory, delay=delay,
                            store=StoreHolder(store, store_factory), behind_proxy=behind_proxy,
-                           identity=identity)
+                           identity=identity, review_hands=review_hands)
     api = {"hub": hub, "base": base}
     no_cache = {"cache": "no-cache"}
     page: type[web.RequestHandler] = FileHandler
@@ -936,6 +978,7 @@ def handlers(server_url: str = "/", service_factory: ServiceFactory | None = Non
         (base + "api/new_hand", HostHandler, {**api, "what": "new_hand"}),
         (base + "api/tables", OverviewHandler, api),
         (base + "api/me", MeHandler, api),
+        (base + "api/review", ReviewHandler, api),
         *tournament_routes(base, api),
         (base + "api/.*", NotFoundHandler, api),
         (base + "ws/([^/]+)", TableSocket, {"hub": hub}),

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from crazylab.classroom.records import EXPORTS
 from crazylab.errors import CrazylabError
 
 from ._common import ErrorArea, ErrorReporting, guarded
@@ -43,8 +44,6 @@ MARKUP = Markup("dashboard")
 
 #: the one line for a wrong key *and* an unknown code (the same text: codes cannot be probed)
 MISMATCH = "That class code and key do not match."
-#: what the store may be asked to export (``Store.export_rows``)
-EXPORTS = ("attempts", "practice", "hands", "learners")
 #: the most common wrong answers shown per exercise
 TOP_WRONG = 3
 
@@ -331,6 +330,33 @@ def hands_played(hands: Sequence[dict[str, Any]], names: dict[str, str]) -> pd.D
     return table
 
 
+def costly_choices(reviews: Sequence[dict[str, Any]]) -> pd.DataFrame:
+    """The class's costly choices at its tables (mistakes and blunders of the server's
+    reviews), by kind of choice: how often, the learners who made them (most often first),
+    the win chance lost on average and the rules that decide them; the costliest first."""
+    import pandas as pd
+
+    from crazylab.review import SITUATIONS
+
+    costly = [r for r in reviews if r.get("verdict") in ("mistake", "blunder")]
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for r in costly:
+        kinds.setdefault(str(r.get("situation") or "card"), []).append(r)
+    rows = []
+    for kind, found in kinds.items():
+        who = Counter(str(r["name"]) for r in found)
+        rules = sorted({x for r in found for x in str(r.get("rules") or "").split()})
+        rows.append({"choice": SITUATIONS.get(kind, kind), "times": len(found),
+                     "learners": ", ".join(f"{n} ({k})" for n, k in who.most_common()),
+                     "win chance lost": f"{sum(float(r['loss']) for r in found) / len(found):.0%}",
+                     "rules": " ".join(rules), "_lost": sum(float(r["loss"]) for r in found)})
+    columns = ["choice", "times", "learners", "win chance lost", "rules"]
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    table = pd.DataFrame(rows).sort_values(["_lost", "times"], ascending=False)
+    return table[columns].reset_index(drop=True)
+
+
 def practice_accuracy(practice: Sequence[dict[str, Any]], names: dict[str, str]
                       ) -> pd.DataFrame:
     """Practice accuracy over time: one row per (period, learner) and per period for the whole
@@ -541,6 +567,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.chart = w.Output()
         self.accuracy_html = w.HTML()
         self.hands_html = w.HTML()
+        self.costly_html = w.HTML()
         self.downloads_html = w.HTML()
         self.downloads_html.add_class("cl-downloads")
         self.confirm_box = w.Text(description="Type the class code to confirm",
@@ -583,6 +610,7 @@ class TeacherDashboard(ErrorReporting, w.VBox):
                                                  self.assign_button])]), self.assign_line,
             w.HTML(MARKUP("accuracy")), self.chart, self.accuracy_html,
             w.HTML(MARKUP("hands")), self.hands_html,
+            w.HTML(MARKUP("costly")), self.costly_html,
             w.HTML(MARKUP("export")), self.downloads_html,
             w.HTML(MARKUP("import")), self.upload, self.import_line,
             w.HTML(MARKUP("reset")),
@@ -628,8 +656,12 @@ class TeacherDashboard(ErrorReporting, w.VBox):
         self.hands = hands_played(hands, self.names)
         self.hands_html.value = (table_html(self.hands, index=True) if len(self.hands) else
                                  _line("No hand played yet."))
+        reviews = report_rows(report, "reviews")
+        self.costly = costly_choices(reviews)
+        self.costly_html.value = (table_html(self.costly) if len(self.costly) else
+                                  _line("No costly choice at the class's tables yet."))
         self._draw_downloads({"attempts": attempts, "practice": practice, "hands": hands,
-                              "learners": learners})
+                              "learners": learners, "reviews": reviews})
 
     @staticmethod
     def _readable(table: pd.DataFrame, lessons: dict[str, tuple[str, int]]) -> pd.DataFrame:

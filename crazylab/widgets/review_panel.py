@@ -12,8 +12,9 @@ from typing import Any
 
 import ipywidgets as w
 
+from crazylab.engine.moves import Move
 from crazylab.render import cards_html
-from crazylab.review import Decision, hand_record, review_moves
+from crazylab.review import Decision, explain_move, hand_record, review_moves
 
 from ._common import ErrorArea, ErrorReporting, guarded
 from ._markup import Html, Markup, style_sheet
@@ -48,18 +49,24 @@ class HandReview(ErrorReporting, w.VBox):
                                  layout=w.Layout(display="none"))
         self.picker.observe(lambda _c: self._show_position(), "value")
         self.position = w.HTML()
+        # "why did Bot 1 play that?": another player's choice, rated as they saw it
+        self.others = w.Dropdown(options=[], description="Why did they play",
+                                 style={"description_width": "initial"},
+                                 layout=w.Layout(display="none"))
+        self.others.observe(lambda _c: self._explain_other(), "value")
+        self.other_why = w.HTML()
         self.error_area = ErrorArea()
         super().__init__([style_sheet("review_panel"), self.button, self.progress,
                           self.summary, self.chart, self.listing, self.picker, self.position,
-                          self.error_area])
+                          self.others, self.other_why, self.error_area])
         self.add_class("crazylab-hand-review")
         # no observer on the table: one would run at every move (a cost on the static site)
 
     def _clear(self) -> None:
         self.decisions = []
-        self.listing.value = self.position.value = ""
+        self.listing.value = self.position.value = self.other_why.value = ""
         self.chart.value = ""
-        self.picker.layout.display = "none"
+        self.picker.layout.display = self.others.layout.display = "none"
 
     @guarded
     def review(self) -> list[Decision]:
@@ -106,6 +113,31 @@ class HandReview(ErrorReporting, w.VBox):
         if first is not None:  # the first choice's position, to start from
             self.picker.value = first
         self._show_position()
+        self._list_others()
+
+    def _list_others(self) -> None:
+        """The other players' moves that were choices (two legal moves or more)."""
+        names = list(getattr(self.table, "names", []) or [])
+        game, choices = self._start.copy(), []
+        for ply, move in enumerate(self._moves):
+            seat = game.to_play
+            if seat != self.seat and len(game.legal_moves()) > 1:
+                who = names[seat] if seat < len(names) else f"Seat {seat}"
+                choices.append((f"{who}, move {ply + 1}: {Move.parse(move).display}", ply))
+            game.push(move)
+        self.other_why.value = ""
+        self.others.options = [("(choose a move)", None), *choices]
+        self.others.value = None
+        self.others.layout.display = None if choices else "none"
+
+    @guarded
+    def _explain_other(self) -> None:
+        ply = self.others.value
+        if ply is None:
+            self.other_why.value = ""
+            return
+        d = explain_move(self._start, self._moves, ply, seed=self.seed)
+        self.other_why.value = MARKUP("other", text=d.why)
 
     def _draw_chart(self, rated: list[Decision]) -> None:
         """The win chance of the move played and of the best move at each choice."""

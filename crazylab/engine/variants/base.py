@@ -183,7 +183,8 @@ class Variant:
     def restore(self, game: TurnAPI, seen: dict[str, Any]) -> bool:
         """Rebuild ``game.variant_state`` from what a seat sees (``seen``: the variant's
         :meth:`public_state`, an observation's ``extra``), on a position made by
-        ``Game.from_position``. ``False`` when the state cannot be rebuilt from it (then the
+        ``Game.from_position`` whose turn ``Game.restore_turn`` has set (its phase and the
+        cards the seat drew this turn). ``False`` when the state cannot be rebuilt from it (then the
         position cannot be determinized)."""
         return not seen
 

@@ -502,11 +502,7 @@ def _apply_penalty(game: TurnAPI, move: Move) -> None:
         got = game.draw_for_turn(seat, 1, WHY_HIT, True, entry[3] + 1, entry[1])
         entry[3] += len(got)
         left = entry[1] - entry[3]
-        r = game.rules
-        window = r.mid_draw_counter
-        if (got and _RANK[got[0]] == JACK and left > 0 and _can_counter(game, entry)
-                and (window == "any_card" or (window == "first_card" and entry[3] == 1))
-                and (r.mid_draw_applies_to == "all_draws" or entry[4] & TWO_BIT)):  # A4
+        if got and _jack_window(game, entry, got[0]):
             st.jack = got[0]
             return
         if got and left > 0 and game.can_draw():
@@ -753,7 +749,43 @@ def public_extra(game: TurnAPI) -> dict[str, Any]:
         "awaiting": game.phase if game.phase in (PHASE_DROP, PHASE_DECLARE) else ""}
     if st.penalties:
         out["hit_by"] = (st.actor, _sources_name(st.penalties[0][4]))
+    # the whole open cycle (all of it public: every play and draw of it was seen), for a
+    # world rebuilt from an observation (:func:`restore`)
+    out["cycle"] = (st.actor, st.starter, st.wait, tuple(st.hits), tuple(st.sources),
+                    tuple(tuple(e) for e in st.penalties), st.reshuffled, st.drops, st.flips,
+                    tuple(st.owed))
     return out
+
+
+def restore(game: TurnAPI, seen: dict[str, Any]) -> bool:
+    """Rebuild the state from :func:`public_extra`'s ``cycle`` on a world whose turn is
+    already restored (``Game.restore_turn``). The one private part, a Jack just drawn as a
+    penalty card that may still counter (BR-26), is the drawer's own last drawn card: only the
+    drawer, to play, sees it, and the window's rules decide whether it is open."""
+    cycle = seen.get("cycle")
+    if not isinstance(cycle, tuple) or len(cycle) != 10:
+        return False
+    st: BreensState = game.variant_state
+    (st.actor, st.starter, st.wait, hits, sources, penalties, st.reshuffled, st.drops,
+     st.flips, owed) = cycle
+    st.hits, st.sources, st.owed = list(hits), list(sources), list(owed)
+    st.penalties = [list(e) for e in penalties]
+    st.jack = None
+    if game.phase == PHASE_PENALTY and game.drawn:
+        entry = next((e for e in st.penalties if e[0] == game.to_play), None)
+        if entry is not None and _jack_window(game, entry, game.drawn[-1]):
+            st.jack = game.drawn[-1]
+    return True
+
+
+def _jack_window(game: TurnAPI, entry: list[int], got: Card) -> bool:
+    """Whether ``got``, the penalty card just drawn for ``entry``, may counter now (BR-26,
+    A4: the mid-draw window's options)."""
+    r = game.rules
+    window = r.mid_draw_counter
+    return (_RANK[got] == JACK and entry[1] - entry[3] > 0 and _can_counter(game, entry)
+            and (window == "any_card" or (window == "first_card" and entry[3] == 1))
+            and (r.mid_draw_applies_to == "all_draws" or bool(entry[4] & TWO_BIT)))
 
 
 def describe_pending(game: TurnAPI) -> str:
@@ -863,12 +895,11 @@ class Breens(Variant):
         return public_extra(game)
 
     def restore(self, game: TurnAPI, seen: dict[str, Any]) -> bool:
-        """Not rebuilt: the open cycle's hits and owed turns are not all public."""
-        return False
+        return restore(game, seen)
 
 
 BREENS = Breens()
 
 __all__ = ["BREENS", "EFFECTS", "PHASES", "Breens", "BreensState", "after_play", "apply",
            "begin_turn", "describe_pending", "explain", "explain_turn", "legal", "pending",
-           "public_extra", "starter"]
+           "public_extra", "restore", "starter"]

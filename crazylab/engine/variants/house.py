@@ -326,29 +326,30 @@ def explain_turn(game: TurnAPI, move: Move) -> str:
 
 
 def public_state(game: TurnAPI) -> dict[str, Any]:
-    """For observations: the direction of play, a pending draw hit ``(seat, cards left)``
-    and the seats still to be asked in a jump-in window."""
+    """For observations: the direction of play, a pending draw hit ``(seat, cards left)``,
+    the seats still to be asked in a jump-in window, and the whole state (``state``: every
+    part of it public, each hit and each play seen) for a world rebuilt by :func:`restore`."""
     st = _state(game)
     return {"direction": "clockwise" if game.direction > 0 else "anticlockwise",
             "pending_draw": (st.victim, st.draw - st.paid) if st.draw else (),
-            "jump_window": tuple(st.window) if game.phase == PHASE_JUMP else ()}
+            "jump_window": tuple(st.window) if game.phase == PHASE_JUMP else (),
+            "state": (st.next, st.draw, st.victim, st.stackable, st.paid, st.played, st.pile,
+                      tuple(st.window), st.resume)}
 
 
 def restore(game: TurnAPI, seen: dict[str, Any]) -> bool:
-    """Rebuild the state from :func:`public_state`: the direction of play, a pending draw
-    hit (the cards still to draw) and a jump-in window."""
-    st = _state(game)
+    """Rebuild the state from :func:`public_state`: the direction of play and the state."""
     direction = seen.get("direction", "clockwise")
-    if direction not in ("clockwise", "anticlockwise"):
+    state = seen.get("state")
+    if direction not in ("clockwise", "anticlockwise") or not isinstance(state, tuple) \
+            or len(state) != 9:
         return False
     if (direction == "clockwise") != (game.direction > 0):
         game.reverse()
-    pending = seen.get("pending_draw", ())
-    if pending:
-        st.victim, st.draw = pending
-        st.paid = 0
-        st.stackable = False  # not public: only the victim's own turn would show it
-    st.window = list(seen.get("jump_window", ()))
+    st = _state(game)
+    (st.next, st.draw, st.victim, st.stackable, st.paid, st.played, st.pile, window,
+     st.resume) = state
+    st.window = list(window)
     return True
 
 
