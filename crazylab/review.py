@@ -40,7 +40,7 @@ from .errors import CrazylabError, quote
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "SITUATIONS", "Decision", "MoveChance",
            "ReviewError", "explain_move", "hand_record", "review_game", "review_moves",
-           "verdict"]
+           "verdict", "weigh"]
 
 #: win-chance points lost from which a move is an inaccuracy, a mistake, a blunder
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
@@ -138,9 +138,10 @@ def _played_index(game: Game, legal: Sequence[Move], played: str) -> int:
     raise ReviewError(f"the move {quote(played)} is not one of the legal moves")
 
 
-def _weigh(obs: Observation, rng: random.Random, played: int
+def _weigh(obs: Observation, rng: random.Random, played: int | None
            ) -> tuple[list[list[float]], int] | None:
-    """Every legal move's rewards in the same worlds, until the loss is known well enough."""
+    """Every legal move's rewards in the same worlds, until the loss of the move ``played``
+    (``None``: of every move) against the best is known well enough."""
     legal = obs.legal
     source = worlds(obs, rng)
     rewards: list[list[float]] = [[] for _ in legal]
@@ -156,9 +157,12 @@ def _weigh(obs: Observation, rng: random.Random, played: int
                 rewards[i].append(play_out(game, obs.seat, random.Random(luck)))
         n = len(rewards[0])
         best = max(range(len(legal)), key=lambda i: sum(rewards[i]))
-        diff = [b - p for b, p in zip(rewards[best], rewards[played], strict=True)]
-        _, low, high = _mean_interval(diff)
-        if (high - low) / 2 <= TOLERANCE or n >= MAX_WORLDS:
+        wide = 0.0
+        for other in range(len(legal)) if played is None else (played,):
+            diff = [b - p for b, p in zip(rewards[best], rewards[other], strict=True)]
+            _, low, high = _mean_interval(diff)
+            wide = max(wide, (high - low) / 2)
+        if wide <= TOLERANCE or n >= MAX_WORLDS:
             return rewards, n
 
 
@@ -192,9 +196,10 @@ def _words(game: Game, legal: Sequence[Move], played: int, best: int, win: list[
     if p.kind in (DRAW, PASS) and b.kind == PLAY:
         return "draw", (f"You could play {b.display} instead of {p.display}: a card gone is "
                         "a card you cannot be stuck with. " + odds), ()
-    if p.kind == PLAY and b.kind == PLAY and p.cards[0].rank == EIGHT \
-            and b.cards[0].rank != EIGHT and not p.cards[0].is_joker:
-        return "eight", (f"Playing {p.display} spends your wild card; keeping it answers a "
+    if p.kind == PLAY and p.cards[0].rank == EIGHT and not p.cards[0].is_joker and (
+            b.kind == DRAW or (b.kind == PLAY and b.cards[0].rank != EIGHT)):
+        instead = "drawing keeps it" if b.kind == DRAW else "keeping it"
+        return "eight", (f"Playing {p.display} spends your wild card; {instead} answers a "
                          "suit you lack later. " + odds), ()
     if p.kind == PLAY and b.kind == PLAY and p.cards == b.cards and p.call != b.call:
         return "call", (f"The same card, another call: {b.display} leaves the others a suit "
@@ -274,6 +279,24 @@ def _decision(before: Game, seat: int, ply: int, move: str, rng: random.Random) 
         _words(before, legal, played, best, win)
     return Decision(ply, seat, shown, str(legal[best]), chances, max(loss, 0.0), low, high,
                     rated, n, why, situation, rules)
+
+
+def weigh(game: Game, *, seed: int = 0) -> tuple[MoveChance, ...]:
+    """Every legal move of the seat to play in ``game``, weighed from that seat's own view
+    (worlds dealt from its observation, each move played out in the same worlds), best
+    first. A move within :data:`TOLERANCE` of the best one's win chance is as good as it,
+    as far as the engine can tell: a lesson's "best move" question takes all of them."""
+    if not isinstance(game, Game) or game.result is not None:
+        raise ReviewError(f"weigh needs a game being played, not {quote(game)}")
+    obs = game.observation(game.to_play)
+    legal = list(obs.legal)
+    weighed = _weigh(obs, random.Random(seed), None) if len(legal) > 1 else None
+    if weighed is None:
+        return tuple(MoveChance(str(m), m.display, math.nan, math.nan, math.nan) for m in legal)
+    stats = [_mean_interval(r) for r in weighed[0]]
+    order = sorted(range(len(legal)), key=lambda i: -stats[i][0])
+    return tuple(MoveChance(str(legal[i]), legal[i].display, stats[i][0],
+                            max(0.0, stats[i][1]), min(1.0, stats[i][2])) for i in order)
 
 
 def explain_move(start: Game, moves: Sequence[str], ply: int, *, seed: int = 0) -> Decision:

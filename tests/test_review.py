@@ -104,6 +104,29 @@ def test_why_a_bot_played_its_move_is_said_from_what_it_could_see():
         explain_move(one, ["7H"], 3)
 
 
+def test_weigh_ranks_every_move_until_each_is_told_from_the_best():
+    """Five-card rules, 7♣ on the pile: 7♥ keeps the eight for later and beats every call of
+    8♠ by more than the tolerance; every move is weighed in the same worlds, best first."""
+    from crazylab.review import TOLERANCE, weigh
+
+    game = cl.Game.from_position(
+        "crazy-eights", 2, hands=[["8S", "7H", "KD", "3S", "9H"],
+                                  ["2C", "4D", "6S", "10D", "QC"]],
+        stock=["5H", "6H", "JS", "QH", "10S", "AH", "2D", "3D", "4S", "5C", "9S", "JD"],
+        discard=["7C"], to_play=0, seed=3)
+    moves = weigh(game, seed=1)
+    assert sorted(m.move for m in moves) == sorted(str(m) for m in game.legal_moves())
+    assert [m.win for m in moves] == sorted((m.win for m in moves), reverse=True)
+    assert moves[0].move == "7H"
+    eights = [m for m in moves if m.move.startswith("8S")]
+    assert all(moves[0].win - m.win > TOLERANCE for m in eights)
+    assert all(m.low <= m.win <= m.high for m in moves)
+    assert weigh(game, seed=1) == moves  # seeded
+    assert all(m.high - m.low < 0.2 for m in moves)  # worlds enough to tell them apart
+    with pytest.raises(ReviewError, match="weigh needs"):
+        weigh("7H")  # type: ignore[arg-type]
+
+
 def test_two_hands_that_differ_only_in_hidden_cards_get_the_same_review():
     """The review reads the seat's observation only: the other hand and the stock's order
     (cards seat 0 cannot see) differ, what seat 0 sees and does is the same."""
