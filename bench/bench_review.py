@@ -1,7 +1,7 @@
 """How long a learner waits for the review of a hand (issue 32): a typical hand of the
-five-card and the classic rules (two seats, the rules-of-thumb bot against a random one),
-seat 1 reviewed, beside the ``mc`` bot's own cost per decision on the same decisions (the
-baseline, in the same run).
+five-card and the classic rules and of Crazy Breens (its hits and counters weighed too), two
+seats, the rules-of-thumb bot against a random one, seat 1 reviewed, beside the ``mc`` bot's
+own cost per decision on the same decisions (the baseline, in the same run).
 
     .venv/bin/python bench/bench_review.py                # 5 hands of each
     .venv/bin/python bench/bench_review.py --hands 10
@@ -28,9 +28,11 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--rules", nargs="+",
+                        default=["crazy-eights", "crazy-eights-classic", "crazy-breens"])
     args = parser.parse_args()
     mc = make_bot("mc")
-    for rules in ("crazy-eights", "crazy-eights-classic"):
+    for rules in args.rules:
         times, per_mc, decisions = [], [], []
         for seed in range(args.hands):
             start, moves = hand_record(play_hand(

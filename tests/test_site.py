@@ -71,13 +71,13 @@ def test_pages_are_the_dashboards_with_site_links():
     after the pandas stand-in; the simulations of what the rules change apart), links to the
     rendered .html pages, every dashboard, lesson and the rulebook linked from the landing
     page."""
-    assert len(build.LESSONS) == 7 and build.LESSONS[0].startswith("01_")
+    assert len(build.LESSONS) == 8 and build.LESSONS[0].startswith("01_")
     for name in build.PAGES + build.LESSONS + build.READING:
         source = json.loads((REPO_ROOT / "notebooks" / f"{name}.ipynb").read_text())
         page = build.page_notebook(name)
         if name in build.LESSONS or name in build.PANDAS_PAGES:
             assert "pandas_lite" in _code(page)[0], name
-            if "import plotly" not in "".join(_code(source)):
+            if not _simulates(source):
                 assert _code(page)[1:] == _code(source), name
         elif name == "index":
             assert [c.replace(*build.LANDING_LESSONS) for c in _code(source)] == _code(page)
@@ -123,31 +123,45 @@ def test_every_lesson_rulebook_link_has_its_heading():
         assert ids <= headings, f"{name}: no heading for {sorted(ids - headings)}"
 
 
+def _simulates(nb: dict) -> bool:
+    """Whether a lesson runs the simulation lab (imports it, or calls ``simulate``)."""
+    code = "".join(_code(nb))
+    return bool(re.search(r"import plotly|from crazylab import lab|simulate\(", code))
+
+
 def test_simulation_lesson_on_the_site_shows_its_results_and_keeps_its_exercises():
-    """The lesson on what the rules change simulates with pandas and plotly: on the site its
-    cells show the stored tables and printed results (a note for each figure), its exercises
-    are rebuilt from their stored copy with the answer the simulation gave, and the page says
-    so; no other lesson changes."""
+    """The lessons that simulate (what the rules change, with pandas and plotly; playing
+    well): on the site their simulating cells show the stored tables and printed results (a
+    note for each figure), their exercises are rebuilt from their stored copy with the answer
+    the simulation gave, and the page says so; no other lesson changes."""
     sources = {n: json.loads((REPO_ROOT / "notebooks" / f"{n}.ipynb").read_text())
                for n in build.LESSONS}
     pages = {n: build.page_notebook(n) for n in build.LESSONS}
     noted = [n for n, page in pages.items() if any(
         "On the static site" in "".join(c["source"]) for c in page["cells"])]
-    [name] = [n for n, nb in sources.items() if "import plotly" in "".join(_code(nb))]
-    assert noted == [name]
-    source, page = sources[name], pages[name]
-    code = "\n".join(_code(page))
-    assert not re.search(r"import plotly|from crazylab import lab|simulate\(|\blab\.", code)
-    assert "On the static site" in "".join("".join(c["source"]) for c in page["cells"])
-    asked = [c for c in _code(source) if "choice_exercise(" in c and "import" not in c]
-    rebuilt = [c for c in _code(page) if "choice_exercise(" in c and "import" not in c
-               or c.startswith("from crazylab.widgets.exercise import choice_exercise\n\n")]
-    assert len(rebuilt) == len(asked) >= 5
-    ns: dict = {}
-    for cell in rebuilt:  # each names its answer among its choices (else it raises)
-        if "app_blocked" not in cell:
-            exec(cell, ns)
-    assert code.count("The static site draws no plotly figures") >= 5
+    simulating = [n for n, nb in sources.items() if _simulates(nb)]
+    assert noted == simulating == ["07_what_the_rules_change", "08_play_well"]
+    for name in simulating:
+        source, page = sources[name], pages[name]
+        code = "\n".join(_code(page))
+        assert not re.search(r"import plotly|from crazylab import lab|simulate\(|\blab\.",
+                             code), name
+        asked = [c for c in _code(source) if "choice_exercise(" in c and "import" not in c]
+        rebuilt = [c for c in _code(page) if "choice_exercise(" in c and "import" not in c
+                   or c.startswith("from crazylab.widgets.exercise import choice_exercise\n\n")]
+        assert len(rebuilt) == len(asked) >= 4, name
+        if name == "07_what_the_rules_change":
+            ns: dict = {}
+            for cell in rebuilt:  # each names its answer among its choices (else it raises)
+                if "app_blocked" not in cell:
+                    exec(cell, ns)
+            assert code.count("The static site draws no plotly figures") >= 5
+        else:  # the simulations' exercises stand alone; the positions' ones run live
+            stored = [c for c in rebuilt if c.startswith("from crazylab.widgets.exercise")]
+            assert len(stored) == 2, stored
+            for cell in stored:
+                exec(cell, {})
+            assert "weigh(eights_position" in code and "weigh(hit" in code
 
 
 def test_browser_wheels_are_pinned():

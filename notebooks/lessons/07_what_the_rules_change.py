@@ -11,8 +11,8 @@
 # %% [markdown]
 # # Lesson 7: What the rules change
 #
-# [← Lesson 6](06_music_levels.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
-# [Glossary](glossary.ipynb)
+# [← Lesson 6](06_music_levels.ipynb) · **Lesson 7** · [Lesson 8 →](08_play_well.ipynb) ·
+# [Start](index.ipynb) · [Glossary](glossary.ipynb)
 #
 # **What you will learn**
 #
@@ -360,5 +360,5 @@ practice_set("07_what_the_rules_change",
              kinds=["legal", "score", "next_top"])
 
 # %% [markdown]
-# [← Lesson 6](06_music_levels.ipynb) · **Lesson 7** · [Start](index.ipynb) ·
-# [Glossary](glossary.ipynb)
+# [← Lesson 6](06_music_levels.ipynb) · **Lesson 7** · [Lesson 8 →](08_play_well.ipynb) ·
+# [Start](index.ipynb) · [Glossary](glossary.ipynb)
