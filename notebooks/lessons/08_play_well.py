@@ -305,16 +305,16 @@ Markdown(rules_sheet(cl.rules("crazy-eights")))
 # %% [markdown]
 # ### Try it yourself
 #
-# 1. Play a hand on the [play page](play.ipynb), then press **Review this hand**: which of your
-#    choices cost the most? Under the review, **Why did they play** explains a computer
-#    player's move the same way.
-# 2. Change `games=150` to `games=30` in section 3: does the difference stay beyond luck?
+# 1. Play a hand on the app's **Play** page (linked from the start page), then press **Review
+#    this hand**: which of your choices cost the most? Under the review, **Why did they
+#    play** explains a computer player's move the same way.
+# 2. Change `games=500` to `games=50` in section 3: does the difference stay beyond luck?
 #
 # <details><summary>What to look for</summary>
 #
 # 1. The costliest choices are listed with what they lost and why.
-# 2. Five times fewer hands make the intervals about √5 ≈ 2.2 times wider, and they may
-#    overlap: the habit still matters, but 60 hands cannot show it.
+# 2. Ten times fewer hands make the intervals about √10 ≈ 3 times wider; they then usually
+#    overlap: the habit still matters, but 100 hands seldom show it.
 #
 # </details>
 
