@@ -160,7 +160,7 @@ def say(duel_table, challenger):
     """The duel in one sentence."""
     rows = duel_table.loc[[challenger, "rules"]]
     found = beyond_luck(duel_table, challenger)
-    print(" · ".join(f"{who}: {r['win rate']:.0%} of {r['hands']} hands "
+    print(" · ".join(f"{who}: {r['win rate']:.0%} of {int(r['hands'])} hands "
                      f"({r['low']:.0%} to {r['high']:.0%})" for who, r in rows.iterrows())
           + (f" — {challenger} wins {found}, beyond luck." if found != "cannot tell"
              else " — the intervals overlap: these hands cannot tell the two apart."))
