@@ -280,6 +280,18 @@ def human_step(page) -> float | None:
     return None
 
 
+def open_hand_review(page, timeout: float = 120_000) -> None:
+    """Press "Review this hand" under a finished hand and wait for its summary; when it
+    rated a choice, for its win-chance graph and the first choice's position too."""
+    page.get_by_role("button", name="Review this hand").click()
+    page.wait_for_selector(".cl-rv-sum", timeout=timeout)
+    assert "with a choice" in page.locator(".cl-rv-sum").inner_text()
+    if page.locator(".cl-rv-list li").count():  # choices rated: the graph and a position
+        page.locator(".crazylab-hand-review .cl-rv-chart svg").wait_for(timeout=60_000)
+        page.locator(".cl-rv-position svg").first.wait_for(timeout=30_000)
+    page.locator(".crazylab-hand-review").scroll_into_view_if_needed()
+
+
 def write_notebook(root: Path, name: str, *sources: str) -> Path:
     """A throwaway notebook of code cells (markdown when a source starts with ``#``)."""
     import nbformat

@@ -20,6 +20,7 @@ from browser_support import (
     YOUR_TURN,
     deal_server,
     human_step,
+    open_hand_review,
     page_errors,
     plain_get,
     start_voila,
@@ -192,13 +193,7 @@ def test_play_a_hand_by_clicking_until_it_ends(voila_server, page, screenshot):
     assert "hand" in page.locator(".cl-status").inner_text()
     screenshot(page, "play_hand_over_1280")
     # the review of the hand just played, under the table (issue 32)
-    page.get_by_role("button", name="Review this hand").click()
-    page.wait_for_selector(".cl-rv-sum", timeout=120_000)
-    assert "with a choice" in page.locator(".cl-rv-sum").inner_text()
-    if page.locator(".cl-rv-list li").count():  # choices rated: the graph and a position
-        page.locator(".crazylab-hand-review .cl-rv-chart svg").wait_for(timeout=60_000)
-        page.locator(".cl-rv-position svg").first.wait_for(timeout=30_000)
-    page.locator(".crazylab-hand-review").scroll_into_view_if_needed()
+    open_hand_review(page)
     screenshot(page, "play_review_1280")
     if len(timings) < CLICKS:  # the next hand, for enough timed clicks
         page.evaluate(TIMED_CLICK, "[data-action='new_hand']")

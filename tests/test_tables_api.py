@@ -164,6 +164,19 @@ async def open_table(server: Server, learners: int = 3, seats: int = 4,
     return host["code"], tickets
 
 
+async def started(server: Server, code: str, tickets: list[dict[str, Any]]) -> list[Seat]:
+    """Every learner's socket connected, the table started by its host, each seat's first
+    whole view received."""
+    seats = [Seat(server, code, t["token"]) for t in tickets]
+    for s in seats:
+        await s.connect()
+    status, answer, _ = await server.post("start", {"token": tickets[0]["token"]})
+    assert (status, answer) == (200, {"ok": True})
+    for s in seats:
+        await s.until(lambda m: m["type"] == "welcome" and m["snapshot"])
+    return seats
+
+
 def cards_of_others(server: Server, code: str, seat: int) -> set[str]:
     """Every card code another seat holds right now (read from the service)."""
     service = server.hub._service
@@ -867,12 +880,7 @@ def test_each_learner_reviews_their_own_seat_after_the_hand(db: Path) -> None:
         server = Server(db)
         try:
             code, tickets = await open_table(server, learners=2, seats=3)
-            seats = [Seat(server, code, t["token"]) for t in tickets]
-            for s in seats:
-                await s.connect()
-            await server.post("start", {"token": tickets[0]["token"]})
-            for s in seats:
-                await s.until(lambda m: m["type"] == "welcome" and m["snapshot"])
+            seats = await started(server, code, tickets)
             status, early, _ = await server.post("review", {"token": tickets[1]["token"]})
             assert status == 400 and "finish the hand first" in early["error"]
             await play_out(server, code, seats)
@@ -928,12 +936,7 @@ def test_a_class_tables_hands_are_reviewed_for_the_teacher(db: Path) -> None:
         server = Server(db, review_hands=True)
         try:
             code, tickets = await open_table(server, learners=2, seats=3, klass=made.code)
-            seats = [Seat(server, code, t["token"]) for t in tickets]
-            for s in seats:
-                await s.connect()
-            await server.post("start", {"token": tickets[0]["token"]})
-            for s in seats:
-                await s.until(lambda m: m["type"] == "welcome" and m["snapshot"])
+            seats = await started(server, code, tickets)
             await play_out(server, code, seats)
             deadline = asyncio.get_running_loop().time() + TIMEOUT
             while {r["seat"] for r in store.class_report(made.code, made.teacher_key).reviews

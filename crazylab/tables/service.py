@@ -233,7 +233,7 @@ class TableService:
         self._tables: dict[str, _Table] = {}
         self._tokens: dict[str, tuple[str, int]] = {}  # token hash -> (code, seat)
         self._reviews: dict[tuple[str, int, int, int], dict[str, Any]] = {}
-        self._lock = threading.Lock()  # the two dicts above
+        self._lock = threading.Lock()  # the three dicts above
         self._joins = Window(JOINS_PER_MINUTE, 60.0, "joins", RateLimited)
         self._address_joins = Window(ADDRESS_JOINS_PER_MINUTE, 60.0, "joins from this address",
                                      RateLimited)
